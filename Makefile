@@ -1,0 +1,34 @@
+# Sovereign Companion — the two commands are `make run` and `make test`.
+PYTHON ?= $(shell command -v python3.11 || command -v python3)
+VENV   ?= .venv
+BIN     = $(VENV)/bin
+STAMP   = $(VENV)/.installed
+
+.PHONY: run sim test bench venv clean pi-check diagrams
+
+$(STAMP): pyproject.toml
+	@test -n "$(PYTHON)" || { echo "make: no python3.11 or python3 found; install Python 3.11" >&2; exit 1; }
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[test]'
+	@touch $(STAMP)
+
+venv: $(STAMP)
+
+run: $(STAMP)
+	$(BIN)/companion run $(ARGS)
+
+sim: $(STAMP)
+	$(BIN)/companion sim $(ARGS)
+
+test: $(STAMP)
+	$(BIN)/python -m pytest -q $(ARGS)
+
+bench: $(STAMP)
+	@$(BIN)/python -m companion.bench
+
+diagrams: $(STAMP)
+	$(BIN)/python -m companion.cli diagram --all --write docs/diagrams
+
+clean:
+	rm -rf $(VENV) build *.egg-info .pytest_cache .mypy_cache .hypothesis

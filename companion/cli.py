@@ -1,0 +1,47 @@
+"""`companion` — the command line. Subcommands live in small modules, each with ``register(subparsers)``.
+
+Handlers import what they need lazily so `companion --help` and start-up stay fast on a Pi Zero 2 W.
+A :class:`~companion.errors.CompanionError` ends the command with its one-line message and exit status 2.
+"""
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from typing import Callable, Sequence
+
+#: each module defines ``register(sub)``; add yours here
+COMMAND_MODULES: list[str] = [
+    "companion.cli_core",
+]
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="companion", description="Sovereign Companion: the table companion.")
+    parser.add_argument("--config", metavar="PATH", help="config file (default /etc/companion/config.toml)")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name in COMMAND_MODULES:
+        importlib.import_module(name).register(sub)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    from .errors import CompanionError
+
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    func: Callable[[argparse.Namespace], int] | None = getattr(args, "func", None)
+    if func is None:
+        parser.print_help()
+        return 2
+    try:
+        return int(func(args) or 0)
+    except CompanionError as e:
+        print(f"companion: {e}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,30 @@
+"""The companion's exception tree.
+
+Every error a user can cause derives from :class:`CompanionError`; its message is one plain line that names what
+was wrong and what to check. The CLI prints that line and exits 2 — never a traceback.
+"""
+from __future__ import annotations
+
+
+class CompanionError(Exception):
+    """Base of every error the companion reports to a user."""
+
+
+class ConfigError(CompanionError, ValueError):
+    """A config file or value is wrong. The message names the key, the bad value and what is allowed."""
+
+
+class GameFileError(CompanionError, ValueError):
+    """A game described in TOML is malformed. The message names the file and the key or line."""
+
+
+class JournalError(CompanionError):
+    """The journal (saved games) cannot be opened or is not ours."""
+
+
+class HardwareError(CompanionError):
+    """A device could not be opened; the message says what to check (wiring, address, permissions)."""
+
+
+class ScriptError(CompanionError, ValueError):
+    """A line of a `companion play` script cannot be parsed."""

@@ -1,0 +1,72 @@
+"""Events: the only thing hardware threads hand to the main loop.
+
+Button callbacks, the key reader and the roller reader run on their own threads; they build one of these frozen
+values and put it on the single :class:`queue.Queue` the loop blocks on. Nothing else crosses threads.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+from typing import Union
+
+
+class Key(str, Enum):
+    """The five inputs a game ever sees (an encoder maps onto the same keys)."""
+
+    UP = "up"
+    DOWN = "down"
+    OK = "ok"
+    BACK = "back"
+    HOLD = "hold"  #: a long press of OK: opens the game menu
+
+
+@dataclass(frozen=True)
+class KeyEvent:
+    key: Key
+    repeat: bool = False  #: an auto-repeat while UP/DOWN is held
+
+
+@dataclass(frozen=True)
+class RollEvent:
+    """Dice values that arrived from a roller (or the simulator's virtual roller)."""
+
+    die: str  #: "d6" or "d12"
+    values: tuple[int, ...]
+    roller: str = "roller"  #: a stable name for the device, used by the fairness monitor
+    seq: int | None = None
+
+
+class RollerState(str, Enum):
+    CONNECTED = "connected"
+    OFFLINE = "offline"
+    ERROR = "error"
+
+
+@dataclass(frozen=True)
+class RollerStatusEvent:
+    state: RollerState
+    detail: str = ""  #: one line for the screen, e.g. the port or the error
+
+
+@dataclass(frozen=True)
+class TickEvent:
+    """A timer fired (watchdog, toast expiry); carries no input."""
+
+    reason: str = "tick"
+
+
+@dataclass(frozen=True)
+class QuitEvent:
+    reason: str = "quit"
+
+
+Event = Union[KeyEvent, RollEvent, RollerStatusEvent, TickEvent, QuitEvent]
+
+
+def key(name: str) -> KeyEvent:
+    """Build a key event from its name ("up", "ok", ...)."""
+    return KeyEvent(Key(name))
+
+
+__all__ = ["Event", "Key", "KeyEvent", "RollEvent", "RollerState", "RollerStatusEvent", "TickEvent",
+           "QuitEvent", "key"]

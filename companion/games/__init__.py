@@ -1,0 +1,39 @@
+"""The game registry: built-in games by id, and games described in TOML files."""
+from __future__ import annotations
+
+import importlib
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from fsm.base import GameMachine
+
+#: id -> "module:Class". Each game adds its one line here.
+BUILTIN: dict[str, str] = {
+}
+
+
+def builtin_ids() -> list[str]:
+    return list(BUILTIN)
+
+
+def load(game: str, games_dir: Path | None = None) -> "type[GameMachine]":
+    """A game class from a built-in id, a TOML path, or the id of a TOML game in ``games_dir``."""
+    from ..errors import GameFileError
+
+    if game in BUILTIN:
+        mod, _, cls = BUILTIN[game].partition(":")
+        return getattr(importlib.import_module(mod), cls)  # type: ignore[no-any-return]
+    path = Path(game).expanduser()
+    if path.suffix == ".toml" or path.exists():
+        from .toml_game import load_toml_game
+
+        return load_toml_game(path)
+    if games_dir is not None:
+        for p in sorted(Path(games_dir).expanduser().glob("*.toml")):
+            from .toml_game import load_toml_game, peek_id
+
+            if peek_id(p) == game:
+                return load_toml_game(p)
+    known = ", ".join(builtin_ids()) or "none"
+    raise GameFileError(f"no game {game!r}: use a built-in id ({known}) or the path of a game .toml file")

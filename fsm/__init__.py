@@ -1,0 +1,8 @@
+"""Game state machines: one pytransitions machine per game, and the shared turn-order pieces.
+
+Imports nothing from ``hw/``.
+"""
+from .base import GameMachine, OptionSpec, Player, Setup
+from .prompts import InvalidAnswer, Prompt, View
+
+__all__ = ["GameMachine", "OptionSpec", "Player", "Setup", "InvalidAnswer", "Prompt", "View"]
