@@ -2,12 +2,17 @@
 from __future__ import annotations
 
 import argparse
+import json
+import sys
+import time
+from pathlib import Path
 
 
 def register(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
     p = sub.add_parser("games", help="list the games")
     p.add_argument("--ids", action="store_true", help="print only the ids, one per line")
     p.set_defaults(func=cmd_games)
+    _register_play(sub)
 
 
 def cmd_games(args: argparse.Namespace) -> int:
@@ -17,3 +22,68 @@ def cmd_games(args: argparse.Namespace) -> int:
         cls = load(gid)
         print(gid if args.ids else f"{gid:18} {cls.description}")
     return 0
+
+
+def _register_play(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
+    p = sub.add_parser("play", help="play a game headless from a script of button presses and rolls")
+    p.add_argument("game", help="a game id (companion games --ids) or a game .toml path")
+    p.add_argument("--script", required=True, type=Path, metavar="FILE",
+                   help="one event per line: up, down, ok, back, hold, roll d12 7, wait 0.5, # comment")
+    p.add_argument("--seed", type=int, help="seed for the built-in dice and random picks")
+    p.add_argument("--journal", type=Path, metavar="PATH", help="journal file (default: in memory)")
+    p.add_argument("--resume", action="store_true", help="continue the game in --journal, skipping applied events")
+    p.add_argument("--state-json", type=Path, metavar="OUT", help="write the final state as JSON")
+    p.add_argument("--frames", type=Path, metavar="DIR", help="write a PNG for every distinct screen")
+    p.set_defaults(func=cmd_play)
+
+    p = sub.add_parser("export", help="export a saved game as JSON")
+    p.add_argument("game_id", nargs="?", type=int, help="saved game number (default: the latest)")
+    p.add_argument("--journal", type=Path, metavar="PATH", help="journal file (default from config)")
+    p.add_argument("--list", action="store_true", help="list the saved games instead")
+    p.add_argument("-o", "--output", type=Path, metavar="FILE", help="write here instead of stdout")
+    p.set_defaults(func=cmd_export)
+
+
+def cmd_play(args: argparse.Namespace) -> int:
+    from .headless import play
+
+    state = play(args.game, args.script, seed=args.seed, journal_path=args.journal, resume=args.resume,
+                 state_json=args.state_json, frames=args.frames, config=args.config)
+    if args.state_json is None:
+        print(json.dumps(state, indent=2, sort_keys=True))
+    return 0
+
+
+def cmd_export(args: argparse.Namespace) -> int:
+    from .config import load_config
+    from .errors import JournalError
+    from .headless import open_session
+    from .journal import Journal
+
+    cfg = load_config(args.config)
+    path = args.journal or cfg.journal_path()
+    if not Path(path).exists():
+        raise JournalError(f"no journal at {path}; play a game first or pass --journal PATH")
+    journal = Journal(path)
+    try:
+        if args.list:
+            for r in journal.games():
+                print(f"{r.id:4}  {r.status:8}  {time.strftime('%Y-%m-%d %H:%M', time.localtime(r.updated))}  "
+                      f"{r.summary or r.title}")
+            return 0
+        records = journal.games()
+        if not records:
+            raise JournalError(f"no saved games in {path}")
+        record = journal.game(args.game_id) if args.game_id is not None else records[0]
+        session = open_session(journal, record, cfg)
+        times = [t for _n, t, _e in journal.inputs(record.id)]
+        out = {"id": record.id, "status": record.status, "seed": record.seed, "created": record.created,
+               "updated": record.updated, **session.export(), "inputs": len(times)}
+        text = json.dumps(out, indent=2, sort_keys=True, default=str) + "\n"
+        if args.output:
+            args.output.write_text(text, encoding="utf-8")
+        else:
+            sys.stdout.write(text)
+        return 0
+    finally:
+        journal.close()

@@ -1,0 +1,313 @@
+"""The companion's one TOML config file. Every key is optional; each default is documented here and in the README.
+
+A bad file or value raises :class:`~companion.errors.ConfigError` with one line naming the key, the bad value and
+what is allowed, before anything starts.
+"""
+from __future__ import annotations
+
+import os
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Mapping
+
+from .errors import ConfigError
+
+DEFAULT_PATH = Path("/etc/companion/config.toml")
+DICE_SOURCES = ("roller", "typed", "rng")
+DEFAULT_NAMES = ("Ana", "Ben", "Cleo", "Dev", "Eli", "Fay", "Gus", "Hal")
+
+
+@dataclass(frozen=True)
+class DisplayConfig:
+    driver: str = "ssd1306"  #: "ssd1306" (0.96") or "sh1106" (1.3")
+    port: int = 1  #: I2C bus number: /dev/i2c-<port>
+    address: int = 0x3C  #: I2C address of the OLED
+    rotate: int = 0  #: 0..3, quarter turns clockwise
+    contrast: int = 0xCF  #: 0..255
+
+
+@dataclass(frozen=True)
+class ButtonsConfig:
+    up: int | None = 5  #: BCM pin numbers; None leaves a button out
+    down: int | None = 6
+    ok: int | None = 13
+    back: int | None = 19
+    hold_time: float = 0.8  #: seconds OK is held for the game menu
+
+
+@dataclass(frozen=True)
+class EncoderConfig:
+    enabled: bool = False  #: true when an [encoder] table is present: it replaces UP/DOWN/OK
+    a: int = 17
+    b: int = 18
+    push: int | None = 27
+
+
+@dataclass(frozen=True)
+class LedsConfig:
+    players: tuple[int, ...] = (12, 16, 20, 21, 23, 24)  #: one BCM pin per seat
+    status: int | None = 25
+
+
+@dataclass(frozen=True)
+class RollerConfig:
+    port: str = "auto"  #: "auto", "none", or a device path such as /dev/companion-roller
+
+
+@dataclass(frozen=True)
+class DiceConfig:
+    sources: tuple[str, ...] = DICE_SOURCES  #: in order of preference
+
+
+@dataclass(frozen=True)
+class PlayersConfig:
+    names: tuple[str, ...] = DEFAULT_NAMES  #: name presets offered at new game, in seat order
+
+
+@dataclass(frozen=True)
+class JournalConfig:
+    path: Path | None = None  #: None: $STATE_DIRECTORY/journal.sqlite, else ~/.local/share/companion/
+
+
+@dataclass(frozen=True)
+class GamesConfig:
+    folder: Path = Path("~/.config/companion/games")  #: *.toml games here appear in the game menu
+    options: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)  #: [games.<id>] rule switches
+
+
+@dataclass(frozen=True)
+class Config:
+    display: DisplayConfig = DisplayConfig()
+    buttons: ButtonsConfig = ButtonsConfig()
+    encoder: EncoderConfig = EncoderConfig()
+    leds: LedsConfig = LedsConfig()
+    roller: RollerConfig = RollerConfig()
+    dice: DiceConfig = DiceConfig()
+    players: PlayersConfig = PlayersConfig()
+    journal: JournalConfig = JournalConfig()
+    games: GamesConfig = GamesConfig()
+    log_level: str = "info"
+    hardware: str = "auto"  #: "auto" (detect), "pi", or "sim"
+    source: Path | None = None  #: the file this came from
+
+    def journal_path(self) -> Path:
+        if self.journal.path is not None:
+            return self.journal.path
+        return default_journal_path()
+
+    def game_options(self, game_id: str) -> Mapping[str, Any]:
+        return self.games.options.get(game_id, {})
+
+
+def default_journal_path() -> Path:
+    state = os.environ.get("STATE_DIRECTORY")
+    if state:
+        return Path(state.split(":")[0]) / "journal.sqlite"
+    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(base) / "companion" / "journal.sqlite"
+
+
+# ------------------------------------------------------------------------------------------------ validation
+def _fmt(v: Any) -> str:
+    return repr(v) if not isinstance(v, str) else f'"{v}"'
+
+
+class _Table:
+    """Reads one TOML table, checking each key; leftover keys are errors."""
+
+    def __init__(self, name: str, raw: Any) -> None:
+        if not isinstance(raw, dict):
+            raise ConfigError(f"[{name}] must be a table, not {_fmt(raw)}")
+        self.name, self.raw, self.used = name, raw, set()
+
+    def get(self, key: str, default: Any, check: Callable[[str, Any], Any]) -> Any:
+        self.used.add(key)
+        if key not in self.raw:
+            return default
+        return check(f"[{self.name}] {key}", self.raw[key])
+
+    def done(self, known: tuple[str, ...] | None = None) -> None:
+        extra = sorted(set(self.raw) - self.used)
+        if extra:
+            allowed = ", ".join(sorted(known or self.used))
+            raise ConfigError(f"[{self.name}] has no key {extra[0]!r}; known keys: {allowed}")
+
+
+def _int(lo: int, hi: int, *, none_ok: bool = False) -> Callable[[str, Any], Any]:
+    def check(where: str, v: Any) -> Any:
+        if none_ok and (v is False or v == "none"):
+            return None
+        if isinstance(v, str):
+            try:
+                v = int(v, 0)
+            except ValueError:
+                raise ConfigError(f"{where} = {_fmt(v)} is not a number; use a whole number from {lo} to {hi}")
+        if isinstance(v, bool) or not isinstance(v, int) or not lo <= v <= hi:
+            extra = ' (or "none")' if none_ok else ""
+            raise ConfigError(f"{where} = {_fmt(v)} is not allowed; use a whole number from {lo} to {hi}{extra}")
+        return v
+    return check
+
+
+def _float(lo: float, hi: float) -> Callable[[str, Any], Any]:
+    def check(where: str, v: Any) -> Any:
+        if isinstance(v, bool) or not isinstance(v, (int, float)) or not lo <= v <= hi:
+            raise ConfigError(f"{where} = {_fmt(v)} is not allowed; use a number of seconds from {lo} to {hi}")
+        return float(v)
+    return check
+
+
+def _choice(*allowed: str) -> Callable[[str, Any], Any]:
+    def check(where: str, v: Any) -> Any:
+        if v not in allowed:
+            raise ConfigError(f"{where} = {_fmt(v)} is not allowed; use one of " + ", ".join(_fmt(a) for a in allowed))
+        return v
+    return check
+
+
+def _str(where: str, v: Any) -> Any:
+    if not isinstance(v, str) or not v:
+        raise ConfigError(f"{where} = {_fmt(v)} must be a non-empty string")
+    return v
+
+
+def _path(where: str, v: Any) -> Any:
+    return Path(_str(where, v)).expanduser()
+
+
+def _pins(where: str, v: Any) -> Any:
+    if not isinstance(v, list) or not all(isinstance(p, int) and not isinstance(p, bool) and 0 <= p <= 27 for p in v):
+        raise ConfigError(f"{where} = {_fmt(v)} is not allowed; use a list of BCM pin numbers from 0 to 27")
+    if len(set(v)) != len(v):
+        raise ConfigError(f"{where} = {_fmt(v)} names a pin twice")
+    return tuple(v)
+
+
+def _sources(where: str, v: Any) -> Any:
+    if not isinstance(v, list) or not v or any(s not in DICE_SOURCES for s in v) or len(set(v)) != len(v):
+        raise ConfigError(f"{where} = {_fmt(v)} is not allowed; use a list of distinct sources from "
+                          + ", ".join(_fmt(s) for s in DICE_SOURCES) + ", in order of preference")
+    return tuple(v)
+
+
+def _names(where: str, v: Any) -> Any:
+    if not isinstance(v, list) or not v or not all(isinstance(n, str) and 0 < len(n.strip()) <= 12 for n in v):
+        raise ConfigError(f"{where} = {_fmt(v)} is not allowed; use a list of names of 1 to 12 characters")
+    return tuple(n.strip() for n in v)
+
+
+PIN = _int(0, 27, none_ok=True)
+
+
+def parse_config(raw: Mapping[str, Any], source: Path | None = None) -> Config:
+    """Build a :class:`Config` from parsed TOML, checking every key."""
+    known = ("display", "buttons", "encoder", "leds", "roller", "dice", "players", "journal", "games", "log",
+             "hardware")
+    for k in raw:
+        if k not in known:
+            raise ConfigError(f"unknown section [{k}]; known sections: " + ", ".join(f"[{n}]" for n in known))
+    d = DisplayConfig()
+    t = _Table("display", raw.get("display", {}))
+    display = DisplayConfig(
+        driver=t.get("driver", d.driver, _choice("ssd1306", "sh1106")),
+        port=t.get("port", d.port, _int(0, 31)),
+        address=t.get("address", d.address, _int(0x03, 0x77)),
+        rotate=t.get("rotate", d.rotate, _int(0, 3)),
+        contrast=t.get("contrast", d.contrast, _int(0, 255)),
+    )
+    t.done()
+    b = ButtonsConfig()
+    t = _Table("buttons", raw.get("buttons", {}))
+    buttons = ButtonsConfig(up=t.get("up", b.up, PIN), down=t.get("down", b.down, PIN), ok=t.get("ok", b.ok, PIN),
+                            back=t.get("back", b.back, PIN), hold_time=t.get("hold_time", b.hold_time, _float(0.2, 5)))
+    t.done()
+    e = EncoderConfig()
+    t = _Table("encoder", raw.get("encoder", {}))
+    encoder = EncoderConfig(enabled=t.get("enabled", "encoder" in raw, _bool),
+                            a=t.get("a", e.a, _int(0, 27)), b=t.get("b", e.b, _int(0, 27)),
+                            push=t.get("push", e.push, PIN))
+    t.done()
+    lc = LedsConfig()
+    t = _Table("leds", raw.get("leds", {}))
+    leds = LedsConfig(players=t.get("players", lc.players, _pins), status=t.get("status", lc.status, PIN))
+    t.done()
+    t = _Table("roller", raw.get("roller", {}))
+    roller = RollerConfig(port=t.get("port", "auto", _str))
+    t.done()
+    t = _Table("dice", raw.get("dice", {}))
+    dice = DiceConfig(sources=t.get("sources", DICE_SOURCES, _sources))
+    t.done()
+    t = _Table("players", raw.get("players", {}))
+    players = PlayersConfig(names=t.get("names", DEFAULT_NAMES, _names))
+    t.done()
+    t = _Table("journal", raw.get("journal", {}))
+    journal = JournalConfig(path=t.get("path", None, _path))
+    t.done()
+    t = _Table("games", raw.get("games", {}))
+    folder = t.get("folder", GamesConfig().folder, _path)
+    options: dict[str, Mapping[str, Any]] = {}
+    for gid, table in t.raw.items():
+        if gid == "folder":
+            continue
+        if not isinstance(table, dict):
+            raise ConfigError(f"[games] {gid} = {_fmt(table)} is not allowed; per-game switches go in a "
+                              f"[games.{gid}] table")
+        options[gid] = dict(table)
+        t.used.add(gid)
+    t.done()
+    games = GamesConfig(folder=folder, options=options)
+    t = _Table("log", raw.get("log", {}))
+    level = t.get("level", "info", _choice("debug", "info", "warning", "error"))
+    t.done()
+    hardware = raw.get("hardware", "auto")
+    _choice("auto", "pi", "sim")("hardware", hardware)
+    cfg = Config(display=display, buttons=buttons, encoder=encoder, leds=leds, roller=roller, dice=dice,
+                 players=players, journal=journal, games=games, log_level=level, hardware=hardware, source=source)
+    _cross_check(cfg)
+    return cfg
+
+
+def _bool(where: str, v: Any) -> Any:
+    if not isinstance(v, bool):
+        raise ConfigError(f"{where} = {_fmt(v)} must be true or false")
+    return v
+
+
+def _cross_check(cfg: Config) -> None:
+    pins: dict[int, str] = {}
+    named: list[tuple[str, int | None]] = [("[leds] status", cfg.leds.status)]
+    named += [(f"[leds] players[{i}]", p) for i, p in enumerate(cfg.leds.players)]
+    if cfg.encoder.enabled:
+        named += [("[encoder] a", cfg.encoder.a), ("[encoder] b", cfg.encoder.b), ("[encoder] push", cfg.encoder.push),
+                  ("[buttons] back", cfg.buttons.back)]
+    else:
+        named += [(f"[buttons] {k}", getattr(cfg.buttons, k)) for k in ("up", "down", "ok", "back")]
+        if cfg.buttons.ok is None:
+            raise ConfigError("[buttons] ok is needed (or an [encoder] with a push button)")
+    for where, pin in named:
+        if pin is None:
+            continue
+        if pin in pins:
+            raise ConfigError(f"{where} = {pin} is already used by {pins[pin]}; give each device its own pin")
+        pins[pin] = where
+
+
+def load_config(path: str | Path | None = None) -> Config:
+    """Read the config: ``path`` if given (it must exist), else /etc/companion/config.toml if present, else defaults."""
+    explicit = path is not None
+    p = Path(path) if path is not None else DEFAULT_PATH
+    if not p.exists():
+        if explicit:
+            raise ConfigError(f"config file {p} does not exist; check the --config path")
+        return Config()
+    try:
+        raw = tomllib.loads(p.read_text(encoding="utf-8"))
+    except tomllib.TOMLDecodeError as e:
+        raise ConfigError(f"{p}: not valid TOML: {e}") from None
+    except OSError as e:
+        raise ConfigError(f"cannot read config file {p}: {e.strerror}") from None
+    try:
+        return parse_config(raw, source=p)
+    except ConfigError as e:
+        raise ConfigError(f"{p}: {e}") from None

@@ -1,0 +1,225 @@
+"""A game machine built from a :class:`~companion.games.toml_spec.GameSpec`: rounds of phases, counters, roll-off."""
+from __future__ import annotations
+
+import tomllib
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, ClassVar
+
+from fsm.base import GameMachine
+from fsm.prompts import Choice, Dice, Info, Number, Option, Prompt, Random, View
+from fsm.turns import next_seat, order_from, rolloff_lines, rolloff_next, rolloff_record, rolloff_start
+
+from .toml_spec import GameSpec, read_spec
+
+FIRST_STATE = {"rolloff": "rolloff", "choose": "choose_first", "random": "random_first"}
+
+
+class TomlGame(GameMachine):
+    """Base of the classes :func:`load_toml_game` builds; the spec is a class attribute."""
+
+    spec: ClassVar[GameSpec]
+    source_path: ClassVar[Path]
+
+    # ------------------------------------------------------------------ setup
+    def start(self) -> None:
+        s = self.spec
+        self.data.update({"round": 1, "phase": 0, "turn": 0, "first": 1, "adjust": None,
+                          "counters": {str(p.seat): {c.id: c.start for c in s.counters} for p in self.players}})
+        if s.first_player == "rolloff":
+            self.data["rolloff"] = rolloff_start(self.seats, s.die, "first player")
+        elif s.first_player == "seat1":
+            self._begin(1)
+
+    def _begin(self, first: int) -> None:
+        self.data["first"] = first
+        self.note(f"{self.player_name(first)} goes first")
+        if self.state != "playing":
+            self.fire("begin")
+        self._enter_step()
+
+    # ------------------------------------------------------------------ turn structure
+    def order(self) -> list[int]:
+        return order_from(self.data["first"], len(self.players))
+
+    @property
+    def phase(self) -> Any:
+        return self.spec.phases[self.data["phase"]]
+
+    def _enter_step(self) -> None:
+        self.data["active"] = self.order()[self.data["turn"]] if self.phase.each_player else None
+
+    def _advance(self) -> None:
+        """The current player's phase step (or the all-at-once phase) is done."""
+        d, s = self.data, self.spec
+        if self._check_end("turn"):
+            return
+        if self.phase.each_player and d["turn"] + 1 < len(self.players):
+            d["turn"] += 1
+        elif d["phase"] + 1 < len(s.phases):
+            d["phase"], d["turn"] = d["phase"] + 1, 0
+        else:
+            if self._check_end("round"):
+                return
+            d["round"] += 1
+            d["phase"], d["turn"] = 0, 0
+            if s.rotate_first:
+                d["first"] = next_seat(d["first"], len(self.players))
+            self.note(f"Round {d['round']}")
+        self._enter_step()
+
+    def _check_end(self, when: str) -> bool:
+        d, s = self.data, self.spec
+        why = None
+        for e in s.ends:
+            if e.counter is not None and e.reaches is not None:
+                hit = [p for p in self.players if self._reached(d["counters"][str(p.seat)][e.counter], e.reaches,
+                                                                e.counter)]
+                if hit:
+                    why = f"{hit[0].name} reached {e.reaches} {self._counter(e.counter).name}"
+            if e.rounds and when == "round" and s.rounds is not None and d["round"] >= s.rounds:
+                why = f"{s.rounds} rounds played"
+        if why is None:
+            return False
+        self._finish(why)
+        return True
+
+    def _reached(self, value: int, target: int, counter: str) -> bool:
+        c = self._counter(counter)
+        return value <= target if target < c.start else value >= target
+
+    def _counter(self, cid: str) -> Any:
+        return next(c for c in self.spec.counters if c.id == cid)
+
+    def _finish(self, why: str) -> None:
+        d, s = self.data, self.spec
+        d["active"] = None
+        d["end_reason"] = why
+        if s.winner_counter is not None:
+            vals = {p.seat: d["counters"][str(p.seat)][s.winner_counter] for p in self.players}
+            best = (max if s.winner_order == "highest" else min)(vals.values())
+            winners = [self.player_name(seat) for seat, v in vals.items() if v == best]
+            d["winners"] = winners
+            d["winner"] = " & ".join(winners)
+        self.note(f"Game over: {why}" + (f"; {d['winner']} won" if d.get("winner") else ""))
+        self.fire("finish")
+
+    # ------------------------------------------------------------------ prompts
+    def prompt(self) -> Prompt:
+        d, s = self.data, self.spec
+        if self.state == "rolloff":
+            ro = d["rolloff"]
+            seat = rolloff_next(ro)
+            names = [p.name for p in self.players]
+            return Dice("First player", lines=rolloff_lines(ro, names), player=seat, die=ro["die"],
+                        purpose="roll-off")
+        if self.state == "choose_first":
+            return Choice("Who goes first?", options=tuple(Option(str(p.seat), p.name) for p in self.players))
+        if self.state == "random_first":
+            return Random("First player", keys=tuple(str(p.seat) for p in self.players))
+        if self.state == "game_over":
+            lines = [d.get("end_reason", "")]
+            lines += [self._score_line(p.seat) for p in self.players]
+            return Info("Game over", lines=tuple(x for x in lines if x))
+        if d["adjust"] is not None:
+            seat, cid = d["adjust"]
+            c = self._counter(cid)
+            cur = d["counters"][str(seat)][cid]
+            return Number(f"{self.player_name(seat)}: {c.name}", lines=(self.phase.name,), player=seat, lo=c.min,
+                          hi=c.max, default=cur)
+        return self._phase_prompt()
+
+    def _phase_prompt(self) -> Prompt:
+        d, ph = self.data, self.phase
+        head = f"R{d['round']}" + (f"/{self.spec.rounds}" if self.spec.rounds else "")
+        lines = tuple(x for x in (ph.hint,) if x)
+        if ph.each_player:
+            seat = d["active"]
+            opts = [Option("done", "Done: next")]
+            opts += [Option(f"adj:{seat}:{c}", f"{self._counter(c).name}: {d['counters'][str(seat)][c]}")
+                     for c in ph.counters]
+            return Choice(f"{head} {ph.name}", lines=lines, player=seat, options=tuple(opts))
+        opts = [Option("done", "Done: next phase")]
+        opts += [Option(f"adj:{p.seat}:{c}", f"{p.name} {self._counter(c).name}: {d['counters'][str(p.seat)][c]}")
+                 for p in self.players for c in ph.counters]
+        return Choice(f"{head} {ph.name}", lines=lines, options=tuple(opts))
+
+    def answer(self, value: Any) -> None:
+        d = self.data
+        if self.state == "rolloff":
+            ro = d["rolloff"]
+            seat = rolloff_next(ro)
+            if seat is None:
+                raise self.refuse("the roll-off is already decided")
+            rolloff_record(ro, seat, value["values"][0])
+            if ro["winner"] is not None:
+                self._begin(ro["winner"])
+            return
+        if self.state in ("choose_first", "random_first"):
+            self._begin(int(value))
+            return
+        if self.state == "game_over":
+            return
+        if d["adjust"] is not None:
+            seat, cid = d["adjust"]
+            old = d["counters"][str(seat)][cid]
+            d["counters"][str(seat)][cid] = int(value)
+            d["adjust"] = None
+            if value != old:
+                self.note(f"R{d['round']} {self.player_name(seat)} {self._counter(cid).name} {old}→{value}")
+            if self.spec.ends and any(e.counter == cid for e in self.spec.ends):
+                self._check_end("change")
+            return
+        if value == "done":
+            self._advance()
+            return
+        _, seat, cid = str(value).split(":")
+        d["adjust"] = [int(seat), cid]
+
+    # ------------------------------------------------------------------ output
+    def _score_line(self, seat: int) -> str:
+        vals = self.data["counters"][str(seat)]
+        return f"{self.player_name(seat)}: " + "  ".join(f"{self._counter(k).name} {v}" for k, v in vals.items())
+
+    def player_json(self, seat: int) -> dict[str, Any]:
+        return dict(self.data["counters"][str(seat)])
+
+    def extra_json(self) -> dict[str, Any]:
+        return {"phase": self.phase.name if self.state == "playing" else None,
+                "winners": self.data.get("winners", [])}
+
+    def views(self) -> list[View]:
+        return [View("Scores", tuple(self._score_line(p.seat) for p in self.players))]
+
+
+@lru_cache(maxsize=64)
+def _cached(path: Path, mtime: float) -> type[TomlGame]:
+    spec = read_spec(path)
+    states = [FIRST_STATE[spec.first_player]] if spec.first_player in FIRST_STATE else []
+    states += ["playing", "game_over"]
+    transitions: list[dict[str, Any]] = [{"trigger": "finish", "source": "playing", "dest": "game_over"}]
+    if states[0] != "playing":
+        transitions.insert(0, {"trigger": "begin", "source": states[0], "dest": "playing"})
+    attrs = {"spec": spec, "source_path": path, "game_id": spec.id, "name": spec.name,
+             "description": spec.description, "min_players": spec.min_players, "max_players": spec.max_players,
+             "default_players": spec.default_players, "STATES": states, "TRANSITIONS": transitions,
+             "INITIAL": states[0]}
+    return type(f"TomlGame_{spec.id.replace('-', '_')}", (TomlGame,), attrs)
+
+
+def load_toml_game(path: Path) -> type[TomlGame]:
+    from ..errors import GameFileError
+
+    p = Path(path).expanduser().resolve()
+    if not p.exists():
+        raise GameFileError(f"game file {path} does not exist")
+    return _cached(p, p.stat().st_mtime)
+
+
+def peek_id(path: Path) -> str | None:
+    """The [game] id of a TOML file, or None if it cannot be read (the menu skips it)."""
+    try:
+        gid = tomllib.loads(Path(path).read_text(encoding="utf-8")).get("game", {}).get("id")
+        return gid if isinstance(gid, str) else None
+    except (OSError, tomllib.TOMLDecodeError, AttributeError):
+        return None

@@ -1,0 +1,181 @@
+"""The schema of a game described in TOML, checked key by key.
+
+A malformed file raises :class:`~companion.errors.GameFileError` naming the file and the key (or, for TOML syntax,
+the line and column).
+"""
+from __future__ import annotations
+
+import re
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from ..errors import GameFileError
+
+FIRST_PLAYER = ("rolloff", "choose", "random", "seat1")
+ID_RE = re.compile(r"^[a-z0-9][a-z0-9-]{0,39}$")
+
+
+@dataclass(frozen=True)
+class CounterSpec:
+    id: str
+    name: str
+    start: int
+    min: int
+    max: int
+
+
+@dataclass(frozen=True)
+class PhaseSpec:
+    name: str
+    each_player: bool  #: once for each player in turn order (True) or all at once (False)
+    counters: tuple[str, ...]  #: counters adjustable in this phase
+    hint: str  #: one line shown on the phase screen
+
+
+@dataclass(frozen=True)
+class EndSpec:
+    counter: str | None  #: ends when any player's counter reaches ``reaches``
+    reaches: int | None
+    rounds: bool  #: ends after the round limit
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    id: str
+    name: str
+    description: str
+    min_players: int
+    max_players: int
+    default_players: int
+    first_player: str
+    die: str
+    rotate_first: bool  #: the first player passes one seat left each round
+    rounds: int | None
+    phases: tuple[PhaseSpec, ...]
+    counters: tuple[CounterSpec, ...]
+    ends: tuple[EndSpec, ...]
+    winner_counter: str | None
+    winner_order: str  #: "highest" or "lowest"
+    path: Path
+
+
+class _Reader:
+    def __init__(self, path: Path, where: str, raw: Any) -> None:
+        if not isinstance(raw, dict):
+            raise GameFileError(f"{path}: {where} must be a table")
+        self.path, self.where, self.raw, self.used = path, where, raw, set()
+
+    def fail(self, key: str, msg: str) -> GameFileError:
+        return GameFileError(f"{self.path}: {self.where}{key}: {msg}")
+
+    def get(self, key: str, kind: type | tuple[type, ...], default: Any = ..., *, lo: int | None = None,
+            hi: int | None = None, choices: tuple[str, ...] | None = None) -> Any:
+        self.used.add(key)
+        if key not in self.raw:
+            if default is ...:
+                raise self.fail(key, "is missing")
+            return default
+        v = self.raw[key]
+        if isinstance(v, bool) and kind is not bool:
+            raise self.fail(key, f"= {v!r} must be {kind.__name__ if isinstance(kind, type) else 'a value'}")
+        if not isinstance(v, kind):
+            name = {int: "a whole number", str: "a string", bool: "true or false", list: "a list"}.get(
+                kind if isinstance(kind, type) else int, "a value")
+            raise self.fail(key, f"= {v!r} must be {name}")
+        if choices is not None and v not in choices:
+            raise self.fail(key, f"= {v!r} is not allowed; use one of " + ", ".join(repr(c) for c in choices))
+        if isinstance(v, int) and ((lo is not None and v < lo) or (hi is not None and v > hi)):
+            raise self.fail(key, f"= {v} must be from {lo} to {hi}")
+        return v
+
+    def done(self) -> None:
+        extra = sorted(set(self.raw) - self.used)
+        if extra:
+            raise self.fail(extra[0], "is not a known key; known: " + ", ".join(sorted(self.used)))
+
+
+def read_spec(path: Path) -> GameSpec:
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as e:
+        raise GameFileError(f"cannot read game file {path}: {e.strerror}") from None
+    try:
+        raw = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as e:
+        raise GameFileError(f"{path}: not valid TOML: {e}") from None
+    top = _Reader(path, "", raw)
+    g = _Reader(path, "[game] ", top.get("game", dict))
+    gid = g.get("id", str)
+    if not ID_RE.match(gid):
+        raise g.fail("id", f"= {gid!r}: use lower-case letters, digits and dashes (at most 40)")
+    name = g.get("name", str)
+    description = g.get("description", str, f"{name} (from {path.name})")
+    lo = g.get("min_players", int, 2, lo=1, hi=8)
+    hi = g.get("max_players", int, max(lo, 4), lo=lo, hi=8)
+    default = g.get("default_players", int, lo, lo=lo, hi=hi)
+    first = g.get("first_player", str, "choose", choices=FIRST_PLAYER)
+    die = g.get("rolloff_die", str, "d6", choices=("d6", "d12"))
+    rotate = g.get("rotate_first", bool, False)
+    rounds = g.get("rounds", int, None, lo=1, hi=999)
+    g.done()
+
+    counters: list[CounterSpec] = []
+    for i, c in enumerate(top.get("counters", list, [])):
+        r = _Reader(path, f"[[counters]] #{i + 1} ", c)
+        cid = r.get("id", str)
+        if not ID_RE.match(cid) or cid in ("name", "seat"):
+            raise r.fail("id", f"= {cid!r}: use lower-case letters, digits and dashes, not 'name' or 'seat'")
+        cmin = r.get("min", int, 0, lo=-9999, hi=9999)
+        cmax = r.get("max", int, 999, lo=cmin, hi=9999)
+        start = r.get("start", int, max(cmin, 0), lo=cmin, hi=cmax)
+        counters.append(CounterSpec(cid, r.get("name", str, cid), start, cmin, cmax))
+        r.done()
+    ids = [c.id for c in counters]
+    if len(set(ids)) != len(ids):
+        raise GameFileError(f"{path}: [[counters]]: the id {next(i for i in ids if ids.count(i) > 1)!r} is used twice")
+
+    phases: list[PhaseSpec] = []
+    for i, p in enumerate(top.get("phases", list)):
+        r = _Reader(path, f"[[phases]] #{i + 1} ", p)
+        adj = r.get("counters", list, list(ids))
+        for a in adj:
+            if a not in ids:
+                raise r.fail("counters", f"names {a!r}, which is not a counter id ({', '.join(ids) or 'none'})")
+        phases.append(PhaseSpec(r.get("name", str), r.get("each_player", bool, True), tuple(adj),
+                                r.get("hint", str, "")))
+        r.done()
+    if not phases:
+        raise GameFileError(f"{path}: [[phases]]: a game needs at least one phase")
+
+    ends: list[EndSpec] = []
+    for i, e in enumerate(top.get("end", list, [])):
+        r = _Reader(path, f"[[end]] #{i + 1} ", e)
+        counter = r.get("counter", str, None)
+        reaches = r.get("reaches", int, None, lo=-9999, hi=9999)
+        by_rounds = r.get("rounds", bool, False)
+        r.done()
+        if counter is not None and counter not in ids:
+            raise r.fail("counter", f"= {counter!r} is not a counter id ({', '.join(ids) or 'none'})")
+        if (counter is None) != (reaches is None):
+            raise r.fail("reaches" if counter else "counter", "counter and reaches go together")
+        if counter is None and not by_rounds:
+            raise r.fail("", "says neither counter/reaches nor rounds = true")
+        if by_rounds and rounds is None:
+            raise r.fail("rounds", "= true needs [game] rounds")
+        ends.append(EndSpec(counter, reaches, by_rounds))
+    if rounds is not None and not any(e.rounds for e in ends):
+        ends.append(EndSpec(None, None, True))
+
+    w = _Reader(path, "[winner] ", top.get("winner", dict, {}))
+    wc = w.get("counter", str, ids[0] if ids else None)
+    order = w.get("order", str, "highest", choices=("highest", "lowest"))
+    w.done()
+    if wc is not None and wc not in ids:
+        raise w.fail("counter", f"= {wc!r} is not a counter id ({', '.join(ids) or 'none'})")
+    top.done()
+    if not ends:
+        raise GameFileError(f"{path}: the game never ends: add [game] rounds or an [[end]] with counter and reaches")
+    return GameSpec(gid, name, description, lo, hi, default, first, die, rotate, rounds, tuple(phases),
+                    tuple(counters), tuple(ends), wc, order, path)

@@ -1,0 +1,176 @@
+"""Headless scripted play: `companion play GAME --script FILE`, for tests, demos and bug reports.
+
+A script has one event per line: ``up``, ``down``, ``ok``, ``back``, ``hold``, ``roll d12 7`` (a roll arriving from
+the roller; several values allowed), ``wait 0.5`` and ``#`` comments. Every event is journaled like a press at the
+table, so a run killed part-way continues with ``--resume``: the events already in the journal are skipped.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from .config import Config, load_config
+from .errors import ScriptError
+from .events import Key, KeyEvent, RollEvent
+from .journal import GameRecord, Journal
+from .session import Session, decode_event, encode_event
+
+KEYS = {k.value for k in Key}
+
+
+@dataclass(frozen=True)
+class ScriptLine:
+    line: int
+    event: KeyEvent | RollEvent | None  #: None for a wait
+    wait: float = 0.0
+
+
+def parse_script(text: str, name: str = "script") -> list[ScriptLine]:
+    out: list[ScriptLine] = []
+    for i, raw in enumerate(text.splitlines(), 1):
+        line = raw.split("#", 1)[0].strip()
+        if not line:
+            continue
+        words = line.split()
+        head = words[0].lower()
+        if head in KEYS and len(words) == 1:
+            out.append(ScriptLine(i, KeyEvent(Key(head))))
+        elif head == "roll":
+            if len(words) < 3 or words[1] not in ("d6", "d12"):
+                raise ScriptError(f"{name} line {i}: '{line}': write 'roll d6 N' or 'roll d12 N [N ...]'")
+            try:
+                values = tuple(int(v) for v in words[2:])
+            except ValueError:
+                raise ScriptError(f"{name} line {i}: '{line}': dice values must be whole numbers") from None
+            sides = 6 if words[1] == "d6" else 12
+            if not 1 <= len(values) <= 8 or any(not 1 <= v <= sides for v in values):
+                raise ScriptError(f"{name} line {i}: '{line}': 1 to 8 values, each 1 to {sides}")
+            out.append(ScriptLine(i, RollEvent(words[1], values, roller="roller")))
+        elif head == "wait" and len(words) == 2:
+            try:
+                secs = float(words[1])
+            except ValueError:
+                secs = -1.0
+            if not 0 <= secs <= 3600:
+                raise ScriptError(f"{name} line {i}: '{line}': wait takes seconds from 0 to 3600")
+            out.append(ScriptLine(i, None, secs))
+        else:
+            raise ScriptError(f"{name} line {i}: '{line}' is not an event; use up, down, ok, back, hold, "
+                              "roll d6|d12 N…, wait SECONDS or # comment")
+    return out
+
+
+def game_key(game: str, cfg: Config) -> str:
+    """What the journal stores for a game: a built-in id, or a TOML file's absolute path."""
+    from .games import BUILTIN
+
+    if game in BUILTIN:
+        return game
+    p = Path(game).expanduser()
+    if p.exists():
+        return str(p.resolve())
+    from .games import load
+
+    cls = load(game, cfg.games.folder)
+    src = getattr(cls, "source_path", None)
+    return str(src) if src else game
+
+
+def open_session(journal: Journal, record: GameRecord, cfg: Config, roller_connected: Any = None) -> Session:
+    """Rebuild a saved game's session by replaying its journaled inputs."""
+    from .games import load
+
+    cls = load(record.game, cfg.games.folder)
+    setup = record.setup
+    session = Session(cls, seed=record.seed, presets=setup.get("names", ()), options=setup.get("options", {}),
+                      sources=setup.get("sources", ("roller", "typed", "rng")),
+                      roller_connected=roller_connected or (lambda: False))
+    for _n, t, text in journal.inputs(record.id):
+        session.handle(decode_event(text), t)
+    return session
+
+
+def new_record(journal: Journal, game: str, cfg: Config, seed: int | None) -> GameRecord:
+    from .games import load
+
+    key = game_key(game, cfg)
+    cls = load(key, cfg.games.folder)
+    options = dict(cfg.game_options(cls.game_id))
+    try:
+        cls.resolve_options(options)
+    except ValueError as e:
+        from .errors import ConfigError
+
+        raise ConfigError(str(e)) from None
+    seed = int.from_bytes(os.urandom(4), "big") if seed is None else seed
+    setup = {"options": options, "names": list(cfg.players.names), "sources": list(cfg.dice.sources)}
+    gid = journal.new_game(key, cls.name, seed, setup)
+    return journal.game(gid)
+
+
+class FrameWriter:
+    """Saves a PNG for every distinct screen, numbered in order."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        folder.mkdir(parents=True, exist_ok=True)
+        self.count = len(list(folder.glob("*.png")))
+        self.last = b""
+
+    def add(self, session: Session) -> None:
+        img = session.render()
+        digest = hashlib.sha1(img.tobytes()).digest()
+        if digest != self.last:
+            self.last = digest
+            self.count += 1
+            img.convert("L").resize((256, 128), 0).save(self.folder / f"{self.count:04d}.png")
+
+
+def play(game: str, script: Path, *, seed: int | None = None, journal_path: Path | None = None,
+         resume: bool = False, state_json: Path | None = None, frames: Path | None = None,
+         config: str | None = None) -> dict[str, Any]:
+    cfg = load_config(config)
+    try:
+        lines = parse_script(script.read_text(encoding="utf-8"), script.name)
+    except OSError as e:
+        raise ScriptError(f"cannot read script {script}: {e.strerror}") from None
+    journal = Journal(journal_path if journal_path is not None else ":memory:")
+    try:
+        key = game_key(game, cfg)
+        record = None
+        if resume:
+            record = next((r for r in journal.games("active") + journal.games("finished") if r.game == key), None)
+        if record is None:
+            record = new_record(journal, game, cfg, seed)
+        session = open_session(journal, record, cfg, roller_connected=lambda: True)
+        writer = FrameWriter(frames) if frames is not None else None
+        if writer:
+            writer.add(session)
+        done = session.n_inputs
+        for ln in lines:
+            if ln.event is None:
+                time.sleep(ln.wait)
+                continue
+            if done > 0:
+                done -= 1
+                continue
+            records = session.handle(ln.event, time.time())
+            journal.commit(record.id, session.n_inputs, encode_event(ln.event), records, session.summary())
+            if writer:
+                writer.add(session)
+        if session.game is not None and session.game.is_over:
+            journal.set_status(record.id, "finished", session.summary())
+        elif session.ended:
+            journal.set_status(record.id, "ended", session.summary())
+        state = session.state_json()
+        if state_json is not None:
+            state_json.write_text(json.dumps(state, indent=2, sort_keys=True) + "\n", encoding="utf-8")
+        return state
+    finally:
+        journal.close()
+

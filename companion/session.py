@@ -1,0 +1,364 @@
+"""One game in progress: inputs in, frames and answers out.
+
+The session is a deterministic function of the inputs it has handled: the same inputs (and the game's seed) give the
+same screen, cursor, game state, dice history and undo stack. That is what makes resume exact — the journal keeps
+every input and :meth:`Session.replay` feeds them back — and what makes scripted play reproducible.
+
+It owns the dice service (a roll from the roller, typed values, or the seeded RNG, as ``[dice] sources`` allow),
+unlimited undo and redo of game actions (never of cursor moves), and the game menu opened by a long press of OK.
+"""
+from __future__ import annotations
+
+import logging
+import random
+from dataclasses import dataclass, field
+from typing import Any, Callable, Sequence
+
+from PIL import Image
+
+from fsm.base import GameMachine
+from fsm.prompts import Dice, InvalidAnswer, Prompt, Random, validate_answer
+
+from .events import Key, KeyEvent, RollEvent
+from .journal import RollRecord
+from .ui.draw import new_frame, title_bar
+from .ui.prompt_screens import DiceContext, PromptScreen, roll_summary, screen_for
+from .ui.widgets import Back, ConfirmWidget, Done, Item, ListWidget, TextView, Toast, draw_lines, draw_toast
+from .wizard import SetupWizard
+
+log = logging.getLogger(__name__)
+
+EventIn = KeyEvent | RollEvent
+
+
+# ------------------------------------------------------------------------------------------------ event text
+def encode_event(ev: EventIn) -> str:
+    """The journal's text for an input: ``ok``, ``up+`` (auto-repeat), ``roll d12 7 5 roller``."""
+    if isinstance(ev, KeyEvent):
+        return ev.key.value + ("+" if ev.repeat else "")
+    return f"roll {ev.die} {' '.join(map(str, ev.values))} {ev.roller}"
+
+
+def decode_event(text: str) -> EventIn:
+    if text.startswith("roll "):
+        parts = text.split()
+        return RollEvent(parts[1], tuple(int(v) for v in parts[2:-1]), roller=parts[-1])
+    return KeyEvent(Key(text.rstrip("+")), repeat=text.endswith("+"))
+
+
+# ------------------------------------------------------------------------------------------------ history
+@dataclass
+class ActionGroup:
+    """One undoable step: a player's answer and the automatic picks that followed it."""
+
+    answers: list[tuple[Any, bool]] = field(default_factory=list)  #: (value, automatic)
+    dice: list[int] = field(default_factory=list)  #: indices into Session.dice_history
+    title: str = ""
+
+
+@dataclass
+class Overlay:
+    """A screen over the game: the game menu, a text page, or a confirmation."""
+
+    kind: str
+    title: str
+    widget: Any
+
+
+# ------------------------------------------------------------------------------------------------ session
+class Session:
+    def __init__(self, game_cls: type[GameMachine], *, seed: int, presets: Sequence[str], options: dict[str, Any],
+                 sources: Sequence[str] = ("roller", "typed", "rng"),
+                 roller_connected: Callable[[], bool] = lambda: False) -> None:
+        self.game_cls = game_cls
+        self.rng = random.Random(seed)
+        self.sources = tuple(sources)
+        self.roller_connected = roller_connected
+        self.wizard = SetupWizard(game_cls, presets, options)
+        self.game: GameMachine | None = None
+        self.undo_stack: list[tuple[Any, ActionGroup]] = []
+        self.redo_stack: list[ActionGroup] = []
+        self.dice_history: list[dict[str, Any]] = []
+        self.action_log: list[dict[str, Any]] = []
+        self.overlays: list[Overlay] = []
+        self.toast: str | None = None
+        self.n_inputs = 0
+        self.ended = False  #: the table ended the game from the menu
+        self.closed = False  #: OK on the game-over screen: back to the main menu
+        self._t = 0.0
+        self._records: list[RollRecord] = []
+        self._dice_ctx = DiceContext(self.sources, lambda: self.roller_connected(), self._rng_values)
+        self.screen: PromptScreen = self._new_screen()
+
+    # -------------------------------------------------------------- the model: wizard, then the game
+    @property
+    def model(self) -> Any:
+        return self.game if self.game is not None else self.wizard
+
+    @property
+    def names(self) -> list[str]:
+        if self.game is not None:
+            return [p.name for p in self.game.players]
+        return list(self.wizard.data["names"])
+
+    def prompt(self) -> Prompt:
+        return self.model.prompt()  # type: ignore[no-any-return]
+
+    def _snapshot(self) -> Any:
+        if self.game is None:
+            return ("setup", self.wizard.snapshot())
+        return ("game", self.game.snapshot(), self.game)
+
+    def _restore(self, snap: Any) -> None:
+        if snap[0] == "setup":
+            self.game = None
+            self.wizard.restore(snap[1])
+        else:
+            self.game = snap[2]
+            snap[2].restore(snap[1])
+
+    def _new_screen(self) -> PromptScreen:
+        return screen_for(self.prompt(), self.names, self._dice_ctx)
+
+    def _rng_values(self, die: str, count: int) -> list[int]:
+        sides = 6 if die == "d6" else 12
+        return [self.rng.randint(1, sides) for _ in range(count)]
+
+    # -------------------------------------------------------------- inputs
+    def handle(self, ev: EventIn, t: float = 0.0) -> list[RollRecord]:
+        """Apply one input; returns the dice records it produced, for the journal's same transaction."""
+        self.n_inputs += 1
+        self._t = t
+        self._records = []
+        self.toast = None
+        try:
+            if isinstance(ev, RollEvent):
+                self._on_roll(ev)
+            elif ev.key is Key.HOLD:
+                self._toggle_menu()
+            elif self.overlays:
+                self._overlay_key(ev)
+            else:
+                self._prompt_outcome(self.screen.key(ev.key, ev.repeat))
+        except Exception:  # a bug must never take the table down: log it, keep the state, say so
+            log.exception("input %s failed", encode_event(ev))
+            self.toast = "Internal error; the game is unchanged. See the log."
+        return self._records
+
+    def _on_roll(self, ev: RollEvent) -> None:
+        p = self.prompt()
+        if isinstance(p, Dice) and ev.die == p.die and "roller" in self.sources and not self._game_over:
+            self._records += [RollRecord(ev.roller, "roller", ev.die, v, p.player, p.purpose)
+                              for v in ev.values[:p.count - len(getattr(self.screen, "got", []))]]
+            self._prompt_outcome(self.screen.roll(ev))
+            return
+        self._records += [RollRecord(ev.roller, "roller", ev.die, v, None, "unrequested") for v in ev.values]
+        self.dice_history.append({"t": self._t, "player": None, "die": ev.die, "values": list(ev.values),
+                                  "source": "roller", "purpose": "unrequested", "undone": False})
+        self.toast = (f"Rolled {ev.die} {' '.join(map(str, ev.values))}: nobody was asked to roll"
+                      if not isinstance(p, Dice) else f"That was a {ev.die}; roll a {p.die}")
+
+    @property
+    def _game_over(self) -> bool:
+        return self.game is not None and self.game.is_over
+
+    def _prompt_outcome(self, out: Any) -> None:
+        if isinstance(out, Toast):
+            self.toast = out.text
+        elif isinstance(out, Done):
+            if self._game_over:
+                self.closed = True
+                return
+            self._answer(out.value)
+        elif isinstance(out, Back):
+            self.toast = "Hold OK for the menu: undo, log, end game"
+
+    def _answer(self, value: Any) -> None:
+        prompt = self.prompt()
+        group = ActionGroup(title=prompt.title)
+        before = self._snapshot()
+        try:
+            self._apply(prompt, value, group, auto=False)
+            self._settle(group)
+        except InvalidAnswer as e:
+            self._restore(before)
+            self.toast = str(e)
+            self.screen = self._new_screen()
+            return
+        except Exception:
+            self._restore(before)
+            self.screen = self._new_screen()
+            raise
+        self.undo_stack.append((before, group))
+        self.redo_stack.clear()
+        self.screen = self._new_screen()
+
+    def _apply(self, prompt: Prompt, value: Any, group: ActionGroup, *, auto: bool) -> None:
+        validate_answer(prompt, value)
+        self.model.answer(value)
+        if self.game is None and self.wizard.done:
+            self.game = self.game_cls(self.wizard.setup())
+            self.game.note(f"{self.game.name}: " + ", ".join(self.names))
+        group.answers.append((value, auto))
+        entry = {"t": self._t, "player": prompt.player, "title": prompt.title, "answer": value, "auto": auto}
+        self.action_log.append(entry)
+        if isinstance(prompt, Dice):
+            self.dice_history.append({"t": self._t, "player": prompt.player, "die": prompt.die,
+                                      "values": list(value["values"]), "source": value["source"],
+                                      "purpose": prompt.purpose, "undone": False})
+            group.dice.append(len(self.dice_history) - 1)
+            if value["source"] != "roller":
+                roller = "typed" if value["source"] == "typed" else "rng"
+                self._records += [RollRecord(roller, value["source"], prompt.die, v, prompt.player, prompt.purpose)
+                                  for v in value["values"]]
+            self.toast = roll_summary(prompt, value, self.names)
+
+    def _settle(self, group: ActionGroup) -> None:
+        """Answer the automatic prompts (random picks) that follow, with the seeded RNG."""
+        for _ in range(1000):
+            p = self.prompt()
+            if not isinstance(p, Random) or self._game_over:
+                return
+            self._apply(p, self.rng.choice(list(p.keys)), group, auto=True)
+        raise RuntimeError("a game asked for more than 1000 random picks in a row")
+
+    # -------------------------------------------------------------- undo / redo
+    def undo(self) -> str:
+        if not self.undo_stack:
+            return "Nothing to undo"
+        before, group = self.undo_stack.pop()
+        self._restore(before)
+        for i in group.dice:
+            self.dice_history[i]["undone"] = True
+        self.redo_stack.append(group)
+        self.action_log.append({"t": self._t, "undo": group.title})
+        self.screen = self._new_screen()
+        return f"Undone: {group.title}"
+
+    def redo(self) -> str:
+        if not self.redo_stack:
+            return "Nothing to redo"
+        group = self.redo_stack.pop()
+        before = self._snapshot()
+        for value, _auto in group.answers:
+            self.model.answer(value)
+            if self.game is None and self.wizard.done:
+                self.game = self.game_cls(self.wizard.setup())
+        for i in group.dice:
+            self.dice_history[i]["undone"] = False
+        self.undo_stack.append((before, group))
+        self.action_log.append({"t": self._t, "redo": group.title})
+        self.screen = self._new_screen()
+        return f"Redone: {group.title}"
+
+    # -------------------------------------------------------------- the game menu
+    def _toggle_menu(self) -> None:
+        if self.overlays:
+            self.overlays.clear()
+            return
+        items = [Item("resume", "Back to game"),
+                 Item("undo", "Undo", bool(self.undo_stack), "nothing to undo"),
+                 Item("redo", "Redo", bool(self.redo_stack), "nothing to redo"),
+                 Item("log", "Game log"), Item("dice", "Dice history")]
+        if self.game is not None:
+            items += [Item(f"view:{i}", v.title) for i, v in enumerate(self.game.views())]
+        items += [Item("end", "End game")]
+        self.overlays.append(Overlay("menu", "Game menu", ListWidget(items)))
+
+    def _overlay_key(self, ev: KeyEvent) -> None:
+        top = self.overlays[-1]
+        out = top.widget.key(ev.key, ev.repeat)
+        if isinstance(out, Toast):
+            self.toast = out.text
+        elif isinstance(out, Back):
+            self.overlays.pop()
+        elif isinstance(out, Done):
+            if top.kind == "menu":
+                self._menu_pick(str(out.value))
+            elif top.kind == "end":
+                self.overlays.clear()
+                if out.value:
+                    self.ended = True
+
+    def _menu_pick(self, key: str) -> None:
+        if key == "resume":
+            self.overlays.clear()
+        elif key in ("undo", "redo"):
+            self.overlays.clear()
+            self.toast = self.undo() if key == "undo" else self.redo()
+        elif key == "log":
+            lines = list(self.game.data.get("log", [])) if self.game is not None else []
+            self.overlays.append(Overlay("page", "Game log", TextView(lines)))
+        elif key == "dice":
+            lines = [self._dice_line(d) for d in self.dice_history]
+            self.overlays.append(Overlay("page", "Dice history", TextView(lines)))
+        elif key.startswith("view:") and self.game is not None:
+            views = self.game.views()
+            i = int(key[5:])
+            if i < len(views):
+                self.overlays.append(Overlay("page", views[i].title, TextView(list(views[i].lines), top=0)))
+        elif key == "end":
+            self.overlays.append(Overlay("end", "End game?", ConfirmWidget("End", "Keep", value=False)))
+
+    def _dice_line(self, d: dict[str, Any]) -> str:
+        who = self.names[d["player"] - 1][:6] if d["player"] else "—"
+        mark = " (undone)" if d["undone"] else ""
+        return f"{who} {d['die']} {' '.join(map(str, d['values']))} {d['source'][:5]}{mark}"
+
+    # -------------------------------------------------------------- output
+    def render(self) -> Image.Image:
+        img, d = new_frame()
+        if self.overlays:
+            top = self.overlays[-1]
+            title_bar(d, top.title)
+            if top.kind == "end":
+                draw_lines(d, 11, ("End this game?", "It stays in the saved", "games list."), 3)
+            top.widget.draw(d, 11)
+        else:
+            self.screen.draw(d)
+        if self.toast:
+            draw_toast(d, self.toast)
+        return img
+
+    def leds(self) -> tuple[int | None, bool]:
+        """(the lit seat, whether it blinks because the companion waits for that player)."""
+        p = self.prompt()
+        if self.game is None:
+            return None, False
+        if p.player is not None and not self._game_over:
+            return p.player, True
+        return self.game.active_seat(), False
+
+    def summary(self) -> str:
+        if self.game is None:
+            return f"{self.game_cls.name}: setting up"
+        g = self.game
+        if g.is_over:
+            w = g.data.get("winner")
+            return f"{g.name}: over" + (f", {w} won" if w else "")
+        seat = g.active_seat()
+        who = f", {g.player_name(seat)}'s turn" if seat else ""
+        return f"{g.name}: round {g.data.get('round')}{who}"
+
+    def state_json(self) -> dict[str, Any]:
+        if self.game is None:
+            names = self.names
+            out: dict[str, Any] = {"game": self.game_cls.game_id, "state": "setup", "round": None,
+                                   "active_player": None,
+                                   "players": [{"name": n, "seat": i + 1} for i, n in enumerate(names)],
+                                   "winner": None}
+        else:
+            out = self.game.state_json()
+        out["journal_entries"] = self.n_inputs
+        out["ended"] = self.ended
+        return out
+
+    def export(self) -> dict[str, Any]:
+        return {"game": self.game_cls.game_id, "name": self.game_cls.name,
+                "players": [{"name": n, "seat": i + 1} for i, n in enumerate(self.names)],
+                "actions": self.action_log, "dice": self.dice_history,
+                "log": list(self.game.data.get("log", [])) if self.game is not None else [],
+                "outcome": self.state_json()}
+
+
+__all__ = ["Session", "encode_event", "decode_event"]

@@ -1,0 +1,289 @@
+"""One screen per prompt type: the title bar, the prompt's context lines, and the widget that answers it."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable, Sequence
+
+from PIL import ImageDraw
+
+from fsm.prompts import Choice, Confirm, Dice, Info, MultiSelect, Number, Prompt, SecretVote
+
+from ..events import Key, RollEvent
+from .draw import BAR, HEIGHT, ROW, text_row, title_bar
+from .widgets import (Back, ConfirmWidget, Done, Item, ListWidget, MultiSelectWidget, Outcome, Spinner, TextView,
+                      Toast, draw_lines)
+
+ROWS = (HEIGHT - BAR) // ROW  #: text rows under the title bar (5)
+
+
+@dataclass
+class DiceContext:
+    """What the dice prompt needs from the session: allowed sources, the roller's state, the RNG."""
+
+    sources: tuple[str, ...]
+    roller_connected: Callable[[], bool]
+    rng_values: Callable[[str, int], list[int]]
+
+
+class PromptScreen:
+    """Base: draws the title bar with the acting player's name at the right."""
+
+    prompt: Prompt
+
+    def __init__(self, prompt: Prompt, names: Sequence[str]) -> None:
+        self.prompt = prompt
+        self.names = names
+
+    @property
+    def tag(self) -> str:
+        p = self.prompt.player
+        return self.names[p - 1][:8] if p is not None and 0 < p <= len(self.names) else ""
+
+    def key(self, k: Key, repeat: bool = False) -> Outcome:
+        raise NotImplementedError
+
+    def roll(self, ev: RollEvent) -> Outcome:
+        """A roll arrived from the roller while this screen is up. Only the dice prompt takes it."""
+        return None
+
+    def draw(self, d: ImageDraw.ImageDraw) -> None:
+        title_bar(d, self.prompt.title, self.tag)
+        self.draw_body(d)
+
+    def draw_body(self, d: ImageDraw.ImageDraw) -> None:
+        raise NotImplementedError
+
+
+class ChoiceScreen(PromptScreen):
+    prompt: Choice
+
+    def __init__(self, prompt: Choice, names: Sequence[str]) -> None:
+        super().__init__(prompt, names)
+        items = [Item(o.key, o.label, o.enabled, o.hint) for o in prompt.options]
+        keys = [o.key for o in prompt.options]
+        cursor = keys.index(prompt.default) if prompt.default in keys else 0
+        self.list = ListWidget(items, cursor=cursor, back_ok=prompt.back is not None)
+
+    def key(self, k: Key, repeat: bool = False) -> Outcome:
+        out = self.list.key(k, repeat)
+        if isinstance(out, Back):
+            return Done(self.prompt.back)
+        return out
+
+    def draw_body(self, d: ImageDraw.ImageDraw) -> None:
+        n_lines = min(len(self.prompt.lines), max(0, ROWS - min(len(self.prompt.options), 3)))
+        y = draw_lines(d, BAR, self.prompt.lines, n_lines)
+        self.list.draw(d, y)
+
+
+class NumberScreen(PromptScreen):
+    prompt: Number
+
+    def __init__(self, prompt: Number, names: Sequence[str]) -> None:
+        super().__init__(prompt, names)
+        self.spin = Spinner(prompt.lo, prompt.hi, min(prompt.hi, max(prompt.lo, prompt.default)), prompt.step,
+                            prompt.unit)
+
+    def key(self, k: Key, repeat: bool = False) -> Outcome:
+        return self.spin.key(k, repeat)
+
+    def draw_body(self, d: ImageDraw.ImageDraw) -> None:
+        y = draw_lines(d, BAR, self.prompt.lines, 2)
+        self.spin.draw(d, y)
+
+
+class ConfirmScreen(PromptScreen):
+    prompt: Confirm
+
+    def __init__(self, prompt: Confirm, names: Sequence[str]) -> None:
+        super().__init__(prompt, names)
+        self.box = ConfirmWidget(prompt.yes, prompt.no, prompt.default)
+
+    def key(self, k: Key, repeat: bool = False) -> Outcome:
+        return self.box.key(k, repeat)
+
+    def draw_body(self, d: ImageDraw.ImageDraw) -> None:
+        draw_lines(d, BAR, self.prompt.lines, ROWS - 1)
+        self.box.draw(d, BAR)
+
+
+class MultiSelectScreen(PromptScreen):
+    prompt: MultiSelect
+
+    def __init__(self, prompt: MultiSelect, names: Sequence[str]) -> None:
+        super().__init__(prompt, names)
+        items = [Item(o.key, o.label, o.enabled, o.hint, checked=o.key in prompt.preselected) for o in prompt.options]
+        self.multi = MultiSelectWidget(items, prompt.min_count, prompt.max_count)
+
+    def key(self, k: Key, repeat: bool = False) -> Outcome:
+        return self.multi.key(k, repeat)
+
+    def draw_body(self, d: ImageDraw.ImageDraw) -> None:
+        y = draw_lines(d, BAR, self.prompt.lines, 1)
+        self.multi.draw(d, y)
+
+
+class SecretVoteScreen(PromptScreen):
+    """First "pass to NAME" with nothing shown; OK reveals the ballot; the choice is never echoed."""
+
+    prompt: SecretVote
+
+    def __init__(self, prompt: SecretVote, names: Sequence[str]) -> None:
+        super().__init__(prompt, names)
+        self.hidden = True
+        self.list = ListWidget([Item(o.key, o.label) for o in prompt.options], back_ok=True)
+
+    @property
+    def voter(self) -> str:
+        return self.prompt.voter_name or self.tag or "the next voter"
+
+    def key(self, k: Key, repeat: bool = False) -> Outcome:
+        if self.hidden:
+            if k is Key.OK:
+                self.hidden = False
+            return None
+        out = self.list.key(k, repeat)
+        if isinstance(out, Back):
+            self.hidden = True
+            self.list.cursor = 0
+            return None
+        return out
+
+    def draw_body(self, d: ImageDraw.ImageDraw) -> None:
+        if self.hidden:
+            text_row(d, BAR + 2, f"Pass to {self.voter}.")
+            text_row(d, BAR + 2 + ROW, "Secret vote: others")
+            text_row(d, BAR + 2 + 2 * ROW, "look away.")
+            text_row(d, HEIGHT - ROW, "OK when ready", inverse=True)
+            return
+        y = draw_lines(d, BAR, self.prompt.lines, max(0, ROWS - len(self.prompt.options)))
+        self.list.draw(d, y)
+
+
+class InfoScreen(PromptScreen):
+    prompt: Info
+
+    def __init__(self, prompt: Info, names: Sequence[str]) -> None:
+        super().__init__(prompt, names)
+        self.view = TextView(list(prompt.lines), top=0)
+
+    def key(self, k: Key, repeat: bool = False) -> Outcome:
+        if k is Key.OK:
+            return Done(True)
+        if k in (Key.UP, Key.DOWN):
+            self.view.key(k, repeat)
+        return None
+
+    def draw_body(self, d: ImageDraw.ImageDraw) -> None:
+        self.view.draw(d, BAR)
+
+
+class DiceScreen(PromptScreen):
+    """"NAME: roll 2×d12". A roll from the roller answers it; or type the values; or let the companion roll."""
+
+    prompt: Dice
+
+    def __init__(self, prompt: Dice, names: Sequence[str], ctx: DiceContext) -> None:
+        super().__init__(prompt, names)
+        self.ctx = ctx
+        self.got: list[int] = []  #: values from the roller so far (a 2-dice roll may come one die at a time)
+        self.typing: Spinner | None = None
+        self.typed: list[int] = []
+        items = []
+        if "typed" in ctx.sources:
+            items.append(Item("typed", "Type the dice"))
+        if "rng" in ctx.sources:
+            items.append(Item("rng", "Roll for me"))
+        self.menu = ListWidget(items, back_ok=False)
+
+    def _want(self) -> str:
+        p = self.prompt
+        return f"{p.count}×{p.die}" if p.count > 1 else p.die
+
+    def roll(self, ev: RollEvent) -> Outcome:
+        if "roller" not in self.ctx.sources:
+            return Toast("roller rolls are off in [dice] sources")
+        if ev.die != self.prompt.die:
+            return Toast(f"that was a {ev.die}; roll a {self.prompt.die}")
+        need = self.prompt.count - len(self.got)
+        self.got.extend(ev.values[:need])
+        if len(self.got) == self.prompt.count:
+            return Done({"values": list(self.got), "source": "roller"})
+        return None
+
+    def key(self, k: Key, repeat: bool = False) -> Outcome:
+        if self.typing is not None:
+            out = self.typing.key(k, repeat)
+            if isinstance(out, Back):
+                if self.typed:
+                    self.typing = Spinner(1, self.prompt.sides, self.typed.pop(), back_ok=True)
+                else:
+                    self.typing = None
+                return None
+            if isinstance(out, Done):
+                self.typed.append(int(out.value))
+                if len(self.typed) == self.prompt.count:
+                    return Done({"values": list(self.typed), "source": "typed"})
+                self.typing = Spinner(1, self.prompt.sides, 1, back_ok=True)
+            return None
+        out = self.menu.key(k, repeat)
+        if isinstance(out, Done):
+            if out.value == "typed":
+                self.typed = []
+                self.typing = Spinner(1, self.prompt.sides, 1, back_ok=True)
+                return None
+            return Done({"values": self.ctx.rng_values(self.prompt.die, self.prompt.count), "source": "rng"})
+        if out is None and k is Key.OK and not self.menu.items:
+            return Toast("roll the roller: typed and built-in dice are off")
+        return out
+
+    def draw_body(self, d: ImageDraw.ImageDraw) -> None:
+        p = self.prompt
+        if self.typing is not None:
+            i = len(self.typed) + 1
+            text_row(d, BAR, f"Type {p.die}" + (f" {i} of {p.count}" if p.count > 1 else "")
+                     + (f"  (got {' '.join(map(str, self.typed))})" if self.typed else ""))
+            self.typing.draw(d, BAR + ROW)
+            return
+        y = BAR
+        head = f"Roll {self._want()}" + (f": {p.purpose}" if p.purpose else "")
+        text_row(d, y, head)
+        y += ROW
+        rows_left = ROWS - 1 - len(self.menu.items) - (1 if "roller" in self.ctx.sources else 0)
+        y = draw_lines(d, y, p.lines, max(0, rows_left))
+        if "roller" in self.ctx.sources:
+            if self.got:
+                status = f"Got {' '.join(map(str, self.got))}, roll {p.count - len(self.got)} more"
+            else:
+                status = "Roll the roller now" if self.ctx.roller_connected() else "Roller offline"
+            text_row(d, y, status)
+            y += ROW
+        if self.menu.items:
+            self.menu.draw(d, y)
+
+
+def screen_for(prompt: Prompt, names: Sequence[str], dice: DiceContext) -> PromptScreen:
+    if isinstance(prompt, Choice):
+        return ChoiceScreen(prompt, names)
+    if isinstance(prompt, Number):
+        return NumberScreen(prompt, names)
+    if isinstance(prompt, Confirm):
+        return ConfirmScreen(prompt, names)
+    if isinstance(prompt, MultiSelect):
+        return MultiSelectScreen(prompt, names)
+    if isinstance(prompt, SecretVote):
+        return SecretVoteScreen(prompt, names)
+    if isinstance(prompt, Dice):
+        return DiceScreen(prompt, names, dice)
+    if isinstance(prompt, Info):
+        return InfoScreen(prompt, names)
+    raise TypeError(f"no screen for {type(prompt).__name__}")
+
+
+def roll_summary(prompt: Dice, value: Any, names: Sequence[str]) -> str:
+    who = names[prompt.player - 1] if prompt.player else "Roll"
+    vals = " ".join(str(v) for v in value["values"])
+    return f"{who}: {prompt.die} → {vals}"
+
+
+__all__ = ["DiceContext", "PromptScreen", "screen_for", "roll_summary"]

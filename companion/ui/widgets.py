@@ -1,0 +1,246 @@
+"""Widgets: each takes keys, keeps its own cursor, and draws itself below the title bar.
+
+``key()`` returns ``None`` (the cursor moved, or nothing happened), :class:`Done` with a value, :class:`Back`, or
+:class:`Toast` with a one-line message. Widgets never touch the game: the session turns a ``Done`` into an answer.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Sequence
+
+from PIL import ImageDraw
+
+from ..events import Key
+from .draw import BAR, HEIGHT, ROW, WIDTH, big_text, fit, font, scroll_marks, text_row
+
+
+@dataclass(frozen=True)
+class Done:
+    value: Any
+
+
+@dataclass(frozen=True)
+class Back:
+    pass
+
+
+@dataclass(frozen=True)
+class Toast:
+    text: str
+
+
+Outcome = Done | Back | Toast | None
+
+
+@dataclass
+class Item:
+    key: str
+    label: str
+    enabled: bool = True
+    hint: str = ""
+    checked: bool | None = None  #: a checkbox state, for multi-select lists
+
+
+def draw_lines(d: ImageDraw.ImageDraw, y: int, lines: Sequence[str], max_rows: int) -> int:
+    """Context lines under the title bar; returns the next free y."""
+    for line in list(lines)[:max_rows]:
+        text_row(d, y, line)
+        y += ROW
+    return y
+
+
+@dataclass
+class ListWidget:
+    """A scrolling menu. UP/DOWN move (wrapping), OK picks, BACK goes back if allowed."""
+
+    items: list[Item]
+    cursor: int = 0
+    back_ok: bool = True
+    top: int = 0
+
+    def key(self, k: Key, repeat: bool = False) -> Outcome:
+        n = len(self.items)
+        if k is Key.UP and n:
+            self.cursor = (self.cursor - 1) % n if not repeat else max(self.cursor - 1, 0)
+        elif k is Key.DOWN and n:
+            self.cursor = (self.cursor + 1) % n if not repeat else min(self.cursor + 1, n - 1)
+        elif k is Key.OK and n:
+            it = self.items[self.cursor]
+            if not it.enabled:
+                return Toast(it.hint or f"{it.label}: not now")
+            return Done(it.key)
+        elif k is Key.BACK and self.back_ok:
+            return Back()
+        return None
+
+    def draw(self, d: ImageDraw.ImageDraw, y0: int) -> None:
+        rows = max(1, (HEIGHT - y0) // ROW)
+        if self.cursor < self.top:
+            self.top = self.cursor
+        elif self.cursor >= self.top + rows:
+            self.top = self.cursor - rows + 1
+        for i, it in enumerate(self.items[self.top:self.top + rows]):
+            idx = self.top + i
+            y = y0 + i * ROW
+            mark = "" if it.checked is None else ("[x] " if it.checked else "[ ] ")
+            label = mark + it.label + ("" if it.enabled else " ·")
+            text_row(d, y, label, inverse=idx == self.cursor, width=WIDTH - 10)
+        scroll_marks(d, y0, y0 + rows * ROW, self.top > 0, self.top + rows < len(self.items))
+
+
+@dataclass
+class Spinner:
+    """A number within bounds. UP/DOWN change it; held, it speeds up (×5 after ten repeats). OK takes it."""
+
+    lo: int
+    hi: int
+    value: int
+    step: int = 1
+    unit: str = ""
+    back_ok: bool = False
+    _repeats: int = 0
+
+    def key(self, k: Key, repeat: bool = False) -> Outcome:
+        if k in (Key.UP, Key.DOWN):
+            self._repeats = self._repeats + 1 if repeat else 0
+            mult = 5 if self._repeats >= 10 else 1
+            delta = self.step * mult * (1 if k is Key.UP else -1)
+            self.value = min(self.hi, max(self.lo, self.value + delta))
+        elif k is Key.OK:
+            return Done(self.value)
+        elif k is Key.BACK and self.back_ok:
+            return Back()
+        return None
+
+    def draw(self, d: ImageDraw.ImageDraw, y0: int) -> None:
+        room = HEIGHT - y0
+        size = 20 if room >= 24 else 12
+        text = f"{self.value}{(' ' + self.unit) if self.unit else ''}"
+        big_text(d, y0 + max(0, (room - size) // 2 - 3), text, size)
+        if self.value < self.hi:
+            d.polygon([(WIDTH - 12, y0 + 8), (WIDTH - 4, y0 + 8), (WIDTH - 8, y0 + 2)], fill=1)
+        if self.value > self.lo:
+            d.polygon([(WIDTH - 12, HEIGHT - 10), (WIDTH - 4, HEIGHT - 10), (WIDTH - 8, HEIGHT - 4)], fill=1)
+
+
+@dataclass
+class ConfirmWidget:
+    yes: str = "Yes"
+    no: str = "No"
+    value: bool = True
+    back_ok: bool = False
+
+    def key(self, k: Key, repeat: bool = False) -> Outcome:
+        if k in (Key.UP, Key.DOWN):
+            self.value = not self.value
+        elif k is Key.OK:
+            return Done(self.value)
+        elif k is Key.BACK:
+            return Back() if self.back_ok else None
+        return None
+
+    def draw(self, d: ImageDraw.ImageDraw, y0: int) -> None:
+        y = max(y0, HEIGHT - ROW - 2)
+        half = WIDTH // 2
+        for i, (label, val) in enumerate(((self.yes, True), (self.no, False))):
+            x0 = i * half
+            if self.value == val:
+                d.rectangle((x0 + 2, y, x0 + half - 3, y + ROW), fill=1)
+            w = font().getlength(label)
+            d.text((x0 + (half - w) / 2, y), label, font=font(), fill=0 if self.value == val else 1)
+
+
+@dataclass
+class MultiSelectWidget:
+    """A list with checkboxes and a final "Done" row. OK toggles; OK on Done takes the selection."""
+
+    items: list[Item]
+    min_count: int = 0
+    max_count: int | None = None
+    inner: ListWidget = field(init=False)
+
+    def __post_init__(self) -> None:
+        for it in self.items:
+            it.checked = bool(it.checked)
+        self.inner = ListWidget(self.items + [Item("\x00done", "Done")], back_ok=False)
+
+    def chosen(self) -> list[str]:
+        return [it.key for it in self.items if it.checked]
+
+    def key(self, k: Key, repeat: bool = False) -> Outcome:
+        out = self.inner.key(k, repeat)
+        if not isinstance(out, Done):
+            return out
+        if out.value == "\x00done":
+            n = len(self.chosen())
+            if n < self.min_count:
+                return Toast(f"pick at least {self.min_count}")
+            if self.max_count is not None and n > self.max_count:
+                return Toast(f"pick at most {self.max_count}")
+            return Done(self.chosen())
+        it = self.items[self.inner.cursor]
+        if not it.checked and self.max_count is not None and len(self.chosen()) >= self.max_count:
+            return Toast(f"at most {self.max_count}: untick one first")
+        it.checked = not it.checked
+        return None
+
+    def draw(self, d: ImageDraw.ImageDraw, y0: int) -> None:
+        self.inner.draw(d, y0)
+
+
+@dataclass
+class TextView:
+    """Scrolling read-only lines (the game log, a status page). UP/DOWN scroll; OK or BACK closes."""
+
+    lines: list[str]
+    top: int = -1  #: -1: start at the end (newest log lines)
+    rows: int = 5
+
+    def key(self, k: Key, repeat: bool = False) -> Outcome:
+        last = max(0, len(self.lines) - self.rows)
+        if self.top < 0:
+            self.top = last
+        if k is Key.UP:
+            self.top = max(0, self.top - 1)
+        elif k is Key.DOWN:
+            self.top = min(last, self.top + 1)
+        elif k in (Key.OK, Key.BACK):
+            return Back()
+        return None
+
+    def draw(self, d: ImageDraw.ImageDraw, y0: int) -> None:
+        self.rows = max(1, (HEIGHT - y0) // ROW)
+        last = max(0, len(self.lines) - self.rows)
+        if self.top < 0 or self.top > last:
+            self.top = last
+        for i, line in enumerate(self.lines[self.top:self.top + self.rows]):
+            text_row(d, y0 + i * ROW, line, width=WIDTH - 8)
+        if not self.lines:
+            text_row(d, y0, "(nothing yet)")
+        scroll_marks(d, y0, y0 + self.rows * ROW, self.top > 0, self.top < last)
+
+
+def draw_toast(d: ImageDraw.ImageDraw, text: str) -> None:
+    """A one- or two-line boxed message over the bottom of the frame."""
+    words, lines, cur = text.split(), [], ""
+    for w in words:
+        cand = (cur + " " + w).strip()
+        if font().getlength(cand) > WIDTH - 8 and cur:
+            lines.append(cur)
+            cur = w
+        else:
+            cur = cand
+    lines.append(cur)
+    lines = lines[:2]
+    if len(text.split()) and len(lines) == 2 and " ".join(lines) != " ".join(words):
+        lines[1] = fit(lines[1] + "…", WIDTH - 8)
+    h = ROW * len(lines) + 4
+    y = HEIGHT - h
+    d.rectangle((0, y - 1, WIDTH - 1, HEIGHT - 1), fill=0)
+    d.rectangle((1, y, WIDTH - 2, HEIGHT - 1), outline=1, fill=1)
+    for i, line in enumerate(lines):
+        d.text((4, y + 1 + i * ROW), fit(line, WIDTH - 8), font=font(), fill=0)
+
+
+__all__ = ["Done", "Back", "Toast", "Outcome", "Item", "ListWidget", "Spinner", "ConfirmWidget",
+           "MultiSelectWidget", "TextView", "draw_lines", "draw_toast", "BAR"]

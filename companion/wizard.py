@@ -1,0 +1,82 @@
+"""The new-game wizard: how many players, and their names from the presets, in seat order.
+
+It asks through the same prompts as a game, so its inputs are journaled, undoable and scriptable like any other.
+"""
+from __future__ import annotations
+
+import copy
+from typing import Any, Sequence
+
+from fsm.base import GameMachine, Player, Setup
+from fsm.prompts import Choice, InvalidAnswer, Number, Option, Prompt
+
+
+class SetupWizard:
+    def __init__(self, game_cls: type[GameMachine], presets: Sequence[str], options: dict[str, Any]) -> None:
+        self.game_cls = game_cls
+        self.presets = list(presets)
+        self.options = options
+        lo, hi = game_cls.min_players, game_cls.max_players
+        count = min(hi, max(lo, game_cls.default_players))
+        self.data: dict[str, Any] = {"step": "count" if lo != hi else "names", "count": count, "pick": None,
+                                     "names": self._default_names(count)}
+
+    def _default_names(self, count: int) -> list[str]:
+        names = list(self.presets[:count])
+        names += [f"P{i + 1}" for i in range(len(names), count)]
+        return names
+
+    # the same protocol as a game machine
+    def snapshot(self) -> dict[str, Any]:
+        return copy.deepcopy(self.data)
+
+    def restore(self, snap: dict[str, Any]) -> None:
+        self.data = copy.deepcopy(snap)
+
+    @property
+    def done(self) -> bool:
+        return bool(self.data["step"] == "done")
+
+    def prompt(self) -> Prompt:
+        g, d = self.game_cls, self.data
+        if d["step"] == "count":
+            return Number("Players", lines=(g.name,), lo=g.min_players, hi=g.max_players, default=d["count"])
+        if d["step"] == "names":
+            opts = [Option("start", "Start game")]
+            opts += [Option(f"seat{i + 1}", f"Seat {i + 1}: {n}") for i, n in enumerate(d["names"])]
+            return Choice(g.name, lines=(f"{d['count']} players; OK starts",), options=tuple(opts),
+                          back="back" if g.min_players != g.max_players else None)
+        seat = d["pick"]
+        taken = {n for i, n in enumerate(d["names"]) if i != seat - 1}
+        free = [n for n in self.presets if n not in taken]
+        current = d["names"][seat - 1]
+        if current not in free:
+            free.insert(0, current)
+        return Choice(f"Seat {seat} name", options=tuple(Option(f"name:{n}", n) for n in free), back="back",
+                      default=f"name:{current}")
+
+    def answer(self, value: Any) -> None:
+        d = self.data
+        if d["step"] == "count":
+            d["count"] = int(value)
+            d["names"] = (d["names"] + self._default_names(value)[len(d["names"]):])[:value]
+            d["step"] = "names"
+        elif d["step"] == "names":
+            if value == "back":
+                d["step"] = "count"
+            elif value == "start":
+                d["step"] = "done"
+            else:
+                d["pick"] = int(str(value)[4:])
+                d["step"] = "pick"
+        else:
+            if value != "back":
+                name = str(value)[5:]
+                if name in [n for i, n in enumerate(d["names"]) if i != d["pick"] - 1]:
+                    raise InvalidAnswer(f"{name} already has a seat")
+                d["names"][d["pick"] - 1] = name
+            d["step"] = "names"
+
+    def setup(self) -> Setup:
+        players = tuple(Player(n, i + 1) for i, n in enumerate(self.data["names"]))
+        return Setup(players=players, options=self.options)
