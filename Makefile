@@ -28,7 +28,7 @@ bench: $(STAMP)
 	@$(BIN)/python -m companion.bench
 
 diagrams: $(STAMP)
-	$(BIN)/python -m companion.cli diagram --all --write docs/diagrams
+	$(BIN)/python -m companion.cli diagram --all --write fsm/diagrams
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache .mypy_cache .hypothesis

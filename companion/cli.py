@@ -13,6 +13,7 @@ from typing import Callable, Sequence
 #: each module defines ``register(sub)``; add yours here
 COMMAND_MODULES: list[str] = [
     "companion.cli_core",
+    "companion.cli_diagram",
 ]
 
 
