@@ -1,0 +1,375 @@
+"""The OLED: luma.oled's real ``ssd1306``/``sh1106`` drivers, sending only what changed.
+
+The stock luma drivers convert every frame pixel by pixel (through ``Image.getdata``, deprecated since Pillow 12.1)
+and send all 1024 bytes of display RAM on each update. :class:`DiffSSD1306` and :class:`DiffSH1106` subclass them
+and override ``display()``: the frame is packed into pages with ``transpose``/``tobytes``/``translate`` (no Python
+loop over pixels), compared with the last frame sent, and only the changed columns of the changed pages go out:
+
+* SSD1306: horizontal addressing with a column window (``0x21``) and page window (``0x22``); neighbouring pages
+  are merged into one rectangle when that costs fewer bytes than a window each (a tiny dynamic programme);
+* SH1106: page addressing, ``0xB0|page`` then the column (low/high nibble, plus the module's 2-column offset).
+
+:class:`OledDisplay` is what the companion uses: it opens the bus (or takes an injected one, e.g.
+:class:`hw.fake_i2c.FakeI2CBus`), counts every byte written (:attr:`OledDisplay.bytes_sent`,
+:attr:`OledDisplay.last_update_bytes`), and turns OS errors into :class:`~companion.errors.HardwareError` with the
+messages of :mod:`hw.faults`. :class:`NullDisplay` keeps the last frame, for headless play.
+"""
+from __future__ import annotations
+
+import errno
+import logging
+import operator
+from typing import TYPE_CHECKING, Any, Callable, Protocol, Sequence
+
+import luma.core.error  # type: ignore[import-untyped]
+from luma.core.interface.serial import i2c  # type: ignore[import-untyped]
+from luma.oled.device import sh1106, ssd1306  # type: ignore[import-untyped]
+from PIL import Image
+
+from companion.errors import ConfigError, HardwareError
+
+from . import faults
+
+log = logging.getLogger(__name__)
+
+WIDTH = 128
+HEIGHT = 64
+DRIVERS = ("ssd1306", "sh1106")
+
+_REVERSE_BITS = bytes(int(f"{i:08b}"[::-1], 2) for i in range(256))
+#: luma's ``rotate`` (quarter turns clockwise) as a PIL transpose
+_ROTATIONS = {1: Image.Transpose.ROTATE_270, 2: Image.Transpose.ROTATE_180, 3: Image.Transpose.ROTATE_90}
+#: bytes a data block carries at most over an injected smbus-style bus (luma's unmanaged i2c)
+_BLOCK = 32
+
+Span = tuple[int, int]  # first and last column, inclusive
+
+
+def pack_pages(image: Image.Image) -> list[bytes]:
+    """A mode "1" image as controller pages: page p, column x, bit k is pixel (x, 8p+k)."""
+    w, h = image.size
+    pages = h // 8
+    # transposed, each row is one column of the frame; its bytes run top to bottom, most significant bit first
+    raw = image.transpose(Image.Transpose.TRANSPOSE).tobytes().translate(_REVERSE_BITS)
+    return [raw[p::pages] for p in range(pages)]
+
+
+def changed_runs(old: bytes, new: bytes, gap: int) -> list[Span]:
+    """Runs of differing bytes; runs closer than ``gap`` bytes are merged (one window costs about that much)."""
+    if old == new:
+        return []
+    diff = bytes(map(operator.xor, old, new))
+    runs: list[list[int]] = []
+    for i, v in enumerate(diff):
+        if v:
+            if runs and i - runs[-1][1] <= gap:
+                runs[-1][1] = i
+            else:
+                runs.append([i, i])
+    return [(a, b) for a, b in runs]
+
+
+def _data_cost(n: int) -> int:
+    return n + -(-n // _BLOCK)  # payload plus one control byte per block
+
+
+class _DiffMixin:
+    """display() that packs without per-pixel loops and hands the changed spans to :meth:`_send`."""
+
+    #: bytes a window costs on the wire besides its data (control byte + addressing commands)
+    WINDOW_COST = 7
+
+    mode: str
+    size: tuple[int, int]
+    rotate: int
+    persist: bool
+    _w: int
+    _h: int
+
+    def __init__(self, *args: Any, on_cleanup: Callable[[], None] | None = None, **kwargs: Any) -> None:
+        self._shadow: list[bytes] | None = None  # RAM as last sent; None = unknown, send everything
+        self._closed = False
+        self._on_cleanup = on_cleanup
+        try:
+            super().__init__(*args, **kwargs)
+        except BaseException:
+            self._closed = True  # luma already registered its atexit hook; keep it from touching the bus
+            raise
+
+    def preprocess(self, image: Image.Image) -> Image.Image:
+        if self.rotate == 0:
+            return image
+        return image.transpose(_ROTATIONS[self.rotate])
+
+    def display(self, image: Image.Image) -> None:
+        if image.mode != "1" or image.size != self.size:
+            raise ValueError(f"the display takes a {self.size[0]}x{self.size[1]} mode '1' image, "
+                             f"not {image.size[0]}x{image.size[1]} mode {image.mode!r}")
+        pages = pack_pages(self.preprocess(image))
+        old, self._shadow = self._shadow, None  # unknown until every write has gone through
+        if old is None:
+            spans = {p: [(0, self._w - 1)] for p in range(len(pages))}
+        else:
+            spans = {p: r for p in range(len(pages)) if (r := changed_runs(old[p], pages[p], self.WINDOW_COST))}
+        if spans:
+            self._send(pages, spans)
+        self._shadow = pages
+
+    def invalidate(self) -> None:
+        """Forget what the panel holds: the next frame is sent whole (e.g. after the display lost power)."""
+        self._shadow = None
+
+    def cleanup(self) -> None:
+        # luma's atexit hook calls this too; after close() it must do nothing
+        if self._closed:
+            return
+        self._closed = True
+        try:
+            super().cleanup()  # type: ignore[misc]
+        finally:
+            if self._on_cleanup is not None:
+                self._on_cleanup()
+
+    def _send(self, pages: list[bytes], spans: dict[int, list[Span]]) -> None:
+        raise NotImplementedError
+
+    if TYPE_CHECKING:  # luma's device methods, for the type checker (luma has no annotations)
+        def command(self, *cmd: int) -> None: ...
+        def data(self, data: Sequence[int] | bytes) -> None: ...
+
+
+class DiffSSD1306(_DiffMixin, ssd1306):  # type: ignore[misc]
+    """luma's ssd1306 (horizontal addressing) sending changed rectangles only."""
+
+    def _send(self, pages: list[bytes], spans: dict[int, list[Span]]) -> None:
+        for first, last, lo, hi in _plan(spans, self.WINDOW_COST):
+            if lo is None:  # one page, one window per run
+                for a, b in spans[first]:
+                    self._window(first, first, a, b, pages)
+            else:
+                assert hi is not None
+                self._window(first, last, lo, hi, pages)
+
+    def _window(self, p0: int, p1: int, c0: int, c1: int, pages: list[bytes]) -> None:
+        cs = self._colstart
+        self.command(self._const.COLUMNADDR, cs + c0, cs + c1, self._const.PAGEADDR, p0, p1)
+        self.data(b"".join(pages[p][c0:c1 + 1] for p in range(p0, p1 + 1)))
+
+
+class DiffSH1106(_DiffMixin, sh1106):  # type: ignore[misc]
+    """luma's sh1106 (page addressing, 2-column offset) sending changed runs only."""
+
+    WINDOW_COST = 4
+
+    def _send(self, pages: list[bytes], spans: dict[int, list[Span]]) -> None:
+        off = self._page_address_offset
+        for p, runs in spans.items():
+            for a, b in runs:
+                col = a + off
+                self.command(0xB0 | p, col & 0x0F, 0x10 | (col >> 4))
+                self.data(pages[p][a:b + 1])
+
+
+def _plan(spans: dict[int, list[Span]], window: int) -> list[tuple[int, int, int | None, int | None]]:
+    """Cheapest way to cover the changed pages with SSD1306 windows.
+
+    Each group is ``(first_page, last_page, lo, hi)``: a rectangle of columns lo..hi over those pages, or, for a
+    single page, ``lo is None`` meaning one window per run. Contiguous groups of changed pages are chosen by a
+    dynamic programme over the (at most 8) changed pages.
+    """
+    changed = sorted(spans)
+    n = len(changed)
+    best: list[tuple[int, list[tuple[int, int, int | None, int | None]]]] = [(0, [])]
+    for j in range(n):
+        options = []
+        for i in range(j + 1):
+            p0, p1 = changed[i], changed[j]
+            if i == j:
+                cost = sum(window + _data_cost(b - a + 1) for a, b in spans[p0])
+                group: tuple[int, int, int | None, int | None] = (p0, p0, None, None)
+            else:
+                lo = min(spans[p][0][0] for p in changed[i:j + 1])
+                hi = max(spans[p][-1][1] for p in changed[i:j + 1])
+                cost = window + _data_cost((p1 - p0 + 1) * (hi - lo + 1))
+                group = (p0, p1, lo, hi)
+            options.append((best[i][0] + cost, best[i][1] + [group]))
+        best.append(min(options, key=lambda o: o[0]))
+    return best[n][1]
+
+
+class _CountingBus:
+    """Forwards to an smbus-style bus and counts the bytes of every write (control byte included)."""
+
+    def __init__(self, bus: Any) -> None:
+        self.bus = bus
+        self.count = 0
+
+    def write_i2c_block_data(self, i2c_addr: int, register: int, data: Sequence[int]) -> None:
+        self.bus.write_i2c_block_data(i2c_addr, register, data)
+        self.count += 1 + len(data)
+
+    def i2c_rdwr(self, *messages: Any) -> None:
+        self.bus.i2c_rdwr(*messages)
+        self.count += sum(len(bytes(m)) for m in messages)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.bus, name)
+
+
+class Display(Protocol):
+    """What the loop draws on: :class:`OledDisplay` or :class:`NullDisplay`."""
+
+    size: tuple[int, int]
+    last_update_bytes: int
+
+    @property
+    def bytes_sent(self) -> int: ...
+
+    def show(self, image: Image.Image) -> None: ...
+
+    def close(self, farewell: Image.Image | None = None) -> None: ...
+
+
+class OledDisplay:
+    """An SSD1306 or SH1106 on I2C. ``show()`` takes a frame of :attr:`size` (128x64; 64x128 when rotate is 1 or 3).
+
+    ``bus`` injects an smbus-style bus (tests and ``make bench`` use :class:`hw.fake_i2c.FakeI2CBus`); without it
+    ``/dev/i2c-<port>`` is opened with smbus2. Either way luma talks to it in 32-byte block writes.
+    """
+
+    def __init__(self, driver: str = "ssd1306", *, port: int = 1, address: int = 0x3C, rotate: int = 0,
+                 contrast: int = 0xCF, bus: Any = None) -> None:
+        if driver not in DRIVERS:
+            raise ConfigError(f"[display] driver = {driver!r} is not known: use \"ssd1306\" or \"sh1106\"")
+        if rotate not in (0, 1, 2, 3):
+            raise ConfigError(f"[display] rotate = {rotate!r}: use 0, 1, 2 or 3 (quarter turns clockwise)")
+        if not 0 <= contrast <= 255:
+            raise ConfigError(f"[display] contrast = {contrast!r}: use 0..255")
+        self.driver = driver
+        self.port = port
+        self.address = address
+        self._owned = _open_smbus(port) if bus is None else None  # a bus we opened is ours to close
+        self._bus = _CountingBus(bus if self._owned is None else self._owned)
+        self.last_update_bytes = 0  #: bytes the last show() wrote (0 when nothing changed)
+        self.updates = 0
+        self._closed = False
+        cls = DiffSSD1306 if driver == "ssd1306" else DiffSH1106
+        try:
+            serial = i2c(bus=self._bus, address=address)
+            self.device = cls(serial, width=WIDTH, height=HEIGHT, rotate=rotate, on_cleanup=self._close_bus)
+            self.device.contrast(contrast)
+        except (OSError, luma.core.error.Error) as e:
+            self._close_bus()
+            raise self._fault(e) from e
+        self.size: tuple[int, int] = self.device.size
+        log.info("%s display at 0x%02X: %d bytes of set-up", driver, address, self._bus.count)
+
+    @property
+    def bytes_sent(self) -> int:
+        """Every byte written to the bus so far (set-up, commands, control bytes and pixel data)."""
+        return self._bus.count
+
+    def show(self, image: Image.Image) -> None:
+        """Send the frame; only the pages/columns that differ from the last frame go over the bus."""
+        before = self._bus.count
+        try:
+            self.device.display(image)
+        except (OSError, luma.core.error.Error) as e:
+            self.device.invalidate()
+            raise self._fault(e) from e
+        finally:
+            self.last_update_bytes = self._bus.count - before
+        self.updates += 1
+
+    def set_contrast(self, level: int) -> None:
+        if not 0 <= level <= 255:
+            raise ConfigError(f"[display] contrast = {level!r}: use 0..255")
+        try:
+            self.device.contrast(level)
+        except (OSError, luma.core.error.Error) as e:
+            raise self._fault(e) from e
+
+    def invalidate(self) -> None:
+        """Send the next frame whole (after the panel may have lost its RAM)."""
+        self.device.invalidate()
+
+    def close(self, farewell: Image.Image | None = None) -> None:
+        """Leave ``farewell`` on the panel (it stays lit), or blank and switch it off; then let go of the bus.
+
+        Never raises: a display that has gone away is logged, not fatal, at shutdown.
+        """
+        if self._closed:
+            return
+        self._closed = True
+        try:
+            if farewell is not None:
+                self.device.display(farewell)
+                self.device.persist = True
+            self.device.cleanup()
+        except (OSError, luma.core.error.Error, ValueError) as e:
+            log.warning("closing the display: %s", e)
+            self.device._closed = True
+            self._close_bus()
+
+    def _close_bus(self) -> None:
+        if self._owned is not None:
+            try:
+                self._owned.close()
+            except OSError as e:  # pragma: no cover - closing a file descriptor
+                log.debug("closing /dev/i2c-%d: %s", self.port, e)
+            self._owned = None
+
+    def _fault(self, e: BaseException) -> HardwareError:
+        log.debug("display fault: %r", e)
+        return HardwareError(_fault_message(e, self.port, self.address))
+
+
+def _fault_message(e: BaseException, port: int, address: int) -> str:
+    code = getattr(e, "errno", None)
+    if isinstance(e, (PermissionError, luma.core.error.DevicePermissionError)) or code in (errno.EACCES,
+                                                                                            errno.EPERM):
+        return faults.I2C_PERMISSION.format(port=port)
+    if isinstance(e, FileNotFoundError) or code in (errno.ENOENT, errno.ENODEV):
+        return faults.I2C_BUS_MISSING.format(port=port)
+    # a NAK (EREMOTEIO on the Pi, ENXIO or EIO on other adapters), a timeout, a missing pull-up...
+    return faults.OLED_NOT_FOUND.format(address=f"0x{address:02X}", port=port)
+
+
+def _open_smbus(port: int) -> Any:
+    import smbus2  # installed with luma.core; imported only when real hardware is wanted
+
+    try:
+        return smbus2.SMBus(port)
+    except OSError as e:
+        raise HardwareError(_fault_message(e, port, 0)) from e
+
+
+class NullDisplay:
+    """No panel: keeps the last frame (headless play, ``--frames``, tests)."""
+
+    def __init__(self, size: tuple[int, int] = (WIDTH, HEIGHT)) -> None:
+        self.size = size
+        self.frame: Image.Image = Image.new("1", size)
+        self.updates = 0
+        self.last_update_bytes = 0
+        self.closed = False
+
+    @property
+    def bytes_sent(self) -> int:
+        return 0
+
+    def show(self, image: Image.Image) -> None:
+        if image.mode != "1" or image.size != self.size:
+            raise ValueError(f"the display takes a {self.size[0]}x{self.size[1]} mode '1' image, "
+                             f"not {image.size[0]}x{image.size[1]} mode {image.mode!r}")
+        self.frame = image.copy()
+        self.updates += 1
+
+    def close(self, farewell: Image.Image | None = None) -> None:
+        if farewell is not None:
+            self.frame = farewell.copy()
+        self.closed = True
+
+
+__all__ = ["Display", "DiffSH1106", "DiffSSD1306", "NullDisplay", "OledDisplay", "pack_pages", "changed_runs",
+           "DRIVERS", "WIDTH", "HEIGHT"]
