@@ -1,0 +1,34 @@
+"""Shared fixtures: a CLI runner and paths. Hardware tests bring their own MockFactory fixtures."""
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+EXAMPLES = ROOT / "examples"
+
+
+@pytest.fixture(autouse=True)
+def _no_system_config(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """Tests never read /etc/companion or write to the user's real journal."""
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "xdg-data"))
+    monkeypatch.delenv("STATE_DIRECTORY", raising=False)
+    monkeypatch.delenv("NOTIFY_SOCKET", raising=False)
+
+
+def run_companion(*args: str, timeout: float = 60, input: str | None = None,
+                  env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    """Run `python -m companion.cli ARGS` in a subprocess; returns the completed process (text mode)."""
+    e = dict(os.environ)
+    e.update(env or {})
+    return subprocess.run([sys.executable, "-m", "companion.cli", *args], capture_output=True, text=True,
+                          timeout=timeout, input=input, cwd=ROOT, env=e)
+
+
+@pytest.fixture
+def companion():
+    return run_companion

@@ -1,0 +1,134 @@
+"""`companion play`: determinism, resume after SIGKILL at random points, frames, and bad scripts."""
+from __future__ import annotations
+
+import json
+import random
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from PIL import Image
+
+from companion.headless import parse_script, play
+from companion.errors import ScriptError
+from conftest import EXAMPLES, ROOT, run_companion
+
+RACE = EXAMPLES / "race-to-ten.toml"
+
+
+def random_script(seed: int, n: int, wait: float = 0.0) -> str:
+    """A long random session: mostly OK and moves, some rolls, holds and backs; comments and waits mixed in."""
+    rng = random.Random(seed)
+    lines = ["# random session", "ok", "ok"]
+    for _ in range(n):
+        r = rng.random()
+        if r < 0.45:
+            lines.append("ok")
+        elif r < 0.75:
+            lines.append(rng.choice(["up", "down"]))
+        elif r < 0.85:
+            lines.append(f"roll d6 {rng.randint(1, 6)}")
+        elif r < 0.92:
+            lines.append("back")
+        else:
+            lines.append("hold")
+        if wait:
+            lines.append(f"wait {wait}")
+    return "\n".join(lines) + "\n"
+
+
+def test_same_script_and_seed_give_identical_state(tmp_path: Path) -> None:
+    script = tmp_path / "s.txt"
+    script.write_text(random_script(1, 300))
+    a, b = tmp_path / "a.json", tmp_path / "b.json"
+    play(str(RACE), script, seed=7, state_json=a)
+    play(str(RACE), script, seed=7, state_json=b)
+    assert a.read_bytes() == b.read_bytes()
+    state = json.loads(a.read_text())
+    assert state["journal_entries"] == 302
+    for key in ("game", "state", "round", "active_player", "players", "journal_entries"):
+        assert key in state
+    assert {"name", "seat", "gold", "vp"} <= set(state["players"][0])
+
+
+def test_resume_from_a_truncated_journal_matches(tmp_path: Path) -> None:
+    """Resume after any number of applied events (the in-process twin of the SIGKILL test)."""
+    text = random_script(2, 200)
+    script = tmp_path / "s.txt"
+    script.write_text(text)
+    full = play(str(RACE), script, seed=3)
+    events = [ln for ln in text.splitlines() if ln and not ln.startswith("#")]
+    for cut in (0, 1, 2, 57, 150):
+        partial = tmp_path / f"p{cut}.txt"
+        partial.write_text("\n".join(events[:cut]) + "\n")
+        journal = tmp_path / f"j{cut}.sqlite"
+        play(str(RACE), partial, seed=3, journal_path=journal)
+        resumed = play(str(RACE), script, seed=99, journal_path=journal, resume=True)
+        assert resumed == full, f"resume after {cut} events differs"
+
+
+@pytest.mark.slow
+def test_sigkill_at_random_points_then_resume(tmp_path: Path) -> None:
+    script = tmp_path / "s.txt"
+    script.write_text(random_script(5, 120, wait=0.01))
+    expected = tmp_path / "expected.json"
+    r = run_companion("play", str(RACE), "--script", str(script), "--seed", "11", "--state-json", str(expected))
+    assert r.returncode == 0, r.stderr
+    rng = random.Random(0)
+    for attempt in range(3):
+        journal = tmp_path / f"j{attempt}.sqlite"
+        out = tmp_path / f"out{attempt}.json"
+        cmd = [sys.executable, "-m", "companion.cli", "play", str(RACE), "--script", str(script), "--seed", "11",
+               "--journal", str(journal), "--state-json", str(out)]
+        kills = 0
+        for _ in range(2):  # kill it twice at random points, each time resuming
+            p = subprocess.Popen(cmd + (["--resume"] if kills else []), cwd=ROOT)
+            time.sleep(rng.uniform(0.4, 1.2))
+            if p.poll() is None:
+                p.send_signal(signal.SIGKILL)
+                kills += 1
+            p.wait()
+        r = subprocess.run(cmd + ["--resume"], cwd=ROOT, capture_output=True, text=True, timeout=60)
+        assert r.returncode == 0, r.stderr
+        assert out.read_bytes() == expected.read_bytes(), f"attempt {attempt} ({kills} kills) ended elsewhere"
+        assert kills > 0, "the run finished before it could be killed; the test proves nothing"
+
+
+def test_frames_one_png_per_distinct_screen(tmp_path: Path) -> None:
+    script = tmp_path / "s.txt"
+    script.write_text("ok\nok\nup\nup\ndown\ndown\n")  # up/up then down/down: screens repeat but in order
+    frames = tmp_path / "frames"
+    play(str(RACE), script, seed=1, frames=frames)
+    pngs = sorted(frames.glob("*.png"))
+    assert len(pngs) >= 4
+    imgs = [Image.open(p).tobytes() for p in pngs]
+    assert all(a != b for a, b in zip(imgs, imgs[1:])), "two consecutive frames are the same"
+
+
+def test_senseless_events_are_ignored(tmp_path: Path) -> None:
+    script = tmp_path / "s.txt"
+    script.write_text("roll d12 5\nback\nback\nroll d6 3 4\nok\nok\nroll d12 1\n")
+    state = play(str(RACE), script, seed=1)
+    assert state["state"] == "rolloff" and state["journal_entries"] == 7
+
+
+def test_bad_script_lines_name_the_line(tmp_path: Path) -> None:
+    for text, needle in (("ok\njump\n", "line 2"), ("roll d20 3\n", "roll d6"), ("roll d6 7\n", "1 to 6"),
+                         ("wait soon\n", "wait")):
+        with pytest.raises(ScriptError, match=needle):
+            parse_script(text)
+    script = tmp_path / "bad.txt"
+    script.write_text("ok\nfly away\n")
+    r = run_companion("play", str(RACE), "--script", str(script))
+    assert r.returncode == 2
+    assert r.stderr.strip().count("\n") == 0 and "line 2" in r.stderr and "Traceback" not in r.stderr
+
+
+def test_unknown_game_is_one_line(tmp_path: Path) -> None:
+    script = tmp_path / "s.txt"
+    script.write_text("ok\n")
+    r = run_companion("play", "no-such-game", "--script", str(script))
+    assert r.returncode == 2 and "no game 'no-such-game'" in r.stderr and "Traceback" not in r.stderr
