@@ -10,6 +10,7 @@ if TYPE_CHECKING:
 
 #: id -> "module:Class". Each game adds its one line here.
 BUILTIN: dict[str, str] = {
+    "soverana": "fsm.soverana:SoveranaGame",
 }
 
 

@@ -1,0 +1,157 @@
+"""Shared helpers of the SOVERANA machine: names, resources with visible shortfalls, notices, screen lines.
+
+Everything the game knows is in ``self.data`` (plain JSON); seats are ints in lists and strings as dict keys.
+"""
+from __future__ import annotations
+
+import logging
+from typing import Any, Iterable
+
+from companion.rules import soverana as R
+
+from ..base import GameMachine
+from ..prompts import Info, Prompt
+
+log = logging.getLogger(__name__)
+
+LINE = 21  #: characters in a screen line
+TITLE = 20
+
+
+def fit(text: str, width: int = LINE) -> str:
+    return text if len(text) <= width else text[: width - 1] + "~"
+
+
+def lines(*items: str | None) -> tuple[str, ...]:
+    """Screen lines: empty items dropped, each cut to the line width, at most four."""
+    return tuple(fit(x) for x in items if x)[:4]
+
+
+ABBR = {d: d[:3] for d in R.DEPARTMENTS}  # Eco, Edu, Ene, Hea, Jus, Urb
+
+
+def short_dept(dept: str) -> str:
+    return R.Department(dept).short
+
+
+class SoveranaCore(GameMachine):
+    """Helpers every phase uses. The phases are mixins over this class; ``game.py`` puts them together."""
+
+    # ----------------------------------------------------------------- who is who
+    def nm(self, seat: int, width: int = 8) -> str:
+        return self.player_name(seat)[:width]
+
+    @property
+    def mayor(self) -> int | None:
+        m = self.data.get("mayor")
+        return m if isinstance(m, int) else None
+
+    def mayor_name(self) -> str:
+        m = self.mayor
+        return self.nm(m) if m is not None else "-"
+
+    def dept_of(self, seat: int) -> str | None:
+        d = self.data["dept"].get(str(seat))
+        return d if isinstance(d, str) else None
+
+    def seat_of(self, dept: str) -> int | None:
+        for s, d in self.data["dept"].items():
+            if d == dept:
+                return int(s)
+        return None
+
+    def manager_label(self, dept: str) -> str:
+        seat = self.seat_of(dept)
+        return self.nm(seat) if seat is not None else short_dept(dept)
+
+    # ----------------------------------------------------------------- the city
+    @property
+    def locs(self) -> dict[str, str]:
+        return self.data["locations"]  # type: ignore[no-any-return]
+
+    def n_active(self) -> int:
+        return R.count(self.locs, R.ACTIVE)
+
+    def n_crisis(self) -> int:
+        return R.count(self.locs, R.CRISIS)
+
+    def standing(self, location: str) -> list[int]:
+        return [int(s) for s, where in self.data["positions"].items() if where == location]
+
+    def manned_by(self, location: str) -> list[int]:
+        """Seats on a special location whose effect holds (it is active)."""
+        return [int(s) for s in R.manned(location, self.locs, self.data["positions"])]
+
+    def specials_line(self) -> str:
+        parts = []
+        for loc, tag in ((R.CITY_HALL, "CH"), (R.STOCK_EXCHANGE, "SE"), (R.TRANSIT, "PT")):
+            who = self.manned_by(loc)
+            if self.locs[loc] == R.CRISIS:
+                parts.append(f"{tag}:x")
+            else:
+                parts.append(f"{tag}:{self.nm(who[0], 4) if who else '-'}")
+        return " ".join(parts)
+
+    def set_location(self, name: str, state: str) -> bool:
+        """Set a location's state; True if it changed."""
+        if self.locs[name] == state:
+            return False
+        self.locs[name] = state
+        return True
+
+    # ----------------------------------------------------------------- resources and votes
+    def res(self, dept: str) -> int:
+        return int(self.data["resources"][dept])
+
+    def charge(self, dept: str, amount: int, why: str) -> R.Payment:
+        """Take ``amount`` from a department; what it cannot pay is logged and shown to the table."""
+        p = R.pay(self.res(dept), amount)
+        self.data["resources"][dept] = p.after
+        who = self.manager_label(dept)
+        if p.short:
+            self.note(f"{dept} ({who}) owed {amount} for {why}, had {p.before}: paid {p.paid}, short {p.short}")
+            self.notify("Can't pay in full", (f"{short_dept(dept)} owes {amount}", f"for {why}",
+                                              f"has {p.before}: pays {p.paid}", f"SHORT BY {p.short}"),
+                        self.seat_of(dept))
+        else:
+            self.note(f"{dept} pays {amount} for {why} ({p.before} -> {p.after})")
+        return p
+
+    def give(self, dept: str, amount: int, why: str) -> None:
+        self.data["resources"][dept] = self.res(dept) + amount
+        self.note(f"{dept} receives {amount} for {why} (now {self.res(dept)})")
+
+    def add_votes(self, seat: int, n: int, why: str) -> None:
+        v = self.data["votes"]
+        v[str(seat)] = int(v[str(seat)]) + n
+        self.data["round_info"]["gained"][str(seat)] = self.data["round_info"]["gained"].get(str(seat), 0) + n
+        self.note(f"{self.player_name(seat)} +{n} votes card{'s' if n != 1 else ''} ({why}), now {v[str(seat)]}")
+
+    def votes_by_seat(self) -> dict[int, int]:
+        return {int(s): int(n) for s, n in self.data["votes"].items()}
+
+    # ----------------------------------------------------------------- sub-steps and notices
+    @property
+    def step(self) -> str:
+        return str(self.data.get("step") or "")
+
+    def set_step(self, step: str, **ctx: Any) -> None:
+        self.data["step"] = step
+        self.data["ctx"] = dict(ctx)
+
+    @property
+    def ctx(self) -> dict[str, Any]:
+        return self.data["ctx"]  # type: ignore[no-any-return]
+
+    def notify(self, title: str, text: Iterable[str], player: int | None = None) -> None:
+        """Queue an Info screen: shown before anything else is asked."""
+        self.data["notices"].append({"title": fit(title, TITLE), "lines": list(lines(*text)), "player": player})
+
+    def notice_prompt(self) -> Prompt | None:
+        if not self.data["notices"]:
+            return None
+        n = self.data["notices"][0]
+        return Info(title=n["title"], lines=tuple(n["lines"]), player=n["player"])
+
+    def event_extras(self) -> int:
+        return int(self.data.get("extras", 0))

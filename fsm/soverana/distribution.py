@@ -1,0 +1,72 @@
+"""Distribution of resources: the mayor splits the pool among the six departments; "Done" only when all is given."""
+from __future__ import annotations
+
+from typing import Any
+
+from companion.rules import soverana as R
+
+from ..prompts import Choice, Number, Option, Prompt
+from .core import SoveranaCore, lines, short_dept
+
+
+class DistributionPhase(SoveranaCore):
+    def pool_left(self) -> int:
+        dist = self.data["dist"]
+        return int(dist["pool"]) - sum(dist["given"].values())
+
+    def _pool_line(self) -> str:
+        dist = self.data["dist"]
+        parts = [f"{dist['active']} active"]
+        if dist["stock_exchange"]:
+            parts.append(f"{dist['stock_exchange']} SE")
+        if dist["extras"]:
+            parts.append(f"{dist['extras']} ev")
+        return "+".join(parts) + (" cap 20" if dist["capped"] else "")
+
+    def _suggest(self, dept: str) -> int:
+        given = self.data["dist"]["given"]
+        left = self.pool_left()
+        if given[dept]:
+            return int(given[dept])
+        untouched = [d for d in R.DEPARTMENTS if not given[d]]
+        if untouched == [dept]:
+            return left
+        share = -(-int(self.data["dist"]["pool"]) // len(R.DEPARTMENTS))
+        return min(left, share)
+
+    def _ask_distribution(self) -> Prompt:
+        dist = self.data["dist"]
+        left = self.pool_left()
+        if self.step == "give":
+            d = self.ctx["dept"]
+            return Number(title=f"Give {short_dept(d)}", lines=lines(
+                f"{short_dept(d)} has {self.res(d)}", f"Left to hand out: {left}", "Total for it this round:"),
+                lo=0, hi=int(dist["given"][d]) + left, default=self._suggest(d), player=self.mayor)
+        opts = [Option(d, f"{short_dept(d)} {self.res(d)} +{dist['given'][d]}") for d in R.DEPARTMENTS]
+        opts.append(Option("done", "Done", enabled=left == 0, hint=f"{left} still to hand out"))
+        default = "done" if left == 0 else next((d for d in R.DEPARTMENTS if not dist["given"][d]), R.DEPARTMENTS[0])
+        return Choice(title="Distribution", lines=lines(
+            f"Mayor {self.mayor_name()} hands out", f"Pool {dist['pool']}: {self._pool_line()}", f"Left: {left}"),
+            options=tuple(opts), default=default, player=self.mayor)
+
+    def _take_distribution(self, value: Any) -> None:
+        dist = self.data["dist"]
+        if self.step == "give":
+            dist["given"][self.ctx["dept"]] = int(value)
+            self.set_step("hub")
+            return
+        if value != "done":
+            self.set_step("give", dept=str(value))
+            return
+        left = self.pool_left()
+        if left:
+            raise self.refuse(f"{left} still to hand out")
+        for d, n in dist["given"].items():
+            if n:
+                self.give(d, int(n), "the distribution")
+        self.data["round_info"]["given"] = dict(dist["given"])
+        self.data["dist"] = None
+        self.after_distribution()
+
+    def after_distribution(self) -> None:
+        raise NotImplementedError

@@ -1,0 +1,128 @@
+"""SOVERANA — Running a sustainable city: the phase graph, the rule switches and the prompt/answer dispatch.
+
+Each phase's prompts and answers live in their own module (setup, events, moving, distribution, council); the
+phase's sub-steps (a menu, then the number for the chosen department...) are ``data["step"]`` and ``data["ctx"]``.
+Screens queued with ``notify`` (a payment that cannot be met, floor flips, the figures' places) come first.
+"""
+from __future__ import annotations
+
+import logging
+from typing import Any, Callable
+
+from companion.rules import soverana as R
+
+from ..base import OptionSpec
+from ..prompts import Info, InvalidAnswer, Prompt, validate_answer
+from .council import CouncilPhase
+from .distribution import DistributionPhase
+from .events import EventPhase
+from .moving import MovingPhase
+from .report import Reports
+from .setup import new_rolloff
+
+log = logging.getLogger(__name__)
+
+ROUND_STATES = ("missions", "major_event", "minor_event", "moving", "distribution", "end_of_round", "confidence",
+                "finishing")
+
+
+class SoveranaGame(CouncilPhase, DistributionPhase, MovingPhase, EventPhase, Reports):
+    game_id = "soverana"
+    name = "SOVERANA"
+    description = "Cooperative city, 6 managers: departments, 20 locations, votes cards, 5 rounds"
+    min_players = 6
+    max_players = 6
+    default_players = 6
+
+    STATES = ("setup_mayor", "setup_departments", "setup_figures", *ROUND_STATES, "game_over")
+    TRANSITIONS = (
+        {"trigger": "mayor_elected", "source": "setup_mayor", "dest": "setup_departments"},
+        {"trigger": "departments_assigned", "source": "setup_departments", "dest": "setup_figures"},
+        {"trigger": "figures_placed", "source": ["setup_departments", "setup_figures"], "dest": "missions"},
+        {"trigger": "missions_drawn", "source": "missions", "dest": "major_event"},
+        {"trigger": "major_done", "source": "major_event", "dest": "minor_event"},
+        {"trigger": "next_minor", "source": "minor_event", "dest": "minor_event"},
+        {"trigger": "minors_done", "source": "minor_event", "dest": "moving"},
+        {"trigger": "moves_done", "source": "moving", "dest": "distribution"},
+        {"trigger": "round_end", "source": ["distribution", "confidence"], "dest": "end_of_round"},
+        {"trigger": "vote", "source": ["distribution", "end_of_round"], "dest": "confidence"},
+        {"trigger": "close", "source": ["end_of_round", "confidence"], "dest": "finishing"},
+        {"trigger": "next_round", "source": "finishing", "dest": "missions"},
+        {"trigger": "game_ends", "source": "finishing", "dest": "game_over"},
+    )
+    INITIAL = "setup_mayor"
+    FINAL = ("game_over",)
+    OPTIONS = {
+        "locations_file": OptionSpec(
+            "", "TOML file giving each department's three locations (empty: the companion's default, "
+                "companion/data/soverana_locations.toml — check it against your department cards)"),
+        "pair_fix_votes": OptionSpec(
+            "each", "two managers fixing together: each gets a votes card, or the pair gets one", ("each", "one")),
+        "tie_roll": OptionSpec(
+            "challengers", "tied confidence vote: the mayor and the other player(s) with the most votes cards "
+                           "roll off (challengers), everyone rolls off (all), or the mayor stays (keep)",
+            ("challengers", "all", "keep")),
+        "mayor_votes": OptionSpec(True, "the mayor casts a ballot in the vote of confidence"),
+        "ousted_mayor_eligible": OptionSpec(
+            False, "a mayor who loses the vote may be chosen again if they hold the most votes cards"),
+        "round_end_order": OptionSpec(
+            "before-vote", "end-of-round votes cards and resource floor before the confidence vote, or after it",
+            ("before-vote", "after-vote")),
+        "floor_rule": OptionSpec(
+            "flip", "below 3 resources: flip 1/2/3 more active locations (flip), or make sure at least that many "
+                    "of the three are in crisis (at-least)", ("flip", "at-least")),
+        "pool_cap": OptionSpec(
+            "total", "the 20 cap holds the whole pool incl. Stock Exchange and event extras (total), or only the "
+                     "active-location part (base)", ("total", "base")),
+        "start_positions": OptionSpec(
+            "random", "figures' starting locations: drawn by the companion, entered, or not tracked",
+            ("random", "entered", "none")),
+        "rounds": OptionSpec(R.ROUNDS, "rounds in a game", lo=1, hi=R.ROUNDS),
+    }
+
+    # ----------------------------------------------------------------- new game
+    def start(self) -> None:
+        assignment = R.load_locations(self.options["locations_file"] or None)
+        self.data.update({
+            "mayor": None,
+            "rolloff": new_rolloff(self.seats, "mayor"),
+            "dept": {},
+            "resources": dict(R.STARTING_RESOURCES),
+            "assignment": assignment,
+            "locations": {n: R.ACTIVE for n in R.LOCATION_NAMES},
+            "positions": {str(s): None for s in self.seats},
+            "votes": {str(s): 1 for s in self.seats},
+            "moved": [], "extras": 0, "event": None, "dist": None, "ballots": {},
+            "step": "", "ctx": {}, "notices": [], "round_info": None, "summaries": [],
+            "outcome": None, "winners": [], "winner": None,
+        })
+        self.data["active"] = self.prompt().player
+
+    # ----------------------------------------------------------------- dispatch
+    def _handler(self, kind: str) -> Callable[..., Any]:
+        return getattr(self, f"_{kind}_{self.state}")  # type: ignore[no-any-return]
+
+    def prompt(self) -> Prompt:
+        notice = self.notice_prompt()
+        if notice is not None:
+            return notice
+        return self._handler("ask")()  # type: ignore[no-any-return]
+
+    def answer(self, value: Any) -> None:
+        validate_answer(self.prompt(), value)
+        if self.is_over:
+            raise self.refuse("the game is over")
+        snap = self.snapshot()
+        try:
+            if self.data["notices"]:
+                self.data["notices"].pop(0)
+            else:
+                self._handler("take")(value)
+        except InvalidAnswer:
+            self.restore(snap)
+            raise
+        self.data["active"] = self.prompt().player
+
+    # ----------------------------------------------------------------- the end
+    def _ask_game_over(self) -> Prompt:
+        return Info(title="Game over", lines=tuple(self.report_rows()[:4]))

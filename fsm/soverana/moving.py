@@ -1,0 +1,128 @@
+"""Moving: the table records moves (who stands where) and fixes (location + fixers) on one menu.
+
+A fix needs two managers, or one while another manager stands on an active City Hall; the fixers' figures stand on
+the fixed location afterwards. Special locations are "manned" while a figure stands on them and they are active.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from companion.rules import soverana as R
+
+from ..prompts import Choice, MultiSelect, Option, Prompt
+from .core import SoveranaCore, lines, short_dept
+
+
+class MovingPhase(SoveranaCore):
+    def _who_at(self, location: str, width: int = 3) -> str:
+        return ",".join(self.nm(s, width) for s in self.standing(location))
+
+    def _ask_moving(self) -> Prompt:
+        step = self.step
+        if step == "fix_loc":
+            bad = [n for n in R.LOCATION_NAMES if self.locs[n] == R.CRISIS]
+            return Choice(title="Record a fix", lines=lines("Which location was", "fixed?"),
+                          options=tuple(Option(n, f"{R.SHORT[n]} {self._who_at(n)}".rstrip()) for n in bad),
+                          back="back", default=bad[0])
+        if step == "fix_who":
+            loc = self.ctx["loc"]
+            there = [str(s) for s in self.standing(loc)][:2]
+            ch = self.manned_by(R.CITY_HALL)
+            hint = (f"CH: {self.nm(ch[0])} -> 1 is ok" if ch and loc != R.CITY_HALL else "Needs two managers")
+            return MultiSelect(title=f"Fix {R.SHORT[loc]}", lines=lines("Who fixed it?", hint),
+                               options=tuple(Option(str(s), f"{self.nm(s, 10)} {short_dept(self.dept_of(s) or '')}")
+                                             for s in self.seats if self.dept_of(s)),
+                               min_count=1, max_count=2, preselected=tuple(there))
+        if step == "fix_taker":
+            fixers = self.ctx["fixers"]
+            return Choice(title="One votes card", lines=lines("The pair earns one", "card: who takes it?"),
+                          options=tuple(Option(s, self.nm(int(s), 16)) for s in fixers), default=fixers[0])
+        if step == "move_who":
+            moved = set(self.data["moved"])
+            return Choice(title="Move a manager", lines=lines("Who moves?", "(* moved already)"),
+                          options=tuple(Option(str(s), self._pos_label(s, s in moved)) for s in self.seats),
+                          back="back", default=str(self._first_unmoved()))
+        if step == "move_to":
+            seat = int(self.ctx["seat"])
+            here = self.data["positions"].get(str(seat))
+            transit = "Transit: 2 steps ok" if self.manned_by(R.TRANSIT) else "One step"
+            return Choice(title=f"Move {self.nm(seat, 14)}", lines=lines("To which location?", transit),
+                          options=tuple(Option(n, R.SHORT[n] + (" (crisis)" if self.locs[n] == R.CRISIS else ""))
+                                        for n in R.LOCATION_NAMES),
+                          back="back", default=here or R.LOCATION_NAMES[0], player=seat)
+        fixes = self.data["round_info"]["fixes"]
+        last = self.ctx.get("last")
+        return Choice(title="Moving", lines=lines(
+            last or "Plan, then each moves", self.specials_line(),
+            f"Crisis {self.n_crisis()}  fixes {len(fixes)}"),
+            options=(Option("fix", "Record a fix", enabled=self.n_crisis() > 0, hint="nothing is in crisis"),
+                     Option("move", "Move a manager"), Option("done", "Moving done")),
+            default="fix" if self.n_crisis() and self.ctx.get("last") is None else "done")
+
+    def _pos_label(self, seat: int, moved: bool) -> str:
+        where = self.data["positions"].get(str(seat))
+        return f"{'*' if moved else ''}{self.nm(seat, 8)} {R.SHORT[where] if where else '?'}"
+
+    def _first_unmoved(self) -> int:
+        moved = set(self.data["moved"])
+        return next((s for s in self.seats if s not in moved), self.seats[0])
+
+    def _take_moving(self, value: Any) -> None:
+        step = self.step
+        if step == "hub":
+            if value == "done":
+                self.note(f"Moving done: {len(self.data['round_info']['fixes'])} fixes")
+                self.start_distribution()
+                self.fire("moves_done")
+            else:
+                self.set_step("fix_loc" if value == "fix" else "move_who", last=self.ctx.get("last"))
+        elif value == "back":
+            self.set_step("hub", last=self.ctx.get("last"))
+        elif step == "fix_loc":
+            self.set_step("fix_who", loc=str(value), last=self.ctx.get("last"))
+        elif step == "fix_who":
+            loc = self.ctx["loc"]
+            why = R.fix_refusal(loc, list(value), self.locs, self.data["positions"])
+            if why is not None:
+                raise self.refuse(why)
+            if len(value) == 2 and self.options["pair_fix_votes"] == "one":
+                self.set_step("fix_taker", loc=loc, fixers=list(value), last=self.ctx.get("last"))
+            else:
+                self._fix(loc, list(value), None)
+        elif step == "fix_taker":
+            self._fix(self.ctx["loc"], list(self.ctx["fixers"]), str(value))
+        elif step == "move_who":
+            self.set_step("move_to", seat=str(value), last=self.ctx.get("last"))
+        elif step == "move_to":
+            seat = int(self.ctx["seat"])
+            self.data["positions"][str(seat)] = str(value)
+            if seat not in self.data["moved"]:
+                self.data["moved"].append(seat)
+            self.note(f"{self.player_name(seat)} moves to {value}")
+            self.set_step("hub", last=f"{self.nm(seat)} -> {R.SHORT[str(value)]}")
+
+    def _fix(self, loc: str, fixers: list[str], taker: str | None) -> None:
+        # helpers on City Hall are read before the fixers' figures move onto the location
+        self.set_location(loc, R.ACTIVE)
+        for s in fixers:
+            self.data["positions"][s] = loc
+        names = " & ".join(self.player_name(int(s)) for s in fixers)
+        self.note(f"{names} fix {loc}")
+        for s, n in R.fix_votes(fixers, self.options["pair_fix_votes"], taker).items():
+            self.add_votes(int(s), n, f"fixed {loc}")
+        self.data["round_info"]["fixes"].append({"location": loc, "fixers": [int(s) for s in fixers]})
+        self.set_step("hub", last=f"Fixed {R.SHORT[loc]}")
+
+    def start_distribution(self) -> None:
+        pool = R.distribution_pool(self.locs, self.data["positions"], self.event_extras(),
+                                   cap_total=self.options["pool_cap"] == "total")
+        se = self.manned_by(R.STOCK_EXCHANGE)
+        self.data["dist"] = {"pool": pool.total, "active": pool.active, "stock_exchange": pool.stock_exchange,
+                             "extras": pool.extras, "capped": pool.capped,
+                             "given": {d: 0 for d in R.DEPARTMENTS}}
+        self.data["round_info"]["pool"] = pool.total
+        self.note(f"Distribution pool {pool.total}: {pool.active} active"
+                  + (f" + {pool.stock_exchange} Stock Exchange ({self.player_name(se[0])})" if se else "")
+                  + (f" + {pool.extras} from events" if pool.extras else "")
+                  + (" (capped at 20)" if pool.capped else ""))
+        self.set_step("hub")
