@@ -14,6 +14,7 @@ from typing import Callable, Sequence
 COMMAND_MODULES: list[str] = [
     "companion.cli_core",
     "companion.cli_diagram",
+    "companion.cli_odds",
 ]
 
 
