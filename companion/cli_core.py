@@ -13,6 +13,7 @@ def register(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None
     p.add_argument("--ids", action="store_true", help="print only the ids, one per line")
     p.set_defaults(func=cmd_games)
     _register_play(sub)
+    _register_run(sub)
 
 
 def cmd_games(args: argparse.Namespace) -> int:
@@ -87,3 +88,42 @@ def cmd_export(args: argparse.Namespace) -> int:
         return 0
     finally:
         journal.close()
+
+
+def _register_run(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
+    p = sub.add_parser("run", help="run the companion: on the Pi's hardware, or the simulator when there is none")
+    p.add_argument("--game", metavar="ID|FILE", help="start (or resume) this game: an id or a game .toml")
+    p.add_argument("--sim", action="store_true", help="force the terminal simulator")
+    p.set_defaults(func=cmd_run)
+    p = sub.add_parser("sim", help="run the terminal simulator: the OLED in the terminal, keys as buttons")
+    p.add_argument("--game", metavar="ID|FILE", help="start (or resume) this game: an id or a game .toml")
+    p.set_defaults(func=cmd_sim)
+
+
+def _run(args: argparse.Namespace, mode: str | None) -> int:
+    from .config import load_config
+    from .logsetup import log_crash
+    from .runtime import run
+
+    cfg = load_config(args.config)
+    if args.game:
+        from .games import load
+
+        load(args.game, cfg.games.folder)  # a bad game file stops here, before anything starts
+    try:
+        return run(cfg, mode=mode, game=args.game)
+    except Exception as e:
+        from .errors import CompanionError
+
+        if isinstance(e, CompanionError):
+            raise
+        log_crash(e)
+        return 1
+
+
+def cmd_run(args: argparse.Namespace) -> int:
+    return _run(args, "sim" if args.sim else None)
+
+
+def cmd_sim(args: argparse.Namespace) -> int:
+    return _run(args, "sim")

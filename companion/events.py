@@ -49,6 +49,11 @@ class RollerStatusEvent:
 
 
 @dataclass(frozen=True)
+class RollRequestEvent:
+    """Someone asked the roller to roll (the simulator's `r` key); the loop sends REQ for the pending prompt."""
+
+
+@dataclass(frozen=True)
 class TickEvent:
     """A timer fired (watchdog, toast expiry); carries no input."""
 
@@ -60,7 +65,7 @@ class QuitEvent:
     reason: str = "quit"
 
 
-Event = Union[KeyEvent, RollEvent, RollerStatusEvent, TickEvent, QuitEvent]
+Event = Union[KeyEvent, RollEvent, RollerStatusEvent, RollRequestEvent, TickEvent, QuitEvent]
 
 
 def key(name: str) -> KeyEvent:
@@ -68,5 +73,5 @@ def key(name: str) -> KeyEvent:
     return KeyEvent(Key(name))
 
 
-__all__ = ["Event", "Key", "KeyEvent", "RollEvent", "RollerState", "RollerStatusEvent", "TickEvent",
+__all__ = ["Event", "Key", "KeyEvent", "RollEvent", "RollerState", "RollerStatusEvent", "RollRequestEvent", "TickEvent",
            "QuitEvent", "key"]

@@ -1,0 +1,233 @@
+"""The event loop: one thread blocks on one queue, journals each input, updates the game, draws.
+
+Hardware threads (gpiozero callbacks, the key reader, the roller reader) only ``put`` events. The loop never polls:
+it sleeps in ``queue.get`` until an event arrives or a deadline it set itself (watchdog ping, toast expiry) comes.
+"""
+from __future__ import annotations
+
+import logging
+import queue
+import signal
+import time
+from dataclasses import dataclass
+from typing import Any, Callable, Protocol
+
+from PIL import Image
+
+from .config import Config
+from .events import (Event, KeyEvent, QuitEvent, RollerState, RollerStatusEvent, RollEvent, RollRequestEvent,
+                     TickEvent)
+from .headless import new_record, open_session
+from .journal import GameRecord, Journal, RollRecord
+from .menus import Home
+from .session import Session, encode_event
+from .ui.draw import new_frame, text_row, title_bar
+from .ui.widgets import draw_toast
+
+log = logging.getLogger(__name__)
+
+TOAST_SECONDS = 2.5
+
+
+class Output(Protocol):
+    """Where frames and LED states go: the OLED and GPIO LEDs, or the terminal simulator."""
+
+    def present(self, frame: Image.Image, active: int | None, waiting: bool) -> None: ...
+
+    def set_roller(self, state: RollerState, detail: str) -> None: ...
+
+    def close(self, farewell: Image.Image | None = None) -> None: ...
+
+
+class Roller(Protocol):
+    def request(self, die: str, count: int) -> None: ...
+
+
+@dataclass
+class LoopStats:
+    inputs: int = 0
+    frames: int = 0
+
+
+class App:
+    def __init__(self, cfg: Config, journal: Journal, events: "queue.SimpleQueue[Event]", output: Output, *,
+                 roller: Roller | None = None, notifier: Any = None, game: str | None = None,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        self.cfg = cfg
+        self.journal = journal
+        self.events = events
+        self.output = output
+        self.roller = roller
+        self.notifier = notifier
+        self.clock = clock
+        self.roller_state = RollerState.OFFLINE
+        self.roller_detail = ""
+        self.session: Session | None = None
+        self.record: GameRecord | None = None
+        self.home = Home(self)
+        self.toast_until: float | None = None
+        self.stats = LoopStats()
+        self.running = True
+        self._game_arg = game
+        self._last: bytes = b""
+
+    # ------------------------------------------------------------------ games
+    def start_new(self, game: str) -> None:
+        self.record = new_record(self.journal, game, self.cfg, None)
+        self.session = self._open(self.record)
+        log.info("new game %d: %s", self.record.id, self.record.title)
+
+    def resume(self, record: GameRecord) -> None:
+        t0 = time.perf_counter()
+        self.record = record
+        self.session = self._open(record)
+        if record.status != "active" and self.session.game is not None and not self.session.game.is_over:
+            self.journal.set_status(record.id, "active")
+        log.info("resumed game %d (%d inputs) in %.0f ms", record.id, self.session.n_inputs,
+                 (time.perf_counter() - t0) * 1000)
+
+    def _open(self, record: GameRecord) -> Session:
+        return open_session(self.journal, record, self.cfg,
+                            roller_connected=lambda: self.roller_state is RollerState.CONNECTED)
+
+    def boot(self) -> None:
+        """Into the game in progress exactly where it was; else the game asked for; else the home menu."""
+        latest = self.journal.latest_active()
+        if self._game_arg is not None:
+            from .headless import game_key
+
+            key = game_key(self._game_arg, self.cfg)
+            if latest is not None and latest.game == key:
+                self.resume(latest)
+            else:
+                self.start_new(self._game_arg)
+        elif latest is not None:
+            self.resume(latest)
+
+    def leave_game(self) -> None:
+        self.session, self.record = None, None
+        self.home.reset()
+
+    # ------------------------------------------------------------------ one event
+    def dispatch(self, ev: Event) -> None:
+        """Handle one event: journal first (durable), then update, then draw."""
+        if isinstance(ev, QuitEvent):
+            self.running = False
+            return
+        if isinstance(ev, TickEvent):
+            if self.toast_until is not None and self.clock() >= self.toast_until:
+                self.toast_until = None
+                if self.session is not None:
+                    self.session.toast = None
+                self.home.toast = None
+                self.draw()
+            return
+        if isinstance(ev, RollerStatusEvent):
+            self.roller_state, self.roller_detail = ev.state, ev.detail
+            self.output.set_roller(ev.state, ev.detail)
+            self.draw()
+            return
+        if isinstance(ev, RollRequestEvent):
+            self._request_roll()
+            return
+        self.stats.inputs += 1
+        if self.session is not None and self.record is not None:
+            s, rec = self.session, self.record
+            rolls = s.handle(ev, time.time())
+            self.journal.commit(rec.id, s.n_inputs, encode_event(ev), rolls, s.summary())
+            if s.game is not None and s.game.is_over and rec.status == "active":
+                self.journal.set_status(rec.id, "finished", s.summary())
+                self.record = self.journal.game(rec.id)
+            if s.ended:
+                self.journal.set_status(rec.id, "ended", s.summary())
+                self.leave_game()
+            elif s.closed:
+                self.leave_game()
+        elif isinstance(ev, RollEvent):
+            self.journal.record_rolls([RollRecord(ev.roller, "roller", ev.die, v, None, "unrequested")
+                                       for v in ev.values])
+            self.home.toast = f"Rolled {ev.die} {' '.join(map(str, ev.values))}: no game running"
+        elif isinstance(ev, KeyEvent):
+            self.home.key(ev.key, ev.repeat)
+        self.draw()
+
+    def _request_roll(self) -> None:
+        if self.roller is None:
+            return
+        from fsm.prompts import Dice
+
+        p = self.session.prompt() if self.session is not None else None
+        if isinstance(p, Dice):
+            self.roller.request(p.die, p.count)
+        else:
+            self.roller.request("d6", 1)
+
+    # ------------------------------------------------------------------ drawing
+    def frame(self) -> Image.Image:
+        if self.session is not None:
+            return self.session.render()
+        return self.home.render()
+
+    def draw(self) -> None:
+        img = self.frame()
+        toast = self.session.toast if self.session is not None else self.home.toast
+        if toast and self.toast_until is None:
+            self.toast_until = self.clock() + TOAST_SECONDS
+        elif not toast:
+            self.toast_until = None
+        active, waiting = self.session.leds() if self.session is not None else (None, False)
+        self.output.present(img, active, waiting)
+        self.stats.frames += 1
+
+    # ------------------------------------------------------------------ the loop
+    def run(self) -> None:
+        self.boot()
+        self.draw()
+        interval = self.notifier.watchdog_interval() if self.notifier is not None else None
+        if self.notifier is not None:
+            self.notifier.ready("playing" if self.session else "home menu")
+        next_ping = self.clock() + interval if interval else None
+        while self.running:
+            deadlines = [d for d in (next_ping, self.toast_until) if d is not None]
+            timeout = max(0.0, min(deadlines) - self.clock()) if deadlines else None
+            try:
+                ev: Event = self.events.get(timeout=timeout)
+            except queue.Empty:
+                ev = TickEvent()
+            self.dispatch(ev)
+            if next_ping is not None and interval and self.clock() >= next_ping:
+                self.notifier.ping()
+                next_ping = self.clock() + interval
+
+    def shutdown(self) -> None:
+        if self.notifier is not None:
+            self.notifier.stopping()
+        self.journal.close()
+        self.output.close(farewell_frame())
+
+
+def farewell_frame() -> Image.Image:
+    img, d = new_frame()
+    title_bar(d, "Sovereign Companion")
+    text_row(d, 20, "Game saved.")
+    text_row(d, 32, "Safe to unplug.")
+    return img
+
+
+def error_frame(message: str) -> Image.Image:
+    img, d = new_frame()
+    title_bar(d, "Error")
+    draw_toast(d, message)
+    text_row(d, 14, "See the log; restarting")
+    return img
+
+
+def install_signal_handlers(events: "queue.SimpleQueue[Event]") -> None:
+    """SIGTERM and SIGINT become a QuitEvent on the queue (SimpleQueue.put is safe in a signal handler)."""
+    def handler(signum: int, _frame: Any) -> None:
+        events.put(QuitEvent(signal.Signals(signum).name))
+    signal.signal(signal.SIGTERM, handler)
+    signal.signal(signal.SIGINT, handler)
+
+
+__all__ = ["App", "Output", "farewell_frame", "install_signal_handlers"]

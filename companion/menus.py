@@ -1,0 +1,125 @@
+"""The home menus shown when no game is running: new game, resume, dice fairness, settings.
+
+They are not part of any game, so their key presses are not journaled; picking a game starts (or replays) one.
+"""
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from PIL import Image
+
+from .errors import CompanionError
+from .events import Key
+from .ui.draw import BAR, new_frame, title_bar
+from .ui.widgets import Back, Done, Item, ListWidget, TextView, Toast, draw_toast
+
+if TYPE_CHECKING:
+    from .app import App
+
+log = logging.getLogger(__name__)
+
+
+def game_choices(app: "App") -> list[Item]:
+    """Built-in games, then every *.toml in the games folder, then a --game file."""
+    from .games import BUILTIN, load
+    from .games.toml_game import load_toml_game
+
+    items = []
+    for gid in BUILTIN:
+        items.append(Item(gid, load(gid).name))
+    folder = Path(app.cfg.games.folder).expanduser()
+    for p in sorted(folder.glob("*.toml")) if folder.is_dir() else []:
+        try:
+            items.append(Item(str(p), load_toml_game(p).name))
+        except CompanionError as e:  # listed, but picking it says what is wrong with the file
+            items.append(Item(str(p), f"{p.stem} (broken)", False, str(e)))
+    return items
+
+
+class Home:
+    def __init__(self, app: "App") -> None:
+        self.app = app
+        self.stack: list[tuple[str, str, Any]] = []
+        self.toast: str | None = None
+        self.reset()
+
+    def reset(self) -> None:
+        saved = bool(self.app.journal.games())
+        items = [Item("new", "New game"),
+                 Item("resume", "Resume a saved game", saved, "no saved games yet"),
+                 Item("dice", "Dice fairness"),
+                 Item("settings", "Settings")]
+        self.stack = [("home", "Sovereign Companion", ListWidget(items, back_ok=False))]
+
+    def key(self, k: Key, repeat: bool = False) -> None:
+        self.toast = None
+        kind, _title, widget = self.stack[-1]
+        out = widget.key(k, repeat)
+        if isinstance(out, Toast):
+            self.toast = out.text
+        elif isinstance(out, Back) and len(self.stack) > 1:
+            self.stack.pop()
+        elif isinstance(out, Done):
+            try:
+                self._pick(kind, str(out.value))
+            except CompanionError as e:
+                self.toast = str(e)
+                log.warning("%s", e)
+
+    def _pick(self, kind: str, value: str) -> None:
+        app = self.app
+        if kind == "home":
+            if value == "new":
+                self.stack.append(("new", "New game", ListWidget(game_choices(app))))
+            elif value == "resume":
+                records = app.journal.games()
+                items = [Item(str(r.id), f"{r.id} {r.summary or r.title}"
+                              + ("" if r.status == "active" else f" ({r.status})")) for r in records[:50]]
+                self.stack.append(("resume", "Resume", ListWidget(items)))
+            elif value == "dice":
+                self.stack.append(("page", "Dice fairness", TextView(fairness_lines(app), top=0)))
+            elif value == "settings":
+                self.stack.append(("page", "Settings", TextView(settings_lines(app), top=0)))
+        elif kind == "new":
+            app.start_new(value)
+        elif kind == "resume":
+            app.resume(app.journal.game(int(value)))
+
+    def render(self) -> Image.Image:
+        img, d = new_frame()
+        _kind, title, widget = self.stack[-1]
+        title_bar(d, title, "")
+        widget.draw(d, BAR)
+        if self.toast:
+            draw_toast(d, self.toast)
+        return img
+
+
+def fairness_lines(app: "App") -> list[str]:
+    from .fairness import assess
+
+    rolls = app.journal.physical_rolls()
+    if not rolls:
+        return ["No physical rolls yet.", "Roller and typed dice", "are checked here."]
+    out = []
+    for (roller, die), values in sorted(rolls.items()):
+        r = assess(values, die)
+        flag = "  SUSPECT" if r.flagged else ""
+        out.append(f"{roller} {die}: n={r.n}{flag}")
+        out.append(f" p={r.p_value:.3f} BF={r.bayes_factor:.2g}")
+        out.append(" " + " ".join(str(c) for c in r.counts))
+    return out
+
+
+def settings_lines(app: "App") -> list[str]:
+    c = app.cfg
+    return [f"Config: {c.source or 'defaults'}",
+            f"Display: {c.display.driver} 0x{c.display.address:02X}",
+            f"Dice: {', '.join(c.dice.sources)}",
+            f"Roller: {app.roller_state.value}",
+            f" {app.roller_detail or c.roller.port}",
+            f"Journal: {app.journal.path}",
+            "Edit the config file to",
+            "change these settings."]

@@ -1,0 +1,166 @@
+"""Start-up: choose the backends once (the Pi's OLED, buttons and LEDs, or the terminal simulator), wire the
+hardware threads to the one queue, run the loop, and shut down cleanly."""
+from __future__ import annotations
+
+import logging
+import queue
+import sys
+from contextlib import ExitStack
+from typing import Any
+
+from PIL import Image
+
+from .app import App, install_signal_handlers
+from .config import Config
+from .events import Event, RollerState, RollRequestEvent
+from .journal import Journal
+
+log = logging.getLogger(__name__)
+
+SIM_HELP = "↑↓ move  ⏎ ok  ⌫/esc back  h hold  r roll  q quit"
+
+
+class PiOutput:
+    """The OLED and the GPIO LEDs."""
+
+    def __init__(self, display: Any, leds: Any) -> None:
+        self.display, self.leds = display, leds
+
+    def present(self, frame: Image.Image, active: int | None, waiting: bool) -> None:
+        self.display.show(frame)
+        self.leds.show(active, waiting)
+
+    def set_roller(self, state: RollerState, detail: str) -> None:
+        self.leds.set_status(state)
+
+    def close(self, farewell: Image.Image | None = None) -> None:
+        self.leds.close()
+        self.display.close(farewell)
+
+
+class SimOutput:
+    """The terminal: the exact frame, the LEDs beside it, a status line and the keys."""
+
+    def __init__(self, terminal: Any, leds: Any) -> None:
+        self.terminal, self.leds = terminal, leds
+        self.status = "roller: starting"
+        self._frame: Image.Image | None = None
+
+    def present(self, frame: Image.Image, active: int | None, waiting: bool) -> None:
+        self._frame = frame
+        self.leds.show(active, waiting)
+        self.terminal.draw(frame, self.leds.snapshot(), self.status, SIM_HELP)
+
+    def set_roller(self, state: RollerState, detail: str) -> None:
+        self.leds.set_status(state)
+        self.status = f"roller: {state.value}" + (f" ({detail})" if detail else "")
+
+    def close(self, farewell: Image.Image | None = None) -> None:
+        if farewell is not None:
+            self.terminal.draw(farewell, self.leds.snapshot(), "stopped", "")
+        self.terminal.close()
+
+
+def choose_mode(cfg: Config, forced: str | None) -> str:
+    if forced:
+        return forced
+    if cfg.hardware != "auto":
+        return cfg.hardware
+    from hw.detect import detect_pi
+
+    return "pi" if detect_pi(cfg.display.port, cfg.display.address) else "sim"
+
+
+def run(cfg: Config, *, mode: str | None = None, game: str | None = None) -> int:
+    """`companion run` / `companion sim`: returns the exit status."""
+    from .logsetup import setup_logging
+    from .sdnotify import Notifier
+
+    mode = choose_mode(cfg, mode)
+    if mode == "sim":  # the terminal is the screen: the log goes to a file beside the journal
+        log_path = cfg.journal_path().with_name("companion.log")
+        log_path.parent.mkdir(parents=True, exist_ok=True)
+        setup_logging(cfg.log_level, stream=stack_file(log_path))
+    else:
+        setup_logging(cfg.log_level)
+    events: "queue.SimpleQueue[Event]" = queue.SimpleQueue()
+    notifier = Notifier.from_env()
+    with ExitStack() as stack:
+        journal = Journal(cfg.journal_path())
+        if mode == "pi":
+            output, roller = _build_pi(cfg, events, stack)
+        else:
+            if not sys.stdin.isatty() or not sys.stdout.isatty():
+                from .errors import HardwareError
+
+                raise HardwareError("the simulator needs a terminal: run it in a terminal, or use "
+                                    "'companion play GAME --script FILE' for headless play")
+            output, roller = _build_sim(cfg, events, stack)
+        app = App(cfg, journal, events, output, roller=roller, notifier=notifier, game=game)
+        install_signal_handlers(events)
+        log.info("companion running (%s mode), journal %s", mode, journal.path)
+        try:
+            app.run()
+        finally:
+            app.shutdown()
+    return 0
+
+
+def stack_file(path: Any) -> Any:
+    return open(path, "a", encoding="utf-8", buffering=1)
+
+
+def _start_reader(port: str, events: "queue.SimpleQueue[Event]", stack: ExitStack) -> Any:
+    from hw.roller.reader import RollerReader
+
+    reader = RollerReader(port, events.put)
+    reader.start()
+    stack.callback(reader.stop)
+    return reader
+
+
+def _build_pi(cfg: Config, events: "queue.SimpleQueue[Event]", stack: ExitStack) -> tuple[Any, Any]:
+    from hw.display import OledDisplay
+    from hw.leds import GpioLeds
+
+    d = cfg.display
+    display = OledDisplay(d.driver, port=d.port, address=d.address, rotate=d.rotate, contrast=d.contrast)
+    leds = GpioLeds(cfg.leds.players, cfg.leds.status)
+    if cfg.encoder.enabled:
+        from hw.encoder import Encoder
+
+        enc = Encoder(cfg.encoder.a, cfg.encoder.b, cfg.encoder.push, events.put, hold_time=cfg.buttons.hold_time)
+        stack.callback(enc.close)
+        pins = {"back": cfg.buttons.back} if cfg.buttons.back is not None else {}
+    else:
+        pins = {k: v for k in ("up", "down", "ok", "back") if (v := getattr(cfg.buttons, k)) is not None}
+    if pins:
+        from hw.buttons import Buttons
+
+        buttons = Buttons(pins, events.put, hold_time=cfg.buttons.hold_time)
+        stack.callback(buttons.close)
+    roller = None
+    if cfg.roller.port != "none":
+        roller = _start_reader(cfg.roller.port, events, stack)
+    return PiOutput(display, leds), roller
+
+
+def _build_sim(cfg: Config, events: "queue.SimpleQueue[Event]", stack: ExitStack) -> tuple[Any, Any]:
+    from hw.leds import SimLeds
+    from hw.roller.ports import resolve
+    from hw.terminal import KeyReader, TerminalScreen
+
+    port = resolve(cfg.roller.port) if cfg.roller.port != "none" else None
+    if port is None:
+        from hw.roller.virtual import VirtualRoller
+
+        virtual = VirtualRoller().start()
+        stack.callback(virtual.stop)
+        port = virtual.path
+    roller = _start_reader(port, events, stack)
+    terminal = TerminalScreen()
+    leds = SimLeds(max(len(cfg.leds.players), 6))
+    keys = KeyReader(events.put, on_roll=lambda: events.put(RollRequestEvent()))
+    keys.start()
+    stack.callback(keys.stop)
+    return SimOutput(terminal, leds), roller
