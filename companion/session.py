@@ -155,8 +155,12 @@ class Session:
         self._records += [RollRecord(ev.roller, "roller", ev.die, v, None, "unrequested") for v in ev.values]
         self.dice_history.append({"t": self._t, "player": None, "die": ev.die, "values": list(ev.values),
                                   "source": "roller", "purpose": "unrequested", "undone": False})
-        self.toast = (f"Rolled {ev.die} {' '.join(map(str, ev.values))}: nobody was asked to roll"
-                      if not isinstance(p, Dice) else f"That was a {ev.die}; roll a {p.die}")
+        if not isinstance(p, Dice) or self._game_over:
+            self.toast = f"Rolled {ev.die} {' '.join(map(str, ev.values))}: nobody was asked to roll"
+        elif "roller" not in self.sources:
+            self.toast = "Roller rolls are off in [dice] sources: type or roll here"
+        else:
+            self.toast = f"That was a {ev.die}; roll a {p.die}"
 
     @property
     def _game_over(self) -> bool:
