@@ -1,0 +1,132 @@
+"""hw.leds: what the LEDs show, on gpiozero's MockFactory and in the fake."""
+from __future__ import annotations
+
+import time
+from typing import Iterator
+
+import pytest
+from gpiozero.pins.mock import MockFactory
+
+from companion.errors import HardwareError
+from companion.events import RollerState
+from hw.leds import GpioLeds, LedSnapshot, SimLeds
+
+PLAYERS, STATUS = [5, 6, 13, 19], 26
+BLINK, FAST = (0.04, 0.04), (0.01, 0.01)
+
+
+@pytest.fixture
+def factory() -> Iterator[MockFactory]:
+    f = MockFactory()
+    yield f
+    f.close()
+
+
+@pytest.fixture
+def leds(factory: MockFactory) -> Iterator[GpioLeds]:
+    l = GpioLeds(PLAYERS, STATUS, pin_factory=factory, blink=BLINK, fast=FAST)
+    yield l
+    l.close()
+
+
+def lit(factory: MockFactory, pin: int) -> bool:
+    return bool(factory.pin(pin).state)
+
+
+def toggles(factory: MockFactory, pin: int, seconds: float) -> int:
+    """State changes the pin goes through in the next ``seconds``."""
+    p = factory.pin(pin)
+    p.clear_states()
+    time.sleep(seconds)
+    return len(p.states) - 1
+
+
+@pytest.mark.parametrize("make", [lambda f: SimLeds(4), lambda f: GpioLeds(PLAYERS, STATUS, pin_factory=f)])
+def test_both_models_agree(factory: MockFactory, make) -> None:
+    leds = make(factory)
+    assert leds.snapshot() == LedSnapshot(("off",) * 4, "off")
+    leds.show(2, waiting=False)
+    assert leds.snapshot().players == ("off", "on", "off", "off")
+    leds.show(3, waiting=True)
+    assert leds.snapshot().players == ("off", "off", "blink", "off")
+    leds.show(None, waiting=False)
+    assert leds.snapshot().players == ("off",) * 4
+    leds.show(9, waiting=True)  # a seat without an LED
+    assert leds.snapshot().players == ("off",) * 4
+    for state, light in [(RollerState.CONNECTED, "on"), (RollerState.OFFLINE, "blink"), (RollerState.ERROR, "fast"),
+                         (None, "off")]:
+        leds.set_status(state)
+        assert leds.snapshot().status == light
+    leds.close()
+    assert leds.snapshot() == LedSnapshot.dark(4)
+
+
+def test_active_player_led_is_lit(leds: GpioLeds, factory: MockFactory) -> None:
+    leds.show(1, waiting=False)
+    assert [lit(factory, p) for p in PLAYERS] == [True, False, False, False]
+    leds.show(4, waiting=False)
+    assert [lit(factory, p) for p in PLAYERS] == [False, False, False, True]
+    assert toggles(factory, PLAYERS[3], 0.15) == 0  # steady
+
+
+def test_waiting_player_led_blinks(leds: GpioLeds, factory: MockFactory) -> None:
+    leds.show(2, waiting=True)
+    assert toggles(factory, PLAYERS[1], 0.3) >= 3
+    assert not any(lit(factory, p) for p in (PLAYERS[0], PLAYERS[2], PLAYERS[3]))
+    leds.show(2, waiting=False)  # answered: steady on
+    assert lit(factory, PLAYERS[1]) and toggles(factory, PLAYERS[1], 0.15) == 0
+
+
+def test_status_led(leds: GpioLeds, factory: MockFactory) -> None:
+    leds.set_status(RollerState.CONNECTED)
+    assert lit(factory, STATUS) and toggles(factory, STATUS, 0.12) == 0
+    leds.set_status(RollerState.OFFLINE)
+    slow = toggles(factory, STATUS, 0.3)
+    leds.set_status(RollerState.ERROR)
+    fast = toggles(factory, STATUS, 0.3)
+    assert 3 <= slow < fast
+    leds.set_status(None)
+    assert not lit(factory, STATUS) and toggles(factory, STATUS, 0.12) == 0
+
+
+def test_repeating_the_same_state_does_not_restart_blinking(leds: GpioLeds, factory: MockFactory) -> None:
+    leds.show(1, waiting=True)
+    p = factory.pin(PLAYERS[0])
+    p.clear_states()
+    deadline = time.monotonic() + 0.3
+    while time.monotonic() < deadline:  # the loop calls show() after every frame
+        leds.show(1, waiting=True)
+    assert len(p.states) - 1 >= 3  # a restarted blink would sit in its "on" phase
+
+
+def test_no_status_led(factory: MockFactory) -> None:
+    with_none = GpioLeds([5, 6], None, pin_factory=factory)
+    with_none.set_status(RollerState.ERROR)
+    assert with_none.snapshot() == LedSnapshot(("off", "off"), "fast")
+    with_none.close()
+
+
+def test_close_turns_everything_off_and_frees_pins(factory: MockFactory) -> None:
+    leds = GpioLeds(PLAYERS, STATUS, pin_factory=factory, blink=BLINK)
+    leds.show(3, waiting=True)
+    leds.set_status(RollerState.CONNECTED)
+    leds.close()
+    leds.close()
+    assert not any(lit(factory, p) for p in [*PLAYERS, STATUS])
+    GpioLeds(PLAYERS, STATUS, pin_factory=factory).close()
+
+
+def test_pin_clash(factory: MockFactory) -> None:
+    with pytest.raises(HardwareError, match=r"\[leds\]"):
+        GpioLeds([5, 5], None, pin_factory=factory)
+    GpioLeds([5], None, pin_factory=factory).close()
+
+
+def test_sim_history_records_distinct_states() -> None:
+    sim = SimLeds(2)
+    sim.show(1, False)
+    sim.show(1, False)
+    sim.show(1, True)
+    sim.set_status(RollerState.OFFLINE)
+    assert sim.history == [LedSnapshot(("off", "off")), LedSnapshot(("on", "off")), LedSnapshot(("blink", "off")),
+                           LedSnapshot(("blink", "off"), "blink")]
