@@ -46,7 +46,8 @@ class LedSnapshot:
 
     @classmethod
     def dark(cls, n_players: int) -> LedSnapshot:
-        return cls(("off",) * n_players, "off")
+        off: PlayerLight = "off"
+        return cls((off,) * n_players, "off")
 
 
 def player_lights(n_players: int, active: int | None, waiting: bool) -> tuple[PlayerLight, ...]:
