@@ -1,0 +1,194 @@
+"""`make bench`: the companion's speed and footprint, as one JSON object on stdout.
+
+* press_to_frame_ms — a key press through the loop until the frame is on the bus: the game update, drawing,
+  the driver's page encoding, the durable journal commit — with luma.oled's real ssd1306 class over a fake I2C bus.
+* i2c_bytes_per_update — bytes on that bus per press (the stock driver sends 1024 of pixel data every time).
+* cold_start_ms, peak_rss_mb — a fresh process from exec to its first frame, and its peak resident memory.
+* idle_cpu_s_per_10s — CPU a running companion uses in 10 s with nothing happening (the loop blocks; never polls).
+* replay_10k_ms — resuming a game from a 10,000-entry journal.
+"""
+from __future__ import annotations
+
+import json
+import os
+import queue
+import random
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+BENCH_GAME = """
+[game]
+id = "bench"
+name = "Bench"
+min_players = 4
+max_players = 4
+first_player = "seat1"
+rounds = 999
+[[counters]]
+id = "vp"
+max = 999
+[[counters]]
+id = "gold"
+max = 999
+[[phases]]
+name = "Turn"
+[[phases]]
+name = "Income"
+each_player = false
+"""
+
+
+def _app(tmp: Path) -> Any:
+    from companion.app import App
+    from companion.config import parse_config
+    from companion.journal import Journal
+    from companion.runtime import PiOutput
+    from hw.display import OledDisplay
+    from hw.fake_i2c import FakeI2CBus
+
+    game = tmp / "bench.toml"
+    game.write_text(BENCH_GAME)
+    cfg = parse_config({"journal": {"path": str(tmp / "journal.sqlite")}})
+    display = OledDisplay("ssd1306", bus=FakeI2CBus("ssd1306"))
+
+    class NoLeds:
+        def show(self, active: int | None, waiting: bool) -> None: ...
+
+        def set_status(self, state: Any) -> None: ...
+
+        def close(self) -> None: ...
+
+    app = App(cfg, Journal(cfg.journal_path()), queue.SimpleQueue(), PiOutput(display, NoLeds()), game=str(game))
+    return app, display
+
+
+def _keys(rng: random.Random, n: int) -> list[str]:
+    return [rng.choice(["up", "up", "down", "ok", "ok", "ok"]) for _ in range(n)]
+
+
+def press_to_frame(n: int = 600) -> dict[str, Any]:
+    from companion.events import Key, KeyEvent
+
+    with tempfile.TemporaryDirectory() as d:
+        app, display = _app(Path(d))
+        app.boot()
+        app.draw()
+        times, sent = [], []
+        for k in _keys(random.Random(1), n):
+            before = display.bytes_sent
+            t0 = time.perf_counter()
+            app.dispatch(KeyEvent(Key(k)))
+            times.append((time.perf_counter() - t0) * 1000)
+            sent.append(display.bytes_sent - before)
+        app.journal.close()
+    times.sort()
+    return {"press_to_frame_ms": {"p50": round(times[len(times) // 2], 3), "p99": round(times[int(len(times) * 0.99)], 3)},
+            "i2c_bytes_per_update": round(statistics.mean(sent), 1)}
+
+
+def replay_10k() -> float:
+    from companion.config import parse_config
+    from companion.events import Key, KeyEvent
+    from companion.headless import new_record, open_session
+    from companion.journal import Journal
+    from companion.session import Session, encode_event
+
+    with tempfile.TemporaryDirectory() as d:
+        game = Path(d) / "bench.toml"
+        game.write_text(BENCH_GAME)
+        cfg = parse_config({})
+        journal = Journal(Path(d) / "j.sqlite")
+        rec = new_record(journal, str(game), cfg, 1)
+        s: Session = open_session(journal, rec, cfg)
+        journal.db.execute("BEGIN")
+        for k in _keys(random.Random(2), 10_000):
+            s.handle(KeyEvent(Key(k)))
+            journal.db.execute("INSERT INTO inputs (game, n, t, event) VALUES (?,?,?,?)",
+                               (rec.id, s.n_inputs, time.time(), encode_event(KeyEvent(Key(k)))))
+        journal.db.execute("COMMIT")
+        state = s.state_json()
+        t0 = time.perf_counter()
+        resumed = open_session(journal, rec, cfg)
+        resumed.render()
+        ms = (time.perf_counter() - t0) * 1000
+        if resumed.state_json() != state:
+            raise RuntimeError("replay of the 10,000-entry journal did not reach the same state")
+        journal.close()
+    return round(ms, 1)
+
+
+def _child(mode: str, tmp: str) -> None:
+    """Runs in a fresh process: boot to the first frame (and, for idle, block in the loop)."""
+    import resource
+
+    app, _display = _app(Path(tmp))
+    app.boot()
+    app.draw()
+    rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    print(json.dumps({"ready": True, "peak_rss_mb": round(rss, 1)}), flush=True)
+    if mode == "idle":
+        app.run()
+
+
+def cold_start() -> dict[str, Any]:
+    with tempfile.TemporaryDirectory() as d:
+        runs = []
+        for _ in range(3):
+            t0 = time.perf_counter()
+            out = subprocess.run([sys.executable, "-m", "companion.bench", "--child", "cold", d], cwd=ROOT,
+                                 capture_output=True, text=True, timeout=60, check=True)
+            runs.append(((time.perf_counter() - t0) * 1000, json.loads(out.stdout.splitlines()[-1])))
+        runs.sort(key=lambda r: r[0])
+        ms, info = runs[1]
+    return {"cold_start_ms": round(ms, 1), "peak_rss_mb": info["peak_rss_mb"]}
+
+
+def idle_cpu(seconds: float = 10.0) -> float:
+    with tempfile.TemporaryDirectory() as d:
+        p = subprocess.Popen([sys.executable, "-m", "companion.bench", "--child", "idle", d], cwd=ROOT,
+                             stdout=subprocess.PIPE, text=True)
+        try:
+            assert p.stdout is not None
+            p.stdout.readline()  # ready
+            time.sleep(0.5)
+            c0 = _cpu(p.pid)
+            time.sleep(seconds)
+            c1 = _cpu(p.pid)
+        finally:
+            p.kill()
+            p.wait()
+    return round((c1 - c0) * 10.0 / seconds, 3)
+
+
+def _cpu(pid: int) -> float:
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def main(argv: list[str]) -> int:
+    if argv[:1] == ["--child"]:
+        _child(argv[1], argv[2])
+        return 0
+    out: dict[str, Any] = {}
+    out.update(press_to_frame())
+    out.update(cold_start())
+    out["idle_cpu_s_per_10s"] = idle_cpu()
+    out["replay_10k_ms"] = replay_10k()
+    try:
+        from companion.rules.sovereign_chess.bench import perft_bench
+    except ImportError:
+        pass
+    else:
+        out["chess"] = perft_bench()
+    print(json.dumps(out))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
