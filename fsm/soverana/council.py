@@ -10,7 +10,7 @@ from typing import Any
 
 from companion.rules import soverana as R
 
-from ..prompts import Info, MultiSelect, Number, Option, Prompt, SecretVote
+from ..prompts import Choice, Info, MultiSelect, Number, Option, Prompt, SecretVote
 from ..turns import next_seat, order_from
 from .core import ABBR, SoveranaCore, lines, short_dept
 from .setup import SetupPhase, new_rolloff
@@ -30,11 +30,14 @@ class CouncilPhase(SetupPhase, SoveranaCore):
     def _ask_end_of_round(self) -> Prompt:
         r = self.data["round"]
         if self.step == "missions":
-            return MultiSelect(title="Missions done?", lines=lines(
-                f"Round {r} ends. Tick", "each manager who proves", "a completed mission", "(nobody: just OK)"),
-                options=tuple(Option(str(s), self.nm(s, 16)) for s in self.seats))
+            done = self.ctx.get("done", {})
+            opts = [Option("none", "No more missions" if done else "No missions done")]
+            opts += [Option(str(s), f"{self.nm(s, 10)}" + (f" done +{done[str(s)]}" if str(s) in done else ""),
+                            enabled=str(s) not in done, hint="already declared") for s in self.seats]
+            return Choice(title="Missions done?", lines=lines(
+                f"Round {r} ends: who", "proves a mission?"), options=tuple(opts), default="none")
         if self.step == "mission_votes":
-            seat = int(self.ctx["queue"][0])
+            seat = int(self.ctx["seat"])
             return Number(title=f"{self.nm(seat, 12)}: mission", lines=lines(
                 "Votes cards printed", "on the mission card", "(then draw a new one)"),
                 lo=R.MISSION_VOTES[0], hi=R.MISSION_VOTES[1], default=R.MISSION_VOTES[0], player=seat)
@@ -48,24 +51,21 @@ class CouncilPhase(SetupPhase, SoveranaCore):
         dept = self.ctx["queue"][0]
         need, cands = self._floor_need(dept)
         manager = self.seat_of(dept)
-        return MultiSelect(title=f"{short_dept(dept)}: floor", lines=lines(
-            f"{short_dept(dept)} has {self.res(dept)} (<3):", f"put {need} into crisis,",
+        return MultiSelect(title=f"Floor: {short_dept(dept)}", lines=lines(
+            f"Has {self.res(dept)}: {need} into crisis",
             f"{self.nm(manager, 10) if manager else 'manager'} picks which"),
             options=tuple(Option(n, R.SHORT[n]) for n in cands), min_count=need, max_count=need, player=manager)
 
     def _take_end_of_round(self, value: Any) -> None:
         if self.step == "missions":
-            if value:
-                self.set_step("mission_votes", queue=list(value))
-            else:
+            if value == "none":
                 self._department_votes()
+            else:
+                self.set_step("mission_votes", seat=str(value), done=self.ctx.get("done", {}))
         elif self.step == "mission_votes":
-            queue = list(self.ctx["queue"])
-            self.add_votes(int(queue.pop(0)), int(value), "mission")
-            if queue:
-                self.set_step("mission_votes", queue=queue)
-            else:
-                self._department_votes()
+            seat = str(self.ctx["seat"])
+            self.add_votes(int(seat), int(value), "mission")
+            self.set_step("missions", done={**self.ctx.get("done", {}), seat: int(value)})
         elif self.step == "summary":
             queue = []
             for d in R.DEPARTMENTS:
@@ -138,11 +138,11 @@ class CouncilPhase(SetupPhase, SoveranaCore):
                 voter_name=self.player_name(seat), player=seat)
         if step == "result":
             t = self.ctx
-            what = {"kept": f"{mayor} stays mayor", "lost": f"{mayor} loses: the most",
-                    "tie": "Tied: the dice decide" if self.options["tie_roll"] != "keep" else f"Tie: {mayor} stays"}
-            extra = "votes cards takes over" if t["result"] == "lost" else None
-            return Info(title="Confidence result", lines=lines(f"YES {t['yes']}   NO {t['no']}", what[t["result"]],
-                                                               extra))
+            what = {"kept": (f"{mayor} stays mayor",),
+                    "lost": (f"Mayor {mayor} is out.", "Most votes cards:", f"new mayor; all pay {R.ELECTION_COST}"),
+                    "tie": ("Tied: the dice decide",) if self.options["tie_roll"] != "keep" else
+                           (f"Tie: {mayor} stays",)}
+            return Info(title="Confidence result", lines=lines(f"YES {t['yes']}   NO {t['no']}", *what[t["result"]]))
         if step == "rolloff":
             why = "Tie: who is mayor?" if self.ctx["result"] == "tie" else "Equal votes cards"
             return self.rolloff_prompt("Mayor roll-off", why)

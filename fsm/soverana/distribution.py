@@ -40,13 +40,13 @@ class DistributionPhase(SoveranaCore):
         if self.step == "give":
             d = self.ctx["dept"]
             return Number(title=f"Give {short_dept(d)}", lines=lines(
-                f"{short_dept(d)} has {self.res(d)}", f"Left to hand out: {left}", "Total for it this round:"),
+                f"{short_dept(d)} has {self.res(d)}", f"Left to hand out {left}"),
                 lo=0, hi=int(dist["given"][d]) + left, default=self._suggest(d), player=self.mayor)
         opts = [Option(d, f"{short_dept(d)} {self.res(d)} +{dist['given'][d]}") for d in R.DEPARTMENTS]
         opts.append(Option("done", "Done", enabled=left == 0, hint=f"{left} still to hand out"))
         default = "done" if left == 0 else next((d for d in R.DEPARTMENTS if not dist["given"][d]), R.DEPARTMENTS[0])
         return Choice(title="Distribution", lines=lines(
-            f"Mayor {self.mayor_name()} hands out", f"Pool {dist['pool']}: {self._pool_line()}", f"Left: {left}"),
+            f"Left {left} of {dist['pool']}", self._pool_line(), f"Mayor {self.mayor_name()} hands out"),
             options=tuple(opts), default=default, player=self.mayor)
 
     def _take_distribution(self, value: Any) -> None:

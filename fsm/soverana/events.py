@@ -21,7 +21,7 @@ class EventPhase(SoveranaCore):
     def _ask_missions(self) -> Prompt:
         r = self.data["round"]
         return Info(title=f"Round {r}/{R.ROUNDS}: missions", lines=lines(
-            "Each manager without a", "mission card draws one", "and keeps it secret.", f"Mayor: {self.mayor_name()}"))
+            "Managers without a", "mission draw one and", "keep it secret.", f"Mayor: {self.mayor_name()}"))
 
     def _take_missions(self, value: Any) -> None:
         self._start_event("major", 1)
@@ -57,22 +57,21 @@ class EventPhase(SoveranaCore):
         title = self._event_title()
         if step == "crisis":
             act = [n for n in R.LOCATION_NAMES if self.locs[n] == R.ACTIVE]
-            return MultiSelect(title=title, lines=lines("Tick the locations", "the card puts in crisis",
-                                                        "(none: just OK)"),
+            return MultiSelect(title=title, lines=lines("Tick: into crisis", "(Done is at the end)"),
                                options=tuple(Option(n, R.SHORT[n]) for n in act), player=self.mayor)
         if step == "restore":
             bad = [n for n in R.LOCATION_NAMES if self.locs[n] == R.CRISIS]
-            return MultiSelect(title=title, lines=lines("Tick the locations", "the card restores"),
+            return MultiSelect(title=title, lines=lines("Tick: restored"),
                                options=tuple(Option(n, R.SHORT[n]) for n in bad), player=self.mayor)
         if step in ("pay", "gain"):
             verb = "pays" if step == "pay" else "receives"
-            return Choice(title=title, lines=lines(f"Which department {verb}?"),
+            return Choice(title=title, lines=lines(f"Which dept {verb}?"),
                           options=tuple(Option(d, f"{short_dept(d)} ({self.res(d)})") for d in R.DEPARTMENTS),
                           back="back", player=self.mayor)
         if step in ("pay_amount", "gain_amount"):
             d = self.ctx["dept"]
             verb = "pays" if step == "pay_amount" else "receives"
-            return Number(title=title, lines=lines(f"{short_dept(d)} {verb} how many?", f"It has {self.res(d)}"),
+            return Number(title=title, lines=lines(f"{short_dept(d)} {verb}:", f"(it has {self.res(d)})"),
                           lo=1, hi=30, default=1, player=self.seat_of(d))
         if step == "extra":
             return Number(title=title, lines=lines("Extra resources for", "this round's hand-out"),

@@ -7,7 +7,7 @@ Screens queued with ``notify`` (a payment that cannot be met, floor flips, the f
 from __future__ import annotations
 
 import logging
-from typing import Any, Callable
+from typing import Any, Callable, Mapping
 
 from companion.rules import soverana as R
 
@@ -81,6 +81,13 @@ class SoveranaGame(CouncilPhase, DistributionPhase, MovingPhase, EventPhase, Rep
     }
 
     # ----------------------------------------------------------------- new game
+    @classmethod
+    def resolve_options(cls, given: Mapping[str, Any]) -> dict[str, Any]:
+        """The switches, and the locations file checked now, so a bad file is one line before the game starts."""
+        out = super().resolve_options(given)
+        R.load_locations(out["locations_file"] or None)
+        return out
+
     def start(self) -> None:
         assignment = R.load_locations(self.options["locations_file"] or None)
         self.data.update({

@@ -28,8 +28,9 @@ class MovingPhase(SoveranaCore):
             loc = self.ctx["loc"]
             there = [str(s) for s in self.standing(loc)][:2]
             ch = self.manned_by(R.CITY_HALL)
-            hint = (f"CH: {self.nm(ch[0])} -> 1 is ok" if ch and loc != R.CITY_HALL else "Needs two managers")
-            return MultiSelect(title=f"Fix {R.SHORT[loc]}", lines=lines("Who fixed it?", hint),
+            hint = (f"1-2 fixers (CH {self.nm(ch[0], 4)})" if ch and loc != R.CITY_HALL
+                    else "Two fixers needed")
+            return MultiSelect(title=f"Fix {R.SHORT[loc]}", lines=lines(hint),
                                options=tuple(Option(str(s), f"{self.nm(s, 10)} {short_dept(self.dept_of(s) or '')}")
                                              for s in self.seats if self.dept_of(s)),
                                min_count=1, max_count=2, preselected=tuple(there))
@@ -39,22 +40,22 @@ class MovingPhase(SoveranaCore):
                           options=tuple(Option(s, self.nm(int(s), 16)) for s in fixers), default=fixers[0])
         if step == "move_who":
             moved = set(self.data["moved"])
-            return Choice(title="Move a manager", lines=lines("Who moves?", "(* moved already)"),
+            return Choice(title="Move a manager", lines=lines("Who moves? (*: moved)"),
                           options=tuple(Option(str(s), self._pos_label(s, s in moved)) for s in self.seats),
                           back="back", default=str(self._first_unmoved()))
         if step == "move_to":
             seat = int(self.ctx["seat"])
             here = self.data["positions"].get(str(seat))
-            transit = "Transit: 2 steps ok" if self.manned_by(R.TRANSIT) else "One step"
-            return Choice(title=f"Move {self.nm(seat, 14)}", lines=lines("To which location?", transit),
+            transit = "Transit manned: 2 steps" if self.manned_by(R.TRANSIT) else "One step"
+            return Choice(title=f"Move {self.nm(seat, 14)}", lines=lines(f"To where? {transit}"),
                           options=tuple(Option(n, R.SHORT[n] + (" (crisis)" if self.locs[n] == R.CRISIS else ""))
                                         for n in R.LOCATION_NAMES),
                           back="back", default=here or R.LOCATION_NAMES[0], player=seat)
         fixes = self.data["round_info"]["fixes"]
         last = self.ctx.get("last")
         return Choice(title="Moving", lines=lines(
-            last or "Plan, then each moves", self.specials_line(),
-            f"Crisis {self.n_crisis()}  fixes {len(fixes)}"),
+            last or f"Crisis {self.n_crisis()}, fixed {len(fixes)}", self.specials_line(),
+            "Plan, then each moves" if not last else f"Crisis {self.n_crisis()}, fixed {len(fixes)}"),
             options=(Option("fix", "Record a fix", enabled=self.n_crisis() > 0, hint="nothing is in crisis"),
                      Option("move", "Move a manager"), Option("done", "Moving done")),
             default="fix" if self.n_crisis() and self.ctx.get("last") is None else "done")

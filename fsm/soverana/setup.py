@@ -17,10 +17,11 @@ class SetupPhase(SoveranaCore):
         seat = rolloff_next(ro)
         assert seat is not None
         done = [f"{self.nm(int(s), 3)} {v}" for s, v in ro["rolls"].items()]
-        rows = [" ".join(done[i:i + 3]) for i in range(0, len(done), 3)][-2:]
         again = "Tied: " + " ".join(self.nm(s, 3) for s in ro["contenders"]) if ro["pass"] > 1 else why
-        return Dice(title=title, lines=lines(again, *rows, f"{self.nm(seat, 12)} rolls d6"),
-                    player=seat, die="d6", count=1, purpose=title.lower())
+        # the dice screen shows one context line: the rolls of this pass so far, else why we roll
+        first = " ".join(done[-3:]) if done else again
+        return Dice(title=title, lines=lines(first, again if done else None, f"{self.nm(seat, 12)} rolls d6"),
+                    player=seat, die="d6", count=1, purpose="mayor")
 
     def rolloff_take(self, value: Any) -> int | None:
         """Record the roll; the winner's seat once settled."""
@@ -54,8 +55,8 @@ class SetupPhase(SoveranaCore):
         taken = set(self.data["dept"].values())
         opts = tuple(Option(d, f"{short_dept(d)} ({R.STARTING_RESOURCES[d]} res)") for d in R.DEPARTMENTS
                      if d not in taken)
-        return Choice(title="Departments", lines=lines(f"Mayor {self.mayor_name()} assigns", "a department to",
-                                                       f"{self.nm(seat, 14)}:"),
+        return Choice(title="Departments", lines=lines(f"Department for {self.nm(seat, 7)}?",
+                                                       f"Mayor {self.mayor_name()} assigns"),
                       options=opts, default=opts[0].key, player=self.mayor)
 
     def _take_setup_departments(self, value: Any) -> None:
@@ -92,8 +93,8 @@ class SetupPhase(SoveranaCore):
         if self.options["start_positions"] == "random":
             return Random(title="Placing figures", lines=lines(f"Drawing a start for", self.nm(seat, 20)),
                           keys=tuple(spots))
-        return Choice(title="Placing figures", lines=lines(f"Where does {self.nm(seat)}", "start? (not City Hall,",
-                                                           "Stock Exch, Transit)"),
+        return Choice(title="Placing figures", lines=lines(f"Start of {self.nm(seat, 12)}?",
+                                                           "Not CH, SE or Transit"),
                       options=tuple(Option(n, R.SHORT[n]) for n in spots), default=spots[0], player=seat)
 
     def _take_setup_figures(self, value: Any) -> None:
