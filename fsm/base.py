@@ -15,7 +15,7 @@ This package imports nothing from ``hw/``.
 """
 from __future__ import annotations
 
-import copy
+import json
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Mapping, Sequence
 
@@ -145,13 +145,18 @@ class GameMachine:
         """Jump to a state without a transition — only for restore; games use :meth:`fire`."""
         self.machine.set_state(state)
 
-    def snapshot(self) -> tuple[str, dict[str, Any]]:
-        return self.state, copy.deepcopy(self.data)
+    def snapshot(self) -> tuple[str, str, int]:
+        """The state, ``data`` as JSON text, and the log's length (the log only grows, so it is not copied)."""
+        rest = {k: v for k, v in self.data.items() if k != "log"}
+        return self.state, json.dumps(rest, separators=(",", ":")), len(self.data["log"])
 
-    def restore(self, snap: tuple[str, dict[str, Any]]) -> None:
-        state, data = snap
+    def restore(self, snap: tuple[str, str, int]) -> None:
+        state, rest, n_log = snap
+        log = self.data["log"]
+        del log[n_log:]
         self.goto(state)
-        self.data = copy.deepcopy(data)
+        self.data = json.loads(rest)
+        self.data["log"] = log
 
     @property
     def is_over(self) -> bool:
