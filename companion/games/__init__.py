@@ -11,6 +11,7 @@ if TYPE_CHECKING:
 #: id -> "module:Class". Each game adds its one line here.
 BUILTIN: dict[str, str] = {
     "soverana": "fsm.soverana:SoveranaGame",
+    "sovereign": "fsm.sovereign:SovereignGame",
 }
 
 

@@ -1,0 +1,297 @@
+"""A battle in progress: the battle screen, the rolls (with bonus dice), losses, retreat, Medicine, rolling on."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from companion.rules.sovereign.battle import (Explode, Side, TieRule, army_limit, army_sum, defence_bonus,
+                                              distinct_candidates, kept_die, pick_highest_total, removal_candidates,
+                                              roll_total, roll_winner, wants_bonus)
+from companion.rules.sovereign.odds import battle_odds
+from companion.rules.sovereign.units import Fighter
+from fsm.prompts import Choice, Dice, MultiSelect, Option, Prompt
+
+from . import battle_setup as bs
+from .common import BACK, clip, pl, short, use_bonus
+from .battle_setup import bt, fighters, seat_of
+
+if TYPE_CHECKING:
+    from .machine import SovereignGame
+
+ROLL_STEPS = ("att_roll", "att_bonus", "def_roll", "def_bonus")
+SIDE_KEY = {Side.ATTACK: "att", Side.DEFEND: "def"}
+
+
+def is_setup(step: str) -> bool:
+    return step not in ROLL_STEPS + ("menu", "choose_loss", "medicine", "add_res", "rollon")
+
+
+def odds_now(g: "SovereignGame") -> float:
+    """The attacker's exact chance to win the battle from here (as a float for the screen)."""
+    b = bt(g)
+    att, dfn = fighters(b, "att"), fighters(b, "def")
+    return battle_odds(att, dfn, bs.field(g, b), bs.model(g, b), at_sea=b["where"] == "sea").attacker_float
+
+
+def raw(dice: list[int]) -> str:
+    """Both dice of a Space-flight roll, for the log."""
+    return "" if len(dice) < 2 else "(" + ",".join(map(str, dice)) + ")"
+
+
+def _die_text(dice: list[int], bonus: list[int]) -> str:
+    return "+".join(str(v) for v in [kept_die(dice), *bonus])
+
+
+def screen_lines(g: "SovereignGame") -> tuple[str, ...]:
+    """Both sums, the last roll and the attacker's odds: the battle screen's context lines."""
+    b = bt(g)
+    att, dfn = fighters(b, "att"), fighters(b, "def")
+    bonus = defence_bonus(bs.field(g, b), att)
+    held = f" +{len(b['res'])}held" if b["res"] else ""
+    lines = [f"Att {len(att)}u sum {army_sum(att, Side.ATTACK)}{held}",
+             f"Def {len(dfn)}u sum {army_sum(dfn, Side.DEFEND)}+{bonus}"]
+    last = b["last"]
+    if last:
+        lines.append(clip(f"Last {last['a']}>{last['at']} v {last['d']}>{last['dt']} {last['w']}", 24))
+    else:
+        lines.append("No roll yet")
+    lines.append(f"Att wins {odds_now(g) * 100:.2f}%")
+    return tuple(lines)
+
+
+def _title(g: "SovereignGame") -> str:
+    b = bt(g)
+    return clip(f"{short(g, b['attacker'], 6)} v {short(g, b['defender'], 6)} #{b['rolls'] + 1}", 20)
+
+
+def _over(b: dict[str, Any]) -> Side | None:
+    """The winner when one side has no units left."""
+    if not b["def"]:
+        return Side.ATTACK
+    if not b["att"]:
+        return Side.DEFEND
+    return None
+
+
+def _medicine_ok(g: "SovereignGame", b: dict[str, Any], side: Side) -> bool:
+    return bool(b[f"{SIDE_KEY[side]}_lost"]) and bs.ready(g, seat_of(b, side), "medicine")
+
+
+# --------------------------------------------------------------------------------------------------- prompts
+def prompt(g: "SovereignGame") -> Prompt:
+    b = bt(g)
+    step = b["step"]
+    a_seat, d_seat = seat_of(b, Side.ATTACK), seat_of(b, Side.DEFEND)
+    if step == "menu":
+        return _menu_prompt(g, b)
+    if step in ROLL_STEPS:
+        side = Side.ATTACK if step.startswith("att") else Side.DEFEND
+        seat = a_seat if side is Side.ATTACK else d_seat
+        bonus = step.endswith("bonus")
+        n = bs.bonus_dice_for(g, seat) if bonus else bs.dice_for(g, seat)
+        what = ("bonus d12" if bonus else ("attack" if side is Side.ATTACK else "defence"))
+        return Dice(title=clip(f"{short(g, seat, 9)} {what}", 20), lines=screen_lines(g), player=seat, die="d12",
+                    count=n, purpose="bonus roll (12)" if bonus else f"battle {what}")
+    if step == "choose_loss":
+        loss = b["loss"]
+        side = Side(loss["side"])
+        army = fighters(b, SIDE_KEY[side])
+        opts = tuple(Option(str(i), clip(army[i].label(), 24)) for i in loss["cands"])
+        return Choice(title=clip(f"{short(g, seat_of(b, side), 10)} loses which", 20),
+                      lines=("Equal strength:", "the loser chooses"), player=seat_of(b, side), options=opts,
+                      default=opts[0].key)
+    if step == "medicine":
+        side = Side(b["med"])
+        lost = fighters(b, f"{SIDE_KEY[side]}_lost")
+        opts = tuple(Option(str(i), clip(u.label(), 24)) for i, u in enumerate(lost))
+        return Choice(title="Medicine: revive", lines=("Once per game",), player=seat_of(b, side), options=opts,
+                      back=BACK, default=opts[-1].key)
+    if step == "add_res":
+        opts = tuple(Option(str(i), clip(u.label(), 24)) for i, u in enumerate(fighters(b, "res")))
+        return MultiSelect(title="Join the attack", lines=("They cannot roll on", "afterwards."), player=a_seat,
+                           options=opts, min_count=0)
+    if step == "rollon":
+        n = len(b["res"])
+        opts = (Option("end", "End the battle"), Option("rollon", f"Roll on with {n} unit{'s' if n > 1 else ''}"))
+        return Choice(title=clip(f"{short(g, a_seat, 10)} won", 20),
+                      lines=("Held-back units may", "move on and attack."), player=a_seat, options=opts,
+                      default="end")
+    raise AssertionError(f"no battle step {step!r}")
+
+
+def _menu_prompt(g: "SovereignGame", b: dict[str, Any]) -> Prompt:
+    a_seat, d_seat = seat_of(b, Side.ATTACK), seat_of(b, Side.DEFEND)
+    won = _over(b)
+    opts: list[Option] = []
+    if won is not None:
+        opts.append(Option("end", clip(f"{short(g, seat_of(b, won), 10)} wins: end", 24)))
+    else:
+        opts.append(Option("roll", "Roll"))
+        if b["res"]:
+            opts.append(Option("add", f"Add held-back ({len(b['res'])})"))
+        opts.append(Option("ret_att", clip(f"{short(g, a_seat, 10)} retreats", 24)))
+        opts.append(Option("ret_def", clip(f"{short(g, d_seat, 10)} retreats", 24)))
+    for side in (Side.ATTACK, Side.DEFEND):
+        seat = seat_of(b, side)
+        limit = army_limit(bs.ready(g, seat, "atomic_energy"))
+        if _medicine_ok(g, b, side) and len(b[SIDE_KEY[side]]) < limit:
+            opts.append(Option(f"med_{SIDE_KEY[side]}", clip(f"{short(g, seat, 10)}: Medicine", 24)))
+    back = BACK if b["rolls"] == 0 else None
+    return Choice(title=_title(g), lines=screen_lines(g), player=a_seat, options=tuple(opts), back=back,
+                  default=opts[0].key)
+
+
+# --------------------------------------------------------------------------------------------------- answers
+def answer(g: "SovereignGame", value: Any) -> None:
+    b = bt(g)
+    step = b["step"]
+    if step == "menu":
+        _menu_answer(g, b, value)
+    elif step in ROLL_STEPS:
+        _roll_answer(g, b, step, [int(v) for v in value["values"]])
+    elif step == "choose_loss":
+        _remove(g, Side(b["loss"]["side"]), int(value), b["loss"]["then"])
+    elif step == "medicine":
+        if value == BACK:
+            b["step"] = "menu"
+            return
+        side = Side(b["med"])
+        k = SIDE_KEY[side]
+        unit = b[f"{k}_lost"].pop(int(value))
+        b[k].append(unit)
+        seat = seat_of(b, side)
+        use_bonus(pl(g, seat), "medicine")
+        _log(g, f"{g.player_name(seat)} uses Medicine: {unit['name']} returns")
+        b["step"] = "menu"
+    elif step == "add_res":
+        picked = sorted((int(v) for v in value), reverse=True)
+        moved = [b["res"].pop(i) for i in picked]
+        b["att"].extend(reversed(moved))
+        if moved:
+            _log(g, f"{g.player_name(b['attacker'])} adds " + ", ".join(u["name"] for u in reversed(moved)))
+        b["step"] = "menu"
+    elif step == "rollon":
+        if value == "end":
+            g.leave_battle()
+        else:
+            _log(g, f"{g.player_name(b['attacker'])} rolls on with {len(b['res'])} units")
+            g.data["battles"] = b["no"]
+            g.data["battle"] = bs.new_battle(g, int(b["attacker"]), card_done=bool(b["card_done"]), army=b["res"],
+                                             step="defender")
+
+
+def _menu_answer(g: "SovereignGame", b: dict[str, Any], value: Any) -> None:
+    if value == BACK:
+        b["step"] = "where"
+    elif value == "roll":
+        b["roll"] = {"att": [], "att_bonus": [], "def": [], "def_bonus": []}
+        b["step"] = "att_roll"
+    elif value == "add":
+        b["step"] = "add_res"
+    elif value in ("ret_att", "ret_def"):
+        side = Side.ATTACK if value == "ret_att" else Side.DEFEND
+        _log(g, f"{g.player_name(seat_of(b, side))} retreats and loses one more unit")
+        _lose(g, side, then="retreat")
+    elif value in ("med_att", "med_def"):
+        b["med"], b["step"] = value[4:], "medicine"
+    elif value == "end":
+        won = _over(b)
+        assert won is not None
+        _end(g, won, "destroyed")
+
+
+def _roll_answer(g: "SovereignGame", b: dict[str, Any], step: str, vals: list[int]) -> None:
+    r = b["roll"]
+    explode = Explode(g.options["explode"])
+    k = "att" if step.startswith("att") else "def"
+    if step.endswith("bonus"):
+        r[f"{k}_bonus"].append(max(vals))
+    else:
+        r[k] = vals
+    if wants_bonus(r[k], r[f"{k}_bonus"], explode):
+        b["step"] = f"{k}_bonus"
+    elif k == "att":
+        b["step"] = "def_roll"
+    else:
+        _resolve(g, b)
+
+
+def _resolve(g: "SovereignGame", b: dict[str, Any]) -> None:
+    r = b["roll"]
+    att, dfn = fighters(b, "att"), fighters(b, "def")
+    fld = bs.field(g, b)
+    bonus = defence_bonus(fld, att)
+    a_sum, d_sum = army_sum(att, Side.ATTACK), army_sum(dfn, Side.DEFEND)
+    at = roll_total(r["att"], r["att_bonus"], a_sum)
+    dt = roll_total(r["def"], r["def_bonus"], d_sum, bonus)
+    won = roll_winner(at, dt)
+    b["rolls"] += 1
+    g.data["battles"] = b["no"]
+    a_txt, d_txt = _die_text(r["att"], r["att_bonus"]), _die_text(r["def"], r["def_bonus"])
+    b["last"] = {"a": a_txt, "at": at, "d": d_txt, "dt": dt, "w": "Att" if won is Side.ATTACK else "Def"}
+    b["roll"] = None
+    _log(g, f"B{b['no']} roll {b['rolls']}: {g.player_name(b['attacker'])} {a_txt}{raw(r['att'])}+{a_sum}={at}"
+            f" v {g.player_name(b['defender'])} {d_txt}{raw(r['def'])}+{d_sum}+{bonus}={dt}: "
+            f"{g.player_name(seat_of(b, won))} wins the roll")
+    _lose(g, won.other, then="menu")
+
+
+def _lose(g: "SovereignGame", side: Side, then: str) -> None:
+    """``side`` loses one unit: the removal order, and the loser's choice among equals if that option is on."""
+    b = bt(g)
+    k = SIDE_KEY[side]
+    army = fighters(b, k)
+    at_sea = b["where"] == "sea"
+    if not army:
+        _after_loss(g, side, then)
+        return
+    cands = removal_candidates(army, side, at_sea)
+    distinct = distinct_candidates(army, cands)
+    if TieRule(g.options["removal_ties"]) is TieRule.LOSER_CHOOSES and len(distinct) > 1:
+        b["loss"] = {"side": side.value, "cands": distinct, "then": then}
+        b["step"] = "choose_loss"
+        return
+    _remove(g, side, pick_highest_total(army, cands), then)
+
+
+def _remove(g: "SovereignGame", side: Side, i: int, then: str) -> None:
+    b = bt(g)
+    k = SIDE_KEY[side]
+    unit = b[k].pop(i)
+    b[f"{k}_lost"].append(unit)
+    b["loss"] = None
+    seat = seat_of(b, side)
+    gone = "is destroyed (air raid)" if unit.get("air") and side is Side.ATTACK else "is lost"
+    _log(g, f"B{b['no']}: {g.player_name(seat)}'s {Fighter.from_json(unit).label()} {gone}")
+    _after_loss(g, side, then)
+
+
+def _after_loss(g: "SovereignGame", side: Side, then: str) -> None:
+    if then == "retreat":
+        _end(g, side.other, "retreat")
+    else:
+        bt(g)["step"] = "menu"
+
+
+def _end(g: "SovereignGame", won: Side, how: str) -> None:
+    b = bt(g)
+    b["result"] = won.value
+    a_seat = seat_of(b, Side.ATTACK)
+    name = g.player_name(seat_of(b, won))
+    _log(g, f"B{b['no']}: {name} wins the battle ({'the other side retreats' if how == 'retreat' else how})")
+    if won is Side.ATTACK and not b["card_done"]:
+        b["card_done"] = True
+        pl(g, a_seat)["pending"]["military"] += 1
+        _log(g, f"{g.player_name(a_seat)} earns a Military card")
+    raids = [u for u in b["att"] if u.get("air")]
+    if raids:
+        b["att"] = [u for u in b["att"] if not u.get("air")]
+        _log(g, f"{len(raids)} air raid(s) of {g.player_name(a_seat)} end their mission (removed)")
+    if won is Side.ATTACK and b["res"]:
+        b["step"] = "rollon"
+    else:
+        g.leave_battle()
+
+
+def _log(g: "SovereignGame", text: str) -> None:
+    g.data["battle_log"].append(text)
+    g.note(text)

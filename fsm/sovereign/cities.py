@@ -1,0 +1,102 @@
+"""Adjusting cities when the board changes: tiles gained or lost, a city founded, captured or razed."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from companion.rules.sovereign.scoring import MAX_CITY
+from fsm.prompts import Choice, Option, Prompt
+
+from .common import BACK, clip, pl, short, tiles
+
+if TYPE_CHECKING:
+    from .machine import SovereignGame
+
+
+def new_city(g: "SovereignGame", seat: int, n_tiles: int = 1) -> dict[str, Any]:
+    p = pl(g, seat)
+    c = {"name": f"City {p['next_city']}", "tiles": n_tiles, "start": None}
+    p["next_city"] += 1
+    p["cities"].append(c)
+    return c
+
+
+def prompt(g: "SovereignGame") -> Prompt:
+    sub = g.data["sub"]
+    step = sub["step"]
+    active = g.active_seat()
+    if step == "player":
+        who = tuple(Option(str(s), f"{short(g, s, 12)} {tiles(pl(g, s))}t") for s in g.seats)
+        return Choice(title="Cities of", lines=("Adjust to the board.",), player=active, options=who, back=BACK,
+                      default=str(active))
+    seat = int(sub["seat"])
+    p = pl(g, seat)
+    if step == "city":
+        found = [Option(str(i), f"{c['name']}: {c['tiles']} tiles") for i, c in enumerate(p["cities"])]
+        found.append(Option("new", "New city (1 tile)"))
+        return Choice(title=clip(f"{short(g, seat, 10)}: cities", 20), player=active, options=tuple(found),
+                      back=BACK, default=found[0].key)
+    c = p["cities"][int(sub["city"])]
+    if step == "edit":
+        opts = (Option("add", "+1 tile", enabled=c["tiles"] < MAX_CITY, hint=f"a city has at most {MAX_CITY} tiles"),
+                Option("remove", "-1 tile", enabled=c["tiles"] > 1, hint="the central tile goes last: Remove city"),
+                Option("give", "Captured: give to..."),
+                Option("raze", "Remove city"),
+                Option("done", "Done"))
+        return Choice(title=clip(f"{c['name']}: {c['tiles']} tiles", 20), lines=(f"of {short(g, seat, 16)}",),
+                      player=active, options=opts, back=BACK, default="done")
+    to = tuple(Option(str(s), short(g, s, 16)) for s in g.seats if s != seat)
+    return Choice(title=clip(f"{c['name']} goes to", 20), player=active, options=to, back=BACK,
+                  default=to[0].key)
+
+
+def answer(g: "SovereignGame", value: Any) -> None:
+    sub = g.data["sub"]
+    step = sub["step"]
+    if value == BACK:
+        prev = {"player": None, "city": "player", "edit": "city", "give": "edit"}[step]
+        if prev is None:
+            g.data["sub"] = None
+        else:
+            sub["step"] = prev
+        return
+    if step == "player":
+        sub["seat"], sub["step"] = int(value), "city"
+        return
+    seat = int(sub["seat"])
+    p = pl(g, seat)
+    who = g.player_name(seat)
+    if step == "city":
+        if value == "new":
+            c = new_city(g, seat)
+            g.note(f"{who} gets new {c['name']} (1 tile)")
+            sub["city"] = len(p["cities"]) - 1
+        else:
+            sub["city"] = int(value)
+        sub["step"] = "edit"
+        return
+    i = int(sub["city"])
+    c = p["cities"][i]
+    if step == "give":
+        to = int(value)
+        p["cities"].pop(i)
+        q = pl(g, to)
+        moved = {"name": f"City {q['next_city']}", "tiles": c["tiles"], "start": None}
+        q["next_city"] += 1
+        q["cities"].append(moved)
+        g.note(f"{c['name']} of {who} ({c['tiles']} tiles) goes to {g.player_name(to)} as {moved['name']}")
+        sub["step"] = "city" if p["cities"] else "player"
+        return
+    if value == "add":
+        c["tiles"] += 1
+        g.note(f"{who}'s {c['name']} +1 tile ({c['tiles']})")
+    elif value == "remove":
+        c["tiles"] -= 1
+        g.note(f"{who}'s {c['name']} -1 tile ({c['tiles']})")
+    elif value == "give":
+        sub["step"] = "give"
+    elif value == "raze":
+        p["cities"].pop(i)
+        g.note(f"{who}'s {c['name']} is removed")
+        sub["step"] = "city"
+    elif value == "done":
+        sub["step"] = "city"

@@ -1,0 +1,149 @@
+"""Shared helpers of the Sovereign machine: player records, bonus bookkeeping, short labels.
+
+Every function takes the game (``g``) and works on ``g.data`` (plain JSON), so undo by snapshot stays exact.
+"""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from companion.rules.sovereign import bonuses as rb
+from companion.rules.sovereign import techs as rt
+from companion.rules.sovereign.scoring import CARD_KINDS, START_CITY
+
+if TYPE_CHECKING:
+    from .machine import SovereignGame
+
+LINE = 24  #: characters of a context line
+TITLE = 20  #: characters of a title
+BACK = "back"
+
+
+def new_player() -> dict[str, Any]:
+    return {
+        "cities": [{"name": "City 1", "tiles": START_CITY, "start": None}],
+        "next_city": 2,
+        "forts": [],
+        "points": 0,
+        "added": 0,
+        "techs": {},
+        "cards": {k: 0 for k in CARD_KINDS},
+        "pending": {k: 0 for k in CARD_KINDS},
+        "oneshot": {},  #: tech key -> uses left
+        "mode": {},  #: tech key -> "expand" | "units" (Industrialisation, Mass production once chosen)
+        "dry": False,  #: Banking was used: the cities produce nothing in the next turn
+        "turns": 0,
+    }
+
+
+def pl(g: "SovereignGame", seat: int) -> dict[str, Any]:
+    return g.data["players"][str(seat)]  # type: ignore[no-any-return]
+
+
+def me(g: "SovereignGame") -> dict[str, Any]:
+    seat = g.active_seat()
+    assert seat is not None
+    return pl(g, seat)
+
+
+def short(g: "SovereignGame", seat: int, n: int = 8) -> str:
+    return g.player_name(seat)[:n]
+
+
+def tiles(p: dict[str, Any]) -> int:
+    return sum(int(c["tiles"]) for c in p["cities"])
+
+
+def held(p: dict[str, Any]) -> set[str]:
+    return set(p["techs"])
+
+
+def has(p: dict[str, Any], key: str) -> bool:
+    return key in p["techs"]
+
+
+def bonus_ready(g: "SovereignGame", p: dict[str, Any], key: str) -> bool:
+    """The player holds ``key``, its bonus may be used now, and (if one-shot) it is not used up."""
+    if key not in p["techs"]:
+        return False
+    if rb.uses(key) and p["oneshot"].get(key, 0) <= 0:
+        return False
+    return rb.usable_now(key, int(p["techs"][key]), int(g.data["turn"]), bool(g.options["selected_bonus_same_turn"]))
+
+
+def use_bonus(p: dict[str, Any], key: str, n: int = 1) -> None:
+    left = p["oneshot"].get(key, 0) - n
+    if left > 0:
+        p["oneshot"][key] = left
+    else:
+        p["oneshot"].pop(key, None)
+
+
+def gain_tech(g: "SovereignGame", seat: int, key: str, how: str) -> None:
+    """Add a technology (researched, free, spied or taken): one-shot bonuses, a Technology card for a completed
+    tier, the log. The caller checks for the tier-7 win."""
+    p = pl(g, seat)
+    completes = rt.completes_tier(held(p), key)
+    p["techs"][key] = int(g.data["turn"])
+    n = rb.uses(key)
+    if n:
+        p["oneshot"][key] = n
+    t = rt.tech(key)
+    g.note(f"{g.player_name(seat)} {how} {t.name} (tier {t.tier})")
+    if completes:
+        p["pending"]["technology"] += 1
+        g.note(f"{g.player_name(seat)} completes tier {t.tier}: Technology card")
+
+
+def clip(text: str, n: int = LINE) -> str:
+    return text if len(text) <= n else text[: n - 1] + "."
+
+
+def wrap(words: list[str], first: str = "", n: int = LINE) -> list[str]:
+    """Words joined by spaces into lines of at most ``n`` characters; ``first`` prefixes the first line."""
+    out: list[str] = []
+    cur = first
+    for w in words:
+        if cur and len(cur) + 1 + len(w) > n:
+            out.append(cur)
+            cur = "  " + w
+        else:
+            cur = f"{cur} {w}" if cur else w
+    if cur:
+        out.append(cur)
+    return out
+
+
+def cards_line(p: dict[str, Any]) -> str:
+    c = p["cards"]
+    return f"Cards M{c['military']} E{c['expansion']} T{c['technology']}"
+
+
+def pending_line(p: dict[str, Any]) -> str:
+    c = p["pending"]
+    parts = [f"+{c[k]}{k[0].upper()}" for k in CARD_KINDS if c[k]]
+    return "This turn " + " ".join(parts) if parts else "No new cards"
+
+
+def unit_stats_known(g: "SovereignGame", name: str) -> list[int] | None:
+    """[attack, defence, move, range] from the table or entered at the table earlier this game."""
+    from companion.rules.sovereign.units import default_table, norm_name
+
+    got = g.data["unit_stats"].get(name)
+    if got is not None:
+        return list(got)
+    u = default_table().get(norm_name(name))
+    if u is None or u.stats is None:
+        return None
+    return [u.stats.attack, u.stats.defence, u.stats.move, u.stats.range]
+
+
+def unit_cost(g: "SovereignGame", name: str) -> int | None:
+    from companion.rules.sovereign.units import default_table, norm_name
+
+    got = g.data["unit_costs"].get(name)
+    if got is not None:
+        return int(got)
+    u = default_table().get(norm_name(name))
+    if u is None or u.stats is None:
+        return None
+    return u.stats.cost

@@ -1,0 +1,172 @@
+"""Sovereign: the table companion's machine. Setup roll-off, then turns of Add -> Spend -> Move -> Manoeuvre ->
+Finish (each skippable, never reordered), battles as a sub-flow of Manoeuvre, and the three ways to win.
+
+The rules live in :mod:`companion.rules.sovereign`; this package only asks, records and hands over.
+"""
+from __future__ import annotations
+
+import logging
+from typing import Any, ClassVar, Mapping
+
+from companion.rules.sovereign import techs as rt
+from fsm.base import GameMachine, OptionSpec
+from fsm.prompts import Info, Prompt, View, validate_answer
+
+from . import battle, battle_setup, cities, manoeuvre, spend, techpick, turn, views
+from .common import held, new_player, pl, tiles
+
+log = logging.getLogger(__name__)
+
+
+class SovereignGame(GameMachine):
+    game_id = "sovereign"
+    name = "Sovereign"
+    description = "Sovereign 1.2: turns, technology, victory cards, d12 battles with exact odds"
+    min_players = 2
+    max_players = 6
+    default_players = 3
+    STATES: ClassVar[list[str]] = ["rolloff", "place_cities", "add", "spend", "move", "manoeuvre", "battle",
+                                   "finish", "game_over"]
+    TRANSITIONS: ClassVar[list[dict[str, Any]]] = [
+        {"trigger": "rolled_off", "source": "rolloff", "dest": "place_cities"},
+        {"trigger": "cities_placed", "source": "place_cities", "dest": "add"},
+        {"trigger": "to_spend", "source": "add", "dest": "spend"},
+        {"trigger": "to_move", "source": "spend", "dest": "move"},
+        {"trigger": "to_manoeuvre", "source": "move", "dest": "manoeuvre"},
+        {"trigger": "open_battle", "source": "manoeuvre", "dest": "battle"},
+        {"trigger": "close_battle", "source": "battle", "dest": "manoeuvre"},
+        {"trigger": "to_finish", "source": "manoeuvre", "dest": "finish"},
+        {"trigger": "next_turn", "source": "finish", "dest": "add"},
+        {"trigger": "game_won", "source": ["spend", "finish"], "dest": "game_over"},
+    ]
+    INITIAL = "rolloff"
+    FINAL = ("game_over",)
+    OPTIONS: ClassVar[Mapping[str, OptionSpec]] = {
+        "explode": OptionSpec("once", "a natural 12 on the kept die earns one more d12: once, chain (again on "
+                                      "every 12) or off", choices=("once", "chain", "off")),
+        "expansion_tiles": OptionSpec(28, "city tiles a player must control to win with seven Expansion cards "
+                                          "(the designer also mentions 23)", choices=(28, 23)),
+        "removal_ties": OptionSpec("loser_chooses", "among units of equal strength, who goes: the loser chooses, "
+                                                    "or the highest attack+defence+move",
+                                   choices=("loser_chooses", "highest_total")),
+        "selected_bonus_same_turn": OptionSpec(False, "bonuses used 'in a selected turn' (free discoveries, Wheel, "
+                                                      "Electricity, Nationalism, Espionage) may be used in the turn "
+                                                      "they are discovered"),
+        "space_flight_bonus": OptionSpec("single", "bonus rolls after a 12: a single d12 (single) or, with Space "
+                                                   "flight, two dice keeping the higher (extra)",
+                                         choices=("single", "extra")),
+    }
+
+    # --------------------------------------------------------------------------------------------- lifecycle
+    def start(self) -> None:
+        self.data.update({
+            "turn": 0, "order": [], "placing": 0, "players": {str(s): new_player() for s in self.seats},
+            "sub": None, "spend": None, "battle": None, "battles": 0, "battle_log": [],
+            "unit_stats": {}, "unit_costs": {}, "winner": None, "win_reason": None,
+        })
+        turn.start(self)
+
+    # --------------------------------------------------------------------------------------------- dispatch
+    def prompt(self) -> Prompt:
+        st, sub = self.state, self.data["sub"]
+        if st == "rolloff":
+            return turn.rolloff_prompt(self)
+        if st == "place_cities":
+            return turn.place_prompt(self)
+        if st == "game_over":
+            w = self.data["winner"]
+            return Info(title="Game over", lines=(f"{self.player_name(w)[:14]} wins", str(self.data["win_reason"])))
+        if st == "battle":
+            b = self.data["battle"]
+            return battle_setup.prompt(self) if battle.is_setup(b["step"]) else battle.prompt(self)
+        if sub is not None:
+            kind = sub["kind"]
+            if kind == "cities":
+                return cities.prompt(self)
+            if kind == "take":
+                return techpick.prompt(self)
+            if kind in spend.KINDS:
+                return spend.sub_prompt(self)
+        return {"add": turn.add_prompt, "spend": spend.menu_prompt, "move": turn.move_prompt,
+                "manoeuvre": manoeuvre.prompt, "finish": turn.finish_prompt}[st](self)
+
+    def answer(self, value: Any) -> None:
+        if self.state == "game_over":
+            raise self.refuse("the game is over")
+        validate_answer(self.prompt(), value)
+        st, sub = self.state, self.data["sub"]
+        if st == "rolloff":
+            turn.rolloff_answer(self, value)
+        elif st == "place_cities":
+            turn.place_answer(self, value)
+        elif st == "battle":
+            if battle.is_setup(self.data["battle"]["step"]):
+                battle_setup.answer(self, value)
+            else:
+                battle.answer(self, value)
+        elif sub is not None and sub["kind"] == "cities":
+            cities.answer(self, value)
+        elif sub is not None and sub["kind"] == "take":
+            techpick.answer(self, value)
+        elif sub is not None and sub["kind"] in spend.KINDS:
+            spend.sub_answer(self, value)
+        elif st == "manoeuvre":
+            manoeuvre.answer(self, value)
+        else:
+            {"add": turn.add_answer, "spend": spend.menu_answer, "move": turn.move_answer,
+             "finish": turn.finish_answer}[st](self, value)
+
+    # --------------------------------------------------------------------------------------------- services
+    def start_spend(self) -> None:
+        spend.start(self)
+
+    def enter_finish(self) -> None:
+        turn.enter_finish(self)
+
+    def leave_battle(self) -> None:
+        self.data["battle"] = None
+        self.fire("close_battle")
+
+    def check_tech_win(self, seat: int) -> None:
+        if rt.has_all_final(held(pl(self, seat))):
+            self.declare_winner(seat, "all three tier-7 technologies")
+
+    def declare_winner(self, seat: int, reason: str) -> None:
+        self.data["winner"] = seat
+        self.data["win_reason"] = reason
+        self.data["sub"] = None
+        self.note(f"{self.player_name(seat)} wins: {reason}")
+        log.info("sovereign: %s wins (%s)", self.player_name(seat), reason)
+        self.fire("game_won")
+
+    # --------------------------------------------------------------------------------------------- output
+    def player_json(self, seat: int) -> dict[str, Any]:
+        p = pl(self, seat)
+        return {
+            "cities": len(p["cities"]),
+            "city_tiles": [c["tiles"] for c in p["cities"]],
+            "tiles": tiles(p),
+            "forts": list(p["forts"]),
+            "points": p["points"],
+            "points_added": p["added"],
+            "techs": [rt.tech(k).name for k in rt.sort_keys(p["techs"])],
+            "victory_cards": dict(p["cards"]),
+            "pending_cards": dict(p["pending"]),
+        }
+
+    def extra_json(self) -> dict[str, Any]:
+        w = self.data["winner"]
+        out: dict[str, Any] = {
+            "winner_name": self.player_name(w) if w else None,
+            "win_reason": self.data["win_reason"],
+            "battles": self.data["battles"],
+        }
+        b = self.data["battle"]
+        if b is not None and b.get("defender") is not None and not battle.is_setup(b["step"]):
+            out["battle"] = {"attacker": b["attacker"], "defender": b["defender"], "rolls": b["rolls"],
+                             "attack": [u["name"] for u in b["att"]], "defence": [u["name"] for u in b["def"]],
+                             "attacker_wins": battle.odds_now(self)}
+        return out
+
+    def views(self) -> list[View]:
+        return views.all_views(self)

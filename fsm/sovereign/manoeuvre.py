@@ -1,0 +1,59 @@
+"""The Manoeuvre step: battles, settlers founding cities, board changes."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from fsm.prompts import Choice, Option, Prompt
+
+from . import battle_setup as bs
+from .cities import new_city
+from .common import BACK, cards_line, clip, has, me, pending_line, short
+
+if TYPE_CHECKING:
+    from .machine import SovereignGame
+
+
+def prompt(g: "SovereignGame") -> Prompt:
+    seat = g.active_seat()
+    assert seat is not None
+    p = me(g)
+    sub = g.data["sub"]
+    if sub and sub["kind"] == "found":
+        return Choice(title="Settler: new city", lines=("Seafaring: a city on a", "coastal hex gets one",
+                                                        "free coastal tile."), player=seat,
+                      options=(Option("inland", "Not on the coast"), Option("coast", "Coastal hex: 2 tiles")),
+                      back=BACK, default="inland")
+    opts = (Option("battle", "Battle..."), Option("found", "Settler founds a city"), Option("cities", "Cities..."),
+            Option("done", "Done: to Finish"))
+    return Choice(title=clip(f"{short(g, seat, 8)}: Manoeuvre", 20),
+                  lines=(cards_line(p), pending_line(p), "Attack: move onto hex"), player=seat, options=opts,
+                  default="done")
+
+
+def answer(g: "SovereignGame", value: Any) -> None:
+    seat = g.active_seat()
+    assert seat is not None
+    sub = g.data["sub"]
+    if sub and sub["kind"] == "found":
+        g.data["sub"] = None
+        if value != BACK:
+            _found(g, seat, coastal=value == "coast")
+        return
+    if value == "battle":
+        g.data["battle"] = bs.new_battle(g, seat)
+        g.fire("open_battle")
+    elif value == "found":
+        if has(me(g), "seafaring"):
+            g.data["sub"] = {"kind": "found"}
+        else:
+            _found(g, seat, coastal=False)
+    elif value == "cities":
+        g.data["sub"] = {"kind": "cities", "step": "player"}
+    elif value == "done":
+        g.enter_finish()
+
+
+def _found(g: "SovereignGame", seat: int, coastal: bool) -> None:
+    c = new_city(g, seat, 2 if coastal else 1)
+    extra = " + a free coastal tile (Seafaring)" if coastal else ""
+    g.note(f"{g.player_name(seat)}'s settler founds {c['name']}{extra}")

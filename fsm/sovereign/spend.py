@@ -1,0 +1,328 @@
+"""The Spend step: up to three actions (plus bonuses), research first, then expansions, then units.
+
+The budget is the player's ``points``; each action lowers it and counts against ``spend.max``. Bonuses do not count
+as actions. ``spend.phase`` only moves forward: research -> expansion -> units.
+"""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from companion.rules.sovereign import techs as rt
+from companion.rules.sovereign.scoring import BASE_ACTIONS, MAX_CITY
+from companion.rules.sovereign.terrain import BUILDABLE, BY_KEY as TERRAIN, build_cost
+from fsm.prompts import Choice, Number, Option, Prompt
+
+from . import techpick
+from .common import BACK, bonus_ready, clip, gain_tech, held, me, short, unit_cost, use_bonus
+
+if TYPE_CHECKING:
+    from .machine import SovereignGame
+
+PHASES = ("research", "expansion", "units")
+KINDS = ("research", "free", "expand", "fort", "unit", "nat")
+FREE_DISCOVERY = ("writing", "literacy", "scientific_method")
+FREE_EXPANSION = ("irrigation", "religion", "industrialisation", "mass_production")
+FREE_UNITS = ("industrialisation", "mass_production")
+PHASE_HINT = {"expansion": "research comes first: expansions have begun",
+              "units": "units come last: unit building has begun"}
+
+
+def start(g: "SovereignGame") -> None:
+    p = me(g)
+    extra = 1 if bonus_ready(g, p, "artificial_intelligence") else 0
+    g.data["spend"] = {"phase": "research", "actions": 0, "max": BASE_ACTIONS + extra}
+
+
+def _sp(g: "SovereignGame") -> dict[str, Any]:
+    return g.data["spend"]  # type: ignore[no-any-return]
+
+
+def _phase_ok(g: "SovereignGame", phase: str) -> bool:
+    return PHASES.index(_sp(g)["phase"]) <= PHASES.index(phase)
+
+
+def _set_phase(g: "SovereignGame", phase: str) -> None:
+    sp = _sp(g)
+    if PHASES.index(phase) > PHASES.index(sp["phase"]):
+        sp["phase"] = phase
+
+
+def _action(g: "SovereignGame", cost: int, phase: str) -> None:
+    me(g)["points"] -= cost
+    _sp(g)["actions"] += 1
+    _set_phase(g, phase)
+
+
+def _growable(g: "SovereignGame") -> list[int]:
+    return [i for i, c in enumerate(me(g)["cities"]) if c["tiles"] < MAX_CITY]
+
+
+def _units(g: "SovereignGame") -> tuple[str, ...]:
+    return rt.units_of(held(me(g)))
+
+
+def _opt(key: str, label: str, *checks: tuple[bool, str]) -> Option:
+    """An option enabled when every check holds; the hint names the first that fails."""
+    for ok, why in checks:
+        if not ok:
+            return Option(key, label, enabled=False, hint=why)
+    return Option(key, label)
+
+
+def menu_prompt(g: "SovereignGame") -> Prompt:
+    seat = g.active_seat()
+    assert seat is not None
+    p, sp = me(g), _sp(g)
+    pts, left = p["points"], sp["max"] - sp["actions"]
+    acts = (left > 0, "no actions left this turn")
+
+    def phase(ph: str) -> tuple[bool, str]:
+        return _phase_ok(g, ph), PHASE_HINT.get(sp["phase"], "")
+
+    mine = held(p)
+    cheapest = min((rt.TIER_COST[t.tier] for t in rt.researchable(mine)), default=None)
+    opts = [_opt("research", "Research", phase("research"), acts,
+                 (cheapest is not None, "nothing left to research"),
+                 (cheapest is not None and cheapest <= pts, f"research costs {cheapest}; {pts} points left"))]
+    for src in FREE_DISCOVERY:
+        if bonus_ready(g, p, src):
+            opts.append(_opt(f"free:{src}", f"Free tech ({rt.tech(src).name})", phase("research"),
+                             (bool(rt.researchable(mine, allow_final=False)), "nothing free to research")))
+    if bonus_ready(g, p, "espionage"):
+        opts.append(_opt("spy", "Espionage: take tech", phase("research"),
+                         (techpick.any_takeable(g), "no one has a tech you could research")))
+    grow = (bool(_growable(g)), f"every city has {MAX_CITY} tiles")
+    cheap = (pts >= min(t.value or 0 for t in BUILDABLE), f"building costs 2 or more; {pts} points left")
+    opts.append(_opt("expand", "Expand a city", phase("expansion"), acts, grow, cheap))
+    opts.append(_opt("fort", "Build a fort", phase("expansion"), acts, cheap))
+    for src in FREE_EXPANSION:
+        if bonus_ready(g, p, src) and p["mode"].get(src) != "units":
+            n = p["oneshot"][src]
+            opts.append(_opt(f"fexp:{src}", clip(f"{rt.tech(src).name[:11]}: free tile x{n}", 24),
+                             phase("expansion"), grow))
+    if bonus_ready(g, p, "arts"):
+        opts.append(_opt("arts", "Arts: grow 5-6 cities", phase("expansion"),
+                         (any(5 <= c["tiles"] < MAX_CITY for c in p["cities"]), "no city of 5 or 6 tiles")))
+    has_units = (bool(_units(g)), "no units discovered yet")
+    opts.append(_opt("unit", "Build a unit", acts, has_units))
+    for src in FREE_UNITS:
+        if bonus_ready(g, p, src) and p["mode"].get(src) != "expand":
+            n = p["oneshot"][src]
+            opts.append(_opt(f"funit:{src}", clip(f"{rt.tech(src).name[:11]}: free unit x{n}", 24), has_units))
+    if bonus_ready(g, p, "nationalism"):
+        opts.append(_opt("nat", "Nationalism: 2 tiles", has_units,
+                         (any(c["tiles"] >= 3 for c in p["cities"]), "needs a city of 3 tiles or more")))
+    for src, n in (("wheel", 1), ("electricity", 2)):
+        if bonus_ready(g, p, src):
+            opts.append(Option(src, f"{rt.tech(src).name}: +{n} action{'s' if n > 1 else ''}"))
+    opts.append(Option("done", "Done: to Move"))
+    lines = (f"Actions {sp['actions']}/{sp['max']}", f"Now: {sp['phase']}", "Research>Expand>Units")
+    return Choice(title=clip(f"{short(g, seat, 8)}: Spend {pts}pt", 20), lines=lines, player=seat,
+                  options=tuple(opts), default="done")
+
+
+def menu_answer(g: "SovereignGame", value: str) -> None:
+    seat = g.active_seat()
+    assert seat is not None
+    p = me(g)
+    kind, _, src = value.partition(":")
+    if value == "done":
+        if p["points"]:
+            g.note(f"{g.player_name(seat)} leaves {p['points']} points unspent")
+        p["points"] = 0
+        g.data["spend"] = None
+        g.fire("to_move")
+    elif value == "research":
+        g.data["sub"] = {"kind": "research"}
+    elif kind == "free":
+        g.data["sub"] = {"kind": "free", "src": src}
+    elif value == "spy":
+        g.data["sub"] = {"kind": "take", "how": "spies", "step": "player", "from": None}
+    elif value in ("expand", "fort"):
+        g.data["sub"] = {"kind": value, "step": "city" if value == "expand" else "terrain", "src": None}
+        _skip_single_city(g)
+    elif kind == "fexp":
+        g.data["sub"] = {"kind": "expand", "step": "city", "src": src}
+        _skip_single_city(g)
+    elif value == "arts":
+        use_bonus(p, "arts")
+        _set_phase(g, "expansion")
+        for c in p["cities"]:
+            if 5 <= c["tiles"] < MAX_CITY:
+                c["tiles"] += 1
+                g.note(f"Arts: {g.player_name(seat)}'s {c['name']} grows to {c['tiles']}")
+    elif value == "unit":
+        g.data["sub"] = {"kind": "unit", "step": "unit", "src": None}
+    elif kind == "funit":
+        g.data["sub"] = {"kind": "unit", "step": "unit", "src": src}
+    elif value == "nat":
+        g.data["sub"] = {"kind": "nat", "step": "city", "city": None, "units": []}
+        cands = [i for i, c in enumerate(p["cities"]) if c["tiles"] >= 3]
+        if len(cands) == 1:
+            g.data["sub"].update(step="unit", city=cands[0])
+    elif value in ("wheel", "electricity"):
+        n = 1 if value == "wheel" else 2
+        use_bonus(p, value)
+        _sp(g)["max"] += n
+        g.note(f"{g.player_name(seat)} uses {rt.tech(value).name}: +{n} action(s)")
+
+
+def _skip_single_city(g: "SovereignGame") -> None:
+    sub = g.data["sub"]
+    if sub["step"] == "city":
+        grow = _growable(g)
+        if len(grow) == 1:
+            sub["city"] = grow[0]
+            if sub["src"]:
+                _free_expand(g, grow[0])
+            else:
+                sub["step"] = "terrain"
+
+
+def _free_expand(g: "SovereignGame", i: int) -> None:
+    seat = g.active_seat()
+    p = me(g)
+    src = g.data["sub"]["src"]
+    c = p["cities"][i]
+    c["tiles"] += 1
+    use_bonus(p, src)
+    if src in FREE_UNITS:
+        p["mode"][src] = "expand"
+    _set_phase(g, "expansion")
+    g.note(f"{g.player_name(seat or 0)}: {rt.tech(src).name} grows {c['name']} to {c['tiles']} (free)")
+    g.data["sub"] = None
+
+
+# ------------------------------------------------------------------------------------------------ sub-prompts
+def sub_prompt(g: "SovereignGame") -> Prompt:
+    sub = g.data["sub"]
+    seat = g.active_seat()
+    p = me(g)
+    pts = p["points"]
+    kind, step = sub["kind"], sub.get("step")
+    if kind in ("research", "free"):
+        free = kind == "free"
+        opts = []
+        for t in rt.researchable(held(p), allow_final=not free):
+            c = rt.TIER_COST[t.tier]
+            label = clip(f"T{t.tier} {t.name}" + ("" if free else f" {c}"), 24)
+            opts.append(Option(t.key, label, enabled=free or c <= pts, hint=f"{t.name} costs {c}; {pts} left"))
+        first = next((o.key for o in opts if o.enabled), None)
+        title = f"Free: {rt.tech(sub['src']).name}" if free else f"Research ({pts} pts)"
+        return Choice(title=clip(title, 20), player=seat, options=tuple(opts), back=BACK, default=first)
+    if kind in ("expand", "nat") and step == "city":
+        cands = _growable(g) if kind == "expand" else [i for i, c in enumerate(p["cities"]) if c["tiles"] >= 3]
+        opts = [Option(str(i), f"{p['cities'][i]['name']}: {p['cities'][i]['tiles']} tiles") for i in cands]
+        title = "Nationalism: city" if kind == "nat" else "Expand which city"
+        return Choice(title=title, player=seat, options=tuple(opts), back=BACK, default=opts[0].key)
+    if step == "terrain":
+        opts = [Option(t.key, f"{t.name} {t.value}", enabled=(t.value or 0) <= pts,
+                       hint=f"{t.name} costs {t.value}; {pts} points left") for t in BUILDABLE]
+        opts.append(Option("sea", "Sea: no building", enabled=False, hint="nothing can be built on sea"))
+        first = next((o.key for o in opts if o.enabled), None)
+        what = "Fort on" if kind == "fort" else "Expand onto"
+        return Choice(title=clip(f"{what} ({pts} pts)", 20), player=seat, options=tuple(opts), back=BACK,
+                      default=first)
+    if kind == "unit" and step == "cost":
+        return Number(title=clip(f"{sub['unit']} cost?", 20), lines=("Not in the unit table:", "from your chart"),
+                      player=seat, lo=0, hi=99, default=min(pts, 99))
+    # choosing a unit: build (paid or free) or Nationalism
+    free = kind == "nat" or bool(sub.get("src"))
+    opts = []
+    for name in _units(g):
+        cost = unit_cost(g, name)
+        label = name if free else f"{name} {'?' if cost is None else cost}"
+        ok = free or cost is None or cost <= pts
+        opts.append(Option(name, label, enabled=ok, hint=f"{name} costs {cost}; {pts} points left"))
+    first = next((o.key for o in opts if o.enabled), None)
+    if kind == "nat":
+        title = f"Nationalism unit {len(sub['units']) + 1}"
+    elif free:
+        title = f"Free unit ({rt.tech(sub['src']).name[:8]})"
+    else:
+        title = f"Build unit ({pts} pts)"
+    return Choice(title=clip(title, 20), player=seat, options=tuple(opts), back=BACK, default=first)
+
+
+def sub_answer(g: "SovereignGame", value: Any) -> None:
+    sub = g.data["sub"]
+    seat = g.active_seat()
+    assert seat is not None
+    who = g.player_name(seat)
+    p = me(g)
+    kind, step = sub["kind"], sub.get("step")
+    if value == BACK:
+        if kind == "unit" and step == "cost":
+            sub["step"] = "unit"
+        elif kind == "expand" and step == "terrain" and len(_growable(g)) > 1:
+            sub["step"] = "city"
+        elif kind == "nat" and step == "unit" and sub["units"]:
+            sub["units"].pop()
+        else:
+            g.data["sub"] = None
+        return
+    if kind in ("research", "free"):
+        g.data["sub"] = None
+        if kind == "research":
+            _action(g, rt.cost(value), "research")
+            gain_tech(g, seat, value, f"researches ({rt.cost(value)} pts)")
+        else:
+            use_bonus(p, sub["src"])
+            gain_tech(g, seat, value, f"discovers free ({rt.tech(sub['src']).name})")
+        g.check_tech_win(seat)
+    elif step == "city":
+        sub["city"] = int(value)
+        if kind == "nat":
+            sub["step"] = "unit"
+        elif sub["src"]:
+            _free_expand(g, int(value))
+        else:
+            sub["step"] = "terrain"
+    elif step == "terrain":
+        cost = build_cost(value)
+        g.data["sub"] = None
+        _action(g, cost, "expansion")
+        if kind == "fort":
+            p["forts"].append(cost)
+            g.note(f"{who} builds a fort on {TERRAIN[value].name.lower()} ({cost} pts)")
+        else:
+            c = p["cities"][int(sub["city"])]
+            c["tiles"] += 1
+            g.note(f"{who} expands {c['name']} onto {TERRAIN[value].name.lower()} ({cost} pts): {c['tiles']}")
+    elif kind == "nat":
+        sub["units"].append(value)
+        if len(sub["units"]) == 2:
+            c = p["cities"][int(sub["city"])]
+            c["tiles"] -= 2
+            use_bonus(p, "nationalism")
+            _set_phase(g, "units")
+            g.data["sub"] = None
+            g.note(f"{who}: Nationalism turns 2 tiles of {c['name']} into {' and '.join(sub['units'])}")
+    elif kind == "unit":
+        _unit(g, sub, value, who)
+
+
+def _unit(g: "SovereignGame", sub: dict[str, Any], value: Any, who: str) -> None:
+    p = me(g)
+    if sub["src"]:
+        src = sub["src"]
+        use_bonus(p, src)
+        p["mode"][src] = "units"
+        _set_phase(g, "units")
+        g.data["sub"] = None
+        g.note(f"{who} builds a free {value} ({rt.tech(src).name})")
+        return
+    if sub["step"] == "unit":
+        cost = unit_cost(g, value)
+        if cost is None:
+            sub["unit"], sub["step"] = value, "cost"
+            return
+        name = value
+    else:
+        name, cost = sub["unit"], int(value)
+        if cost > p["points"]:
+            raise g.refuse(f"{name} at {cost} is more than the {p['points']} points left")
+        g.data["unit_costs"][name] = cost
+    g.data["sub"] = None
+    _action(g, cost, "units")
+    g.note(f"{who} builds a {name} ({cost} pts)")

@@ -1,0 +1,68 @@
+"""Taking a technology from another player: Espionage (Spend) or after capturing a city (Finish).
+
+Only a technology the taker could research now may be taken (tier gating applies).
+"""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from companion.rules.sovereign import techs as rt
+from fsm.prompts import Choice, Option, Prompt
+
+from .common import BACK, clip, held, me, pl, short
+
+if TYPE_CHECKING:
+    from .machine import SovereignGame
+
+
+def _takeable(g: "SovereignGame", victim: int) -> list[rt.Tech]:
+    mine = held(me(g))
+    return [t for t in rt.TECHS if t.key in pl(g, victim)["techs"] and rt.can_research(mine, t.key)]
+
+
+def any_takeable(g: "SovereignGame") -> bool:
+    return any(_takeable(g, s) for s in g.seats if s != g.active_seat())
+
+
+def prompt(g: "SovereignGame") -> Prompt:
+    sub = g.data["sub"]
+    seat = g.active_seat()
+    assert seat is not None
+    if sub["step"] == "player":
+        opts = []
+        for s in g.seats:
+            if s != seat:
+                n = len(_takeable(g, s))
+                opts.append(Option(str(s), f"{short(g, s, 12)} ({n})", enabled=n > 0,
+                                   hint=f"{short(g, s, 12)} has nothing you could research"))
+        first = next((o.key for o in opts if o.enabled), None)
+        return Choice(title="Take tech from", lines=("Only a tech you could", "research now."), player=seat,
+                      options=tuple(opts), back=BACK, default=first)
+    victim = int(sub["from"])
+    opts = [Option(t.key, clip(f"T{t.tier} {t.name}", 22)) for t in _takeable(g, victim)]
+    return Choice(title=clip(f"From {short(g, victim, 12)}", 20), player=seat, options=tuple(opts), back=BACK,
+                  default=opts[0].key if opts else None)
+
+
+def answer(g: "SovereignGame", value: Any) -> None:
+    sub = g.data["sub"]
+    seat = g.active_seat()
+    assert seat is not None
+    if value == BACK:
+        if sub["step"] == "tech":
+            sub["step"] = "player"
+        else:
+            g.data["sub"] = None
+        return
+    if sub["step"] == "player":
+        sub["from"] = int(value)
+        sub["step"] = "tech"
+        return
+    victim = int(sub["from"])
+    g.data["sub"] = None
+    if sub["how"] == "spies":
+        me(g)["oneshot"].pop("espionage", None)
+    from .common import gain_tech
+
+    gain_tech(g, seat, value, f"{sub['how']} from {g.player_name(victim)}:")
+    g.check_tech_win(seat)

@@ -1,0 +1,66 @@
+"""The game menu's pages: a status page per player, the technology chart of the player to move, the battle log."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from companion.rules.sovereign import techs as rt
+from fsm.prompts import View
+
+from .common import cards_line, clip, held, pl, tiles, wrap
+
+if TYPE_CHECKING:
+    from .machine import SovereignGame
+
+LOG_LINES = 30
+
+
+def status(g: "SovereignGame", seat: int) -> View:
+    p = pl(g, seat)
+    sizes = ",".join(str(c["tiles"]) for c in p["cities"]) or "-"
+    lines = [clip(f"Cities {len(p['cities'])}: {sizes} = {tiles(p)}t"),
+             f"Points {p['points']} (added {p['added']})",
+             cards_line(p)]
+    if any(p["pending"].values()):
+        c = p["pending"]
+        lines.append(f"Pending M{c['military']} E{c['expansion']} T{c['technology']}")
+    if p["forts"]:
+        lines.append(clip("Forts " + ",".join(str(v) for v in p["forts"])))
+    mine = held(p)
+    for tier in rt.TIERS:
+        got = [t.short for t in rt.in_tier(tier) if t.key in mine]
+        if got:
+            lines.extend(wrap(got, f"T{tier} {len(got)}/{len(rt.in_tier(tier))}"))
+    if not mine:
+        lines.append("No technologies yet")
+    return View(title=clip(f"{g.player_name(seat)[:12]} status", 20), lines=tuple(lines))
+
+
+def chart(g: "SovereignGame", seat: int) -> View:
+    mine = held(pl(g, seat))
+    lines: list[str] = []
+    for tier in rt.TIERS:
+        head = f"T{tier} {rt.TIER_COST[tier]}p"
+        if not rt.tier_open(mine, tier):
+            prev = rt.count_in_tier(mine, tier - 1)
+            lines.append(f"{head} locked: T{tier - 1} {prev}/{rt.GATE}")
+            continue
+        can = [t.short for t in rt.in_tier(tier) if t.key not in mine]
+        lines.extend(wrap(can, head) if can else [f"{head} complete"])
+    return View(title=clip(f"Chart: {g.player_name(seat)[:12]}", 20), lines=tuple(lines))
+
+
+def battle_log(g: "SovereignGame") -> View:
+    lines: list[str] = []
+    for entry in g.data["battle_log"][-LOG_LINES:]:
+        lines.extend(wrap(entry.split()))
+    return View(title="Battle log", lines=tuple(lines) or ("No battles yet",))
+
+
+def all_views(g: "SovereignGame") -> list[View]:
+    out = []
+    active = g.active_seat()
+    if active is not None:
+        out.append(chart(g, active))
+    out.extend(status(g, s) for s in g.seats)
+    out.append(battle_log(g))
+    return out
