@@ -20,7 +20,7 @@ NAMES = ("Ana", "Ben", "Cleo", "Dev", "Eli", "Fay")
 DEPT = {i + 1: d for i, d in enumerate(R.DEPARTMENTS)}
 SEAT = {d: s for s, d in DEPT.items()}
 #: cut lines are allowed only where a list of locations may run long
-MAY_RUN_LONG = ("Crisis:", "Active:", "Cards ", "Complete:")
+MAY_RUN_LONG = ("Crisis:", "Active:")
 
 
 def _fits(p: Prompt) -> None:
@@ -59,6 +59,8 @@ class Table:
         self.seen.append(p)
         self.g.answer(value)
         json.dumps(self.g.state_json())
+        for v in self.g.views():
+            assert len(v.title) <= 20 and all(len(line) <= 21 for line in v.lines), v
         return p
 
     def refused(self, value: Any) -> str:

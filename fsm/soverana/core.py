@@ -30,6 +30,13 @@ def lines(*items: str | None) -> tuple[str, ...]:
 ABBR = {d: d[:3] for d in R.DEPARTMENTS}  # Eco, Edu, Ene, Hea, Jus, Urb
 
 
+def dept_list(depts: list[str]) -> str:
+    """Departments in one screen line: "Eco Edu Hea", "all six" or "none"."""
+    if len(depts) == len(R.DEPARTMENTS):
+        return "all six"
+    return " ".join(ABBR[d] for d in depts) or "none"
+
+
 def short_dept(dept: str) -> str:
     return R.Department(dept).short
 

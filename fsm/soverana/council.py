@@ -12,7 +12,7 @@ from companion.rules import soverana as R
 
 from ..prompts import Choice, Info, MultiSelect, Number, Option, Prompt, SecretVote
 from ..turns import next_seat, order_from
-from .core import ABBR, SoveranaCore, lines, short_dept
+from .core import ABBR, SoveranaCore, dept_list, lines, short_dept
 from .setup import SetupPhase, new_rolloff
 
 
@@ -43,7 +43,7 @@ class CouncilPhase(SetupPhase, SoveranaCore):
                 lo=R.MISSION_VOTES[0], hi=R.MISSION_VOTES[1], default=R.MISSION_VOTES[0], player=seat)
         if self.step == "summary":
             info = self.data["round_info"]
-            done = " ".join(ABBR[d] for d in info["complete"]) or "none"
+            done = dept_list(info["complete"])
             low = [d for d in R.DEPARTMENTS if R.floor_crisis_count(self.res(d))]
             floor = ("Below 3: " + " ".join(f"{ABBR[d]}{self.res(d)}" for d in low)) if low else "All depts have 3+"
             return Info(title=f"End of round {r}", lines=lines(

@@ -21,7 +21,7 @@ class DistributionPhase(SoveranaCore):
             parts.append(f"{dist['stock_exchange']} SE")
         if dist["extras"]:
             parts.append(f"{dist['extras']} ev")
-        return "+".join(parts) + (" cap 20" if dist["capped"] else "")
+        return "+".join(parts)
 
     def _suggest(self, dept: str) -> int:
         given = self.data["dist"]["given"]
@@ -46,7 +46,7 @@ class DistributionPhase(SoveranaCore):
         opts.append(Option("done", "Done", enabled=left == 0, hint=f"{left} still to hand out"))
         default = "done" if left == 0 else next((d for d in R.DEPARTMENTS if not dist["given"][d]), R.DEPARTMENTS[0])
         return Choice(title="Distribution", lines=lines(
-            f"Left {left} of {dist['pool']}", self._pool_line(), f"Mayor {self.mayor_name()} hands out"),
+            f"Left {left} of {dist['pool']}" + (" (max)" if dist["capped"] else ""), self._pool_line(), f"Mayor {self.mayor_name()} hands out"),
             options=tuple(opts), default=default, player=self.mayor)
 
     def _take_distribution(self, value: Any) -> None:

@@ -46,8 +46,8 @@ class MovingPhase(SoveranaCore):
         if step == "move_to":
             seat = int(self.ctx["seat"])
             here = self.data["positions"].get(str(seat))
-            transit = "Transit manned: 2 steps" if self.manned_by(R.TRANSIT) else "One step"
-            return Choice(title=f"Move {self.nm(seat, 14)}", lines=lines(f"To where? {transit}"),
+            transit = "Transit on: 2 steps" if self.manned_by(R.TRANSIT) else "To where? One step"
+            return Choice(title=f"Move {self.nm(seat, 14)}", lines=lines(transit),
                           options=tuple(Option(n, R.SHORT[n] + (" (crisis)" if self.locs[n] == R.CRISIS else ""))
                                         for n in R.LOCATION_NAMES),
                           back="back", default=here or R.LOCATION_NAMES[0], player=seat)

@@ -6,7 +6,7 @@ from typing import Any
 from companion.rules import soverana as R
 
 from ..prompts import View
-from .core import ABBR, SoveranaCore, fit, short_dept
+from .core import ABBR, SoveranaCore, dept_list, fit, short_dept
 
 PAGE = 6  #: lines per menu page
 
@@ -44,7 +44,7 @@ class Reports(SoveranaCore):
         return View(title=f"City, round {self.data['round']}", lines=(
             fit(f"Mayor {self.mayor_name()}, {PHASES.get(self.state, self.state)}"),
             fit(f"Active {self.n_active()}  Crisis {self.n_crisis()}"),
-            fit("Complete: " + (" ".join(ABBR[d] for d in complete) or "none")),
+            f"Complete: {len(complete)} of 6", dept_list(complete),
             fit(self.specials_line())))
 
     def _department_rows(self) -> list[str]:
@@ -70,11 +70,13 @@ class Reports(SoveranaCore):
     def _summary_rows(self, info: dict[str, Any]) -> list[str]:
         rows = [f"Active {info['active']}  Crisis {info['crisis']}"]
         for ev in info["events"]:
+            if not (ev["crisis"] or ev["restored"]):
+                continue
             tag = "Major" if ev["kind"] == "major" else "Minor"
             rows.append(f"{tag}: +{len(ev['crisis'])} crisis -{len(ev['restored'])}")
         rows.append(f"Fixes {len(info['fixes'])}, pool {info['pool']}")
         if info["complete"]:
-            rows.append("Complete: " + " ".join(ABBR[d] for d in info["complete"]))
+            rows += ["All 3 active:", dept_list(info["complete"])]
         for f in info["floor"]:
             rows.append(f"Floor {ABBR[f['department']]}{f['resources']}: {len(f['crisis'])} crisis")
         v = info["vote"]
@@ -82,9 +84,10 @@ class Reports(SoveranaCore):
             rows.append(f"Vote YES {v['yes']} NO {v['no']} {v['result']}")
         if info.get("new_mayor"):
             rows.append(f"Mayor now {self.nm(info['new_mayor'])}")
-        gained = [f"{self.nm(int(s), 4)}+{n}" for s, n in info["gained"].items()]
+        gained = [f"{self.nm(int(s), 3)}+{n}" for s, n in sorted(info["gained"].items(), key=lambda x: int(x[0]))]
         if gained:
-            rows.append("Cards " + " ".join(gained))
+            rows.append("Votes cards won:")
+            rows += [" ".join(gained[i:i + 3]) for i in range(0, len(gained), 3)]
         return [fit(r) for r in rows]
 
     def report_rows(self) -> list[str]:
