@@ -116,6 +116,14 @@ class TerminalScreen:
         if mode not in MODES:
             raise ValueError(f"terminal mode {mode!r}: use one of {', '.join(MODES)}")
         self.out = out if out is not None else sys.stdout
+        encoding = getattr(self.out, "encoding", None) or "utf-8"
+        try:
+            (HALF_BLOCKS + "⣿┌─┐│└┘" + "".join(_GLYPHS.values()) + KEY_HELP).encode(encoding)
+        except (UnicodeEncodeError, LookupError):
+            from companion.errors import HardwareError
+
+            raise HardwareError(f"the simulator draws with Unicode but the terminal's encoding is {encoding}: "
+                                f"run it with a UTF-8 locale (e.g. LANG=C.UTF-8)") from None
         self.mode = mode
         self._size = size
         self.ansi = _isatty(self.out) if ansi is None else ansi

@@ -185,6 +185,14 @@ def test_resize_redraws_everything() -> None:
     assert out.getvalue().startswith("\x1b[H\x1b[2J") and "▀" in out.getvalue()
 
 
+def test_a_terminal_that_cannot_show_unicode_is_one_clear_line() -> None:
+    from companion.errors import HardwareError
+
+    latin1 = io.TextIOWrapper(io.BytesIO(), encoding="latin-1")
+    with pytest.raises(HardwareError, match="UTF-8"):
+        TerminalScreen(latin1)
+
+
 def test_status_is_clipped_to_the_width() -> None:
     screen = TerminalScreen(io.StringIO(), size=(70, 24), ansi=False)
     screen.draw(sample(), LEDS, "x" * 200)
