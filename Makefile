@@ -30,5 +30,10 @@ bench: $(STAMP)
 diagrams: $(STAMP)
 	$(BIN)/python -m companion.cli diagram --all --write fsm/diagrams
 
+# not part of `make test`: builds an arm64 bookworm chroot (debootstrap + qemu-user-static, needs root and minutes),
+# installs the companion there with systemd/install.sh and runs the test suite inside
+pi-check:
+	bash systemd/pi-check.sh $(ARGS)
+
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache .mypy_cache .hypothesis

@@ -1,0 +1,415 @@
+#!/usr/bin/env bash
+# Install Sovereign Companion as a service on Raspberry Pi OS (bookworm or later).
+#
+#   sudo systemd/install.sh              install or update; asks before enabling I2C
+#   sudo systemd/install.sh --yes        same, without asking
+#   sudo systemd/install.sh --uninstall  remove everything except the saved games in /var/lib/companion
+#   systemd/install.sh --root DIR        lay every file under DIR instead; the machine is not touched
+#
+# Safe to run again: unchanged files are left alone and nothing is added twice.
+set -Eeuo pipefail
+
+readonly SERVICE=companion.service
+readonly APP_USER=companion
+readonly APP_GROUPS=(gpio i2c dialout)
+readonly PREFIX=/opt/companion
+readonly VENV=$PREFIX/venv
+readonly DOCS=$PREFIX/docs
+readonly CONF_DIR=/etc/companion
+readonly CONF=$CONF_DIR/config.toml
+readonly GAMES_DIR=$CONF_DIR/games
+readonly STATE_DIR=/var/lib/companion
+readonly UNIT=/etc/systemd/system/$SERVICE
+readonly RULE=/etc/udev/rules.d/99-companion-roller.rules
+readonly MODULES=/etc/modules-load.d/companion-i2c.conf
+readonly BOOT_CONFIGS=(/boot/firmware/config.txt /boot/config.txt)
+readonly MARK_BEGIN="# >>> companion: I2C for the OLED (added by systemd/install.sh)"
+readonly MARK_END="# <<< companion"
+readonly APT_PACKAGES=(python3-venv python3-pip i2c-tools)
+
+SRC=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+PYTHON=${PYTHON:-python3}
+ROOT=""
+YES=0
+UNINSTALL=0
+REBOOT=0
+CHANGED=0
+
+usage() {
+    sed -n '2,9p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
+}
+
+die() { echo "install.sh: $*" >&2; exit 1; }
+did() { echo "  + $*"; CHANGED=$((CHANGED + 1)); }   # changed something
+same() { echo "  = $*"; }                            # already so
+gone() { echo "  - $*"; CHANGED=$((CHANGED + 1)); }  # removed something
+warn() { echo "  ! $*"; }
+skip() { echo "  ~ $* (not done under --root)"; }    # a change to the running system, left out under --root
+step() { echo "$*"; }
+
+# the path of a target file: under --root DIR, inside DIR
+at() { echo "$ROOT$1"; }
+
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --yes|-y) YES=1 ;;
+        --uninstall) UNINSTALL=1 ;;
+        --root)
+            [ $# -ge 2 ] || die "--root needs a directory"
+            ROOT=$2; shift ;;
+        --root=*) ROOT=${1#--root=} ;;
+        -h|--help) usage; exit 0 ;;
+        *) die "unknown option '$1' (see --help)" ;;
+    esac
+    shift
+done
+
+if [ -n "$ROOT" ]; then
+    mkdir -p "$ROOT" || die "cannot create --root directory $ROOT"
+    ROOT=$(cd "$ROOT" && pwd)
+    [ "$ROOT" != / ] || ROOT=""
+fi
+on_system() { [ -z "$ROOT" ]; }
+
+ask() {  # ask "question": 0 for yes; --yes answers yes; no answer (EOF) is no
+    [ "$YES" = 1 ] && return 0
+    local answer=""
+    printf '  ? %s [y/N] ' "$1"
+    read -r answer || true
+    if [ ! -t 0 ]; then echo "$answer"; fi  # show the piped answer, as a terminal would
+    case "$answer" in [yY]|[yY][eE][sS]) return 0 ;; *) return 1 ;; esac
+}
+
+# put_file SRC DEST MODE: install SRC as DEST unless DEST already has exactly that content and mode
+put_file() {
+    local src=$1 dest; dest=$(at "$2")
+    if [ -f "$dest" ] && cmp -s "$src" "$dest" && [ "$(stat -c %a "$dest")" = "$3" ]; then
+        same "$2 unchanged"
+    else
+        local verb=installed; [ -e "$dest" ] && verb=updated
+        install -D -m "$3" "$src" "$dest"
+        did "$verb $2"
+    fi
+}
+
+remove_path() {
+    local p; p=$(at "$1")
+    if [ -e "$p" ] || [ -L "$p" ]; then rm -rf -- "$p"; gone "removed $1"; fi
+}
+
+boot_config() {  # the config.txt in use, or nothing
+    local c
+    for c in "${BOOT_CONFIGS[@]}"; do
+        if [ -f "$(at "$c")" ]; then echo "$c"; return; fi
+    done
+}
+
+has_systemd() { on_system && [ -d /run/systemd/system ] && command -v systemctl >/dev/null; }
+
+# ------------------------------------------------------------------ install
+preflight() {
+    step "Checking"
+    if on_system; then
+        [ "$(id -u)" = 0 ] || die "run it as root: sudo $0"
+        if [ -r /etc/os-release ]; then
+            # shellcheck disable=SC1091
+            . /etc/os-release
+            case "${VERSION_CODENAME:-}" in
+                bookworm|trixie|forky) same "system: ${PRETTY_NAME:-$VERSION_CODENAME}" ;;
+                *) warn "made for Raspberry Pi OS bookworm or later; this is ${PRETTY_NAME:-unknown}" ;;
+            esac
+        fi
+    fi
+    if [ ! -f "$SRC/pyproject.toml" ] || [ ! -f "$SRC/systemd/requirements-pi.txt" ]; then
+        die "run it from a checkout of the project ($SRC has no pyproject.toml)"
+    fi
+    command -v "$PYTHON" >/dev/null || die "no $PYTHON found: sudo apt install python3"
+}
+
+apt_packages() {
+    on_system || { skip "apt-get install ${APT_PACKAGES[*]} (where missing)"; return; }
+    command -v dpkg-query >/dev/null || { warn "no dpkg: install ${APT_PACKAGES[*]} yourself"; return; }
+    local missing=() p
+    for p in "${APT_PACKAGES[@]}" python3-lgpio; do
+        dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" && continue
+        # python3-lgpio (the Pi's GPIO backend) exists only in Raspberry Pi OS's archive
+        if [ "$p" = python3-lgpio ] && ! apt-cache show "$p" >/dev/null 2>&1; then continue; fi
+        missing+=("$p")
+    done
+    if [ ${#missing[@]} -eq 0 ]; then
+        same "packages ${APT_PACKAGES[*]} present"
+    else
+        DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "${missing[@]}" >/dev/null \
+            || die "apt-get install ${missing[*]} failed; run 'sudo apt-get update' and try again"
+        did "apt installed ${missing[*]}"
+    fi
+}
+
+python_ok() {
+    "$PYTHON" -c 'import sys; sys.exit(sys.version_info < (3, 11))' \
+        || die "$PYTHON is older than 3.11; Raspberry Pi OS bookworm has 3.11"
+}
+
+user_and_groups() {
+    step "User"
+    local g
+    for g in "${APP_GROUPS[@]}"; do
+        if ! on_system; then skip "group $g exists or is created (groupadd --system $g)"; continue; fi
+        if getent group "$g" >/dev/null; then same "group $g exists"; else groupadd --system "$g"; did "created group $g"; fi
+    done
+    if ! on_system; then
+        skip "system user $APP_USER (home $STATE_DIR, no login) in groups ${APP_GROUPS[*]}"
+        return
+    fi
+    if getent passwd "$APP_USER" >/dev/null; then
+        same "user $APP_USER exists"
+    else
+        useradd --system --user-group --home-dir "$STATE_DIR" --no-create-home --shell /usr/sbin/nologin \
+            --comment "Sovereign Companion" "$APP_USER"
+        did "created system user $APP_USER"
+    fi
+    local have; have=" $(id -nG "$APP_USER") "
+    for g in "${APP_GROUPS[@]}"; do
+        if [[ "$have" != *" $g "* ]]; then usermod -a -G "$g" "$APP_USER"; did "added $APP_USER to group $g"; fi
+    done
+}
+
+directories() {
+    step "Directories"
+    local d
+    for d in "$CONF_DIR" "$GAMES_DIR" "$PREFIX"; do
+        if [ -d "$(at "$d")" ]; then same "$d exists"; else install -d -m 0755 "$(at "$d")"; did "created $d"; fi
+    done
+    if [ -d "$(at "$STATE_DIR")" ]; then
+        same "$STATE_DIR exists (saved games)"
+    else
+        install -d -m 0750 "$(at "$STATE_DIR")"
+        did "created $STATE_DIR (saved games)"
+    fi
+    if on_system; then chown "$APP_USER:$APP_USER" "$STATE_DIR"; fi
+}
+
+venv_and_package() {
+    step "Python environment $VENV"
+    python_ok
+    local venv; venv=$(at "$VENV")
+    if [ -x "$venv/bin/python" ] && grep -qs '^include-system-site-packages = true' "$venv/pyvenv.cfg"; then
+        same "venv exists"
+    else
+        "$PYTHON" -m venv --system-site-packages --clear "$venv" \
+            || die "cannot create the venv: sudo apt install python3-venv"
+        did "created venv (--system-site-packages) with $("$PYTHON" -c 'import platform; print(platform.python_version())')"
+    fi
+    local pip=("$venv/bin/python" -m pip --disable-pip-version-check --no-input)
+    local before after
+    before=$("${pip[@]}" list --format=freeze 2>/dev/null || true)
+    "${pip[@]}" install --quiet --progress-bar off -r "$SRC/systemd/requirements-pi.txt" \
+        || die "pip could not install the pinned dependencies (network? see the lines above)"
+    after=$("${pip[@]}" list --format=freeze 2>/dev/null || true)
+    if [ "$before" = "$after" ]; then
+        same "dependencies at the pinned versions of systemd/requirements-pi.txt"
+    else
+        did "dependencies installed at the pinned versions of systemd/requirements-pi.txt"
+    fi
+    "${pip[@]}" install --quiet --progress-bar off --no-deps --force-reinstall "$SRC" \
+        || die "pip could not install the companion from $SRC"
+    did "installed the companion from $SRC"
+    "$venv/bin/companion" --help >/dev/null || die "the installed 'companion' command does not start"
+    same "'$VENV/bin/companion --help' runs"
+}
+
+docs() {
+    local f
+    for f in "$SRC"/firmware_docs/*.md "$SRC/README.md"; do
+        if [ -f "$f" ]; then put_file "$f" "$DOCS/$(basename "$f")" 644; fi
+    done
+}
+
+config_file() {
+    step "Config"
+    if [ -f "$(at "$CONF")" ]; then
+        same "$CONF kept as it is"
+        return
+    fi
+    local tmp; tmp=$(mktemp)
+    if [ -f "$SRC/examples/config.toml" ]; then
+        cp "$SRC/examples/config.toml" "$tmp"
+    else
+        cat >"$tmp" <<EOF
+# Sovereign Companion config. Every key is optional; see $DOCS/README.md for all of them.
+
+[games]
+# games described in TOML files: drop them here
+folder = "$GAMES_DIR"
+
+[log]
+# debug, info, warning or error; read with: journalctl -u companion
+level = "info"
+EOF
+    fi
+    install -D -m 0644 "$tmp" "$(at "$CONF")"
+    rm -f "$tmp"
+    did "wrote $CONF"
+}
+
+i2c() {
+    step "I2C"
+    local modules; modules=$(at "$MODULES")
+    if [ -f "$modules" ] && grep -qx 'i2c-dev' "$modules"; then
+        same "$MODULES loads i2c-dev"
+    else
+        install -d "$(dirname "$modules")"
+        echo "i2c-dev" >"$modules"
+        did "wrote $MODULES (loads i2c-dev at boot)"
+        if on_system; then modprobe i2c-dev 2>/dev/null || true; fi
+    fi
+    local cfg; cfg=$(boot_config)
+    if [ -z "$cfg" ]; then
+        warn "no ${BOOT_CONFIGS[*]} found: enable I2C at 400 kHz yourself (dtparam=i2c_arm=on,i2c_arm_baudrate=400000)"
+        return
+    fi
+    local file; file=$(at "$cfg")
+    if grep -qxF "$MARK_BEGIN" "$file"; then
+        same "$cfg enables I2C at 400 kHz"
+        return
+    fi
+    if grep -Eq '^[[:space:]]*dtparam=([^#]*,)?i2c_arm=on' "$file" \
+        && grep -Eq '^[[:space:]]*dtparam=([^#]*,)?i2c_arm_baudrate=400000' "$file"; then
+        same "$cfg already enables I2C at 400 kHz (your own lines)"
+        return
+    fi
+    if ! ask "Enable I2C at 400 kHz in $cfg (takes effect after a reboot)?"; then
+        warn "I2C left as it is in $cfg; the OLED needs dtparam=i2c_arm=on (400 kHz recommended)"
+        return
+    fi
+    cp -p "$file" "$file.companion-backup"
+    {
+        printf '\n%s\n[all]\ndtparam=i2c_arm=on\ndtparam=i2c_arm_baudrate=400000\n%s\n' "$MARK_BEGIN" "$MARK_END"
+    } >>"$file"
+    did "enabled I2C at 400 kHz in $cfg (backup: $cfg.companion-backup)"
+    REBOOT=1
+}
+
+unit_and_rule() {
+    step "Service"
+    put_file "$SRC/systemd/$SERVICE" "$UNIT" 644
+    put_file "$SRC/systemd/99-companion-roller.rules" "$RULE" 644
+    if on_system; then
+        if command -v udevadm >/dev/null && [ -d /run/udev ]; then
+            if udevadm control --reload-rules && udevadm trigger --subsystem-match=tty --action=change; then
+                same "udev rules reloaded"
+            else
+                warn "udev did not reload its rules; replug the roller or reboot"
+            fi
+        fi
+        if has_systemd; then
+            systemctl daemon-reload
+        fi
+        if command -v systemctl >/dev/null; then
+            if systemctl is-enabled --quiet "$SERVICE" 2>/dev/null; then same "$SERVICE enabled at boot"
+            else systemctl enable --quiet "$SERVICE"; did "enabled $SERVICE at boot"; fi
+        else
+            warn "no systemctl: enable $SERVICE yourself"
+        fi
+    elif command -v systemctl >/dev/null; then
+        if [ -L "$ROOT/etc/systemd/system/multi-user.target.wants/$SERVICE" ]; then same "$SERVICE enabled at boot"
+        else systemctl --root="$ROOT" enable --quiet "$SERVICE"; did "enabled $SERVICE at boot (in $ROOT)"; fi
+    else
+        skip "systemctl enable $SERVICE"
+    fi
+}
+
+start() {
+    if ! on_system; then skip "systemctl restart $SERVICE"; return; fi
+    if ! has_systemd; then warn "systemd is not running here: $SERVICE starts at the next boot"; return; fi
+    if [ "$REBOOT" = 1 ]; then
+        warn "not starting $SERVICE now: I2C starts working after a reboot (sudo reboot); it starts by itself then"
+        return
+    fi
+    systemctl restart "$SERVICE"
+    did "(re)started $SERVICE"
+    if ! systemctl is-active --quiet "$SERVICE"; then
+        warn "$SERVICE is not running; see: journalctl -u companion -n 30 (and $DOCS/troubleshooting.md)"
+    fi
+}
+
+install_all() {
+    echo "Installing Sovereign Companion from $SRC${ROOT:+ under $ROOT}"
+    preflight
+    apt_packages
+    user_and_groups
+    directories
+    venv_and_package
+    docs
+    config_file
+    i2c
+    unit_and_rule
+    start
+    echo
+    echo "Done: $CHANGED change(s)."
+    echo "  service:     $UNIT (systemctl status companion; journalctl -u companion -f)"
+    echo "  config:      $CONF"
+    echo "  saved games: $STATE_DIR"
+    echo "  roller:      /dev/companion-roller when a Pico running MicroPython is plugged in"
+    if [ "$REBOOT" = 1 ]; then echo "  reboot now to turn I2C on: sudo reboot"; fi
+}
+
+# ------------------------------------------------------------------ uninstall
+uninstall_all() {
+    echo "Removing Sovereign Companion${ROOT:+ from $ROOT} (saved games in $STATE_DIR are kept)"
+    if on_system; then
+        [ "$(id -u)" = 0 ] || die "run it as root: sudo $0 --uninstall"
+        if command -v systemctl >/dev/null && systemctl cat "$SERVICE" >/dev/null 2>&1; then
+            if has_systemd; then systemctl stop "$SERVICE" || true; fi
+            systemctl disable --quiet "$SERVICE" 2>/dev/null || true
+            gone "stopped and disabled $SERVICE"
+        fi
+    elif command -v systemctl >/dev/null && [ -L "$ROOT/etc/systemd/system/multi-user.target.wants/$SERVICE" ]; then
+        systemctl --root="$ROOT" disable --quiet "$SERVICE"
+        gone "disabled $SERVICE (in $ROOT)"
+    else
+        skip "systemctl disable --now $SERVICE"
+    fi
+    remove_path "$UNIT"
+    remove_path "$RULE"
+    remove_path "$MODULES"
+    if on_system; then
+        if has_systemd; then systemctl daemon-reload; fi
+        if command -v udevadm >/dev/null && [ -d /run/udev ]; then udevadm control --reload-rules || true; fi
+    fi
+    local cfg; cfg=$(boot_config)
+    if [ -n "$cfg" ] && grep -qxF "$MARK_BEGIN" "$(at "$cfg")"; then
+        local file tmp
+        file=$(at "$cfg")
+        tmp=$(mktemp)
+        # drop the block and the blank line the installer put before it
+        awk -v b="$MARK_BEGIN" -v e="$MARK_END" '
+            { line[NR] = $0 }
+            END {
+                for (i = 1; i <= NR; i++) {
+                    if (line[i] == "" && i < NR && line[i + 1] == b) continue
+                    if (line[i] == b) { while (i <= NR && line[i] != e) i++; continue }
+                    print line[i]
+                }
+            }' "$file" >"$tmp"
+        cat "$tmp" >"$file"
+        rm -f "$tmp" "$file.companion-backup"
+        gone "removed the installer's I2C lines from $cfg"
+    fi
+    remove_path "$PREFIX"
+    remove_path "$CONF"
+    local games; games=$(at "$GAMES_DIR")
+    if [ -d "$games" ] && [ -z "$(ls -A "$games")" ]; then rmdir "$games"; gone "removed $GAMES_DIR (empty)"
+    elif [ -d "$games" ]; then same "kept $GAMES_DIR: it holds your game files"; fi
+    if [ -d "$(at "$CONF_DIR")" ] && rmdir "$(at "$CONF_DIR")" 2>/dev/null; then gone "removed $CONF_DIR"; fi
+    if on_system; then
+        if getent passwd "$APP_USER" >/dev/null; then userdel "$APP_USER"; gone "removed user $APP_USER"; fi
+        if getent group "$APP_USER" >/dev/null; then groupdel "$APP_USER"; gone "removed group $APP_USER"; fi
+    else
+        skip "userdel $APP_USER"
+    fi
+    echo
+    echo "Done: $CHANGED change(s). Kept $STATE_DIR (saved games); delete it yourself if you want them gone."
+}
+
+if [ "$UNINSTALL" = 1 ]; then uninstall_all; else install_all; fi

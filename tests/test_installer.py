@@ -1,0 +1,382 @@
+"""systemd/install.sh under --root: every file it lays, idempotence, asking before config.txt, and --uninstall.
+
+The venv step runs a stub Python (``PYTHON=...``) that records what it was asked to do and lays the files a real
+venv would have, so these tests need no network; `make pi-check` runs the real thing on arm64.
+"""
+from __future__ import annotations
+
+import os
+import shutil
+import stat
+import subprocess
+import sys
+import textwrap
+from importlib import metadata
+from pathlib import Path
+
+import pytest
+from packaging.requirements import Requirement
+from packaging.utils import canonicalize_name
+
+ROOT = Path(__file__).resolve().parent.parent
+INSTALL = ROOT / "systemd" / "install.sh"
+REQUIREMENTS = ROOT / "systemd" / "requirements-pi.txt"
+HAS_SYSTEMCTL = shutil.which("systemctl") is not None
+
+#: a trimmed Raspberry Pi OS bookworm /boot/firmware/config.txt
+BOOKWORM_CONFIG_TXT = """\
+# For more options and information see
+# http://rptl.io/configtxt
+
+# Uncomment some or all of these to enable the optional hardware interfaces
+#dtparam=i2c_arm=on
+#dtparam=i2s=on
+#dtparam=spi=on
+
+# Enable audio (loads snd_bcm2835)
+dtparam=audio=on
+
+[cm4]
+otg_mode=1
+
+[all]
+"""
+
+STUB = textwrap.dedent("""\
+    #!{python}
+    # Stand-in for python3 and for the venv's python: logs argv, lays what a venv and pip would.
+    import os, sys
+    from pathlib import Path
+    args = sys.argv[1:]
+    with open(os.environ["STUB_LOG"], "a") as log:
+        log.write(sys.argv[0] + " " + " ".join(args) + "\\n")
+    if args[:1] == ["-c"]:
+        os.execv({python!r}, [{python!r}, *args])
+    if args[:2] == ["-m", "venv"]:
+        venv = Path(args[-1])
+        (venv / "bin").mkdir(parents=True, exist_ok=True)
+        (venv / "pyvenv.cfg").write_text("home = /usr/bin\\ninclude-system-site-packages = true\\n")
+        me = Path(sys.argv[0]).read_text()
+        (venv / "bin" / "python").write_text(me)
+        (venv / "bin" / "python").chmod(0o755)
+        sys.exit(0)
+    if args[:2] == ["-m", "pip"]:
+        if "list" in args:
+            print("gpiozero==2.0.1.post3")
+        elif "--no-deps" in args:
+            companion = Path(sys.argv[0]).parent / "companion"
+            companion.write_text("#!/bin/sh\\nexit 0\\n")
+            companion.chmod(0o755)
+        sys.exit(0)
+    sys.exit("stub python: unexpected " + " ".join(args))
+""")
+
+
+@pytest.fixture
+def target(tmp_path: Path) -> Path:
+    root = tmp_path / "root"
+    (root / "boot" / "firmware").mkdir(parents=True)
+    (root / "boot" / "firmware" / "config.txt").write_text(BOOKWORM_CONFIG_TXT)
+    return root
+
+
+@pytest.fixture
+def stub(tmp_path: Path) -> Path:
+    path = tmp_path / "python3"
+    path.write_text(STUB.format(python=sys.executable))
+    path.chmod(0o755)
+    return path
+
+
+def run(root: Path, stub: Path, *args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "PYTHON": str(stub), "STUB_LOG": str(stub.parent / "stub.log")}
+    return subprocess.run(["bash", str(INSTALL), "--root", str(root), *args], input=stdin, env=env,
+                          capture_output=True, text=True, timeout=60)
+
+
+def ok(proc: subprocess.CompletedProcess[str]) -> str:
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert proc.stderr == "", proc.stderr
+    return proc.stdout
+
+
+def tree(root: Path) -> dict[str, tuple[int, str]]:
+    """Every path under root with its mode and content (or link target)."""
+    out: dict[str, tuple[int, str]] = {}
+    for p in sorted(root.rglob("*")):
+        st = p.lstat()
+        if p.is_symlink():
+            body = "-> " + os.readlink(p)
+        elif p.is_file():
+            body = p.read_text(errors="replace")
+        else:
+            body = "<dir>"
+        out[str(p.relative_to(root))] = (stat.S_IMODE(st.st_mode), body)
+    return out
+
+
+def mode(p: Path) -> int:
+    return stat.S_IMODE(p.stat().st_mode)
+
+
+def test_fresh_install_lays_every_file(target: Path, stub: Path) -> None:
+    out = ok(run(target, stub, "--yes"))
+    unit = target / "etc/systemd/system/companion.service"
+    assert unit.read_text() == (ROOT / "systemd/companion.service").read_text()
+    assert mode(unit) == 0o644
+    rule = target / "etc/udev/rules.d/99-companion-roller.rules"
+    assert rule.read_text() == (ROOT / "systemd/99-companion-roller.rules").read_text()
+    assert (target / "etc/modules-load.d/companion-i2c.conf").read_text() == "i2c-dev\n"
+    assert (target / "etc/companion/config.toml").is_file()
+    assert (target / "etc/companion/games").is_dir()
+    assert mode(target / "var/lib/companion") == 0o750
+    # the ExecStart of the unit exists in the laid-out tree
+    exec_start = next(line for line in unit.read_text().splitlines() if line.startswith("ExecStart="))
+    assert os.access(target / exec_start.split("=", 1)[1].split()[0].lstrip("/"), os.X_OK)
+    for doc in (ROOT / "firmware_docs").glob("*.md"):
+        assert (target / "opt/companion/docs" / doc.name).read_text() == doc.read_text()
+    if HAS_SYSTEMCTL:
+        wants = target / "etc/systemd/system/multi-user.target.wants/companion.service"
+        assert os.readlink(wants) == "/etc/systemd/system/companion.service"
+    # what it did, and what it left to the real machine
+    assert "+ installed /etc/systemd/system/companion.service" in out
+    assert "+ enabled I2C at 400 kHz in /boot/firmware/config.txt" in out
+    assert "~ system user companion (home /var/lib/companion, no login) in groups gpio i2c dialout" in out
+    assert "~ systemctl restart companion.service (not done under --root)" in out
+    assert "Done:" in out
+
+
+def test_venv_and_pinned_packages(target: Path, stub: Path) -> None:
+    ok(run(target, stub, "--yes"))
+    calls = (stub.parent / "stub.log").read_text().splitlines()
+    venv = target / "opt/companion/venv"
+    assert f"{stub} -m venv --system-site-packages --clear {venv}" in calls
+    pip = f"{venv}/bin/python -m pip --disable-pip-version-check --no-input install --quiet --progress-bar off"
+    assert f"{pip} -r {REQUIREMENTS}" in calls
+    assert f"{pip} --no-deps --force-reinstall {ROOT}" in calls
+    # the dependencies first, then the package itself with no room for unpinned extras
+    assert calls.index(f"{pip} -r {REQUIREMENTS}") < calls.index(f"{pip} --no-deps --force-reinstall {ROOT}")
+
+
+def test_config_txt_gets_i2c_at_400khz_once(target: Path, stub: Path) -> None:
+    ok(run(target, stub, "--yes"))
+    ok(run(target, stub, "--yes"))
+    text = (target / "boot/firmware/config.txt").read_text()
+    assert text.startswith(BOOKWORM_CONFIG_TXT)
+    added = text[len(BOOKWORM_CONFIG_TXT):]
+    assert added == ("\n# >>> companion: I2C for the OLED (added by systemd/install.sh)\n[all]\n"
+                     "dtparam=i2c_arm=on\ndtparam=i2c_arm_baudrate=400000\n# <<< companion\n")
+
+
+@pytest.mark.parametrize("answer", ["n\n", "", "maybe\n"])
+def test_asks_before_changing_config_txt(target: Path, stub: Path, answer: str) -> None:
+    out = ok(run(target, stub, stdin=answer))
+    assert "Enable I2C at 400 kHz in /boot/firmware/config.txt" in out
+    assert "! I2C left as it is in /boot/firmware/config.txt" in out
+    assert (target / "boot/firmware/config.txt").read_text() == BOOKWORM_CONFIG_TXT
+    assert (target / "etc/systemd/system/companion.service").exists()  # the rest is installed anyway
+
+
+def test_yes_typed_at_the_question(target: Path, stub: Path) -> None:
+    out = ok(run(target, stub, stdin="y\n"))
+    assert "+ enabled I2C at 400 kHz" in out
+    assert "dtparam=i2c_arm_baudrate=400000" in (target / "boot/firmware/config.txt").read_text()
+
+
+def test_leaves_i2c_alone_when_the_maker_already_enabled_it(target: Path, stub: Path) -> None:
+    cfg = target / "boot/firmware/config.txt"
+    cfg.write_text(BOOKWORM_CONFIG_TXT + "dtparam=i2c_arm=on,i2c_arm_baudrate=400000\n")
+    before = cfg.read_text()
+    out = ok(run(target, stub))
+    assert "= /boot/firmware/config.txt already enables I2C at 400 kHz" in out
+    assert cfg.read_text() == before
+
+
+def test_older_boot_config_location(tmp_path: Path, stub: Path) -> None:
+    root = tmp_path / "old"
+    (root / "boot").mkdir(parents=True)
+    (root / "boot" / "config.txt").write_text(BOOKWORM_CONFIG_TXT)
+    out = ok(run(root, stub, "--yes"))
+    assert "+ enabled I2C at 400 kHz in /boot/config.txt" in out
+
+
+def test_no_config_txt_is_a_warning(tmp_path: Path, stub: Path) -> None:
+    out = ok(run(tmp_path / "bare", stub, "--yes"))
+    assert "! no /boot/firmware/config.txt /boot/config.txt found: enable I2C at 400 kHz yourself" in out
+
+
+def test_second_run_changes_nothing(target: Path, stub: Path) -> None:
+    ok(run(target, stub, "--yes"))
+    first = tree(target)
+    out = ok(run(target, stub, "--yes"))
+    assert tree(target) == first
+    changes = [line for line in out.splitlines() if line.startswith("  + ")]
+    assert changes == [f"  + installed the companion from {ROOT}"]  # the package is always reinstalled
+    assert "= /etc/systemd/system/companion.service unchanged" in out
+    assert "= /etc/companion/config.toml kept as it is" in out
+
+
+def test_a_changed_unit_is_put_back(target: Path, stub: Path) -> None:
+    ok(run(target, stub, "--yes"))
+    unit = target / "etc/systemd/system/companion.service"
+    unit.write_text("[Service]\nExecStart=/bin/false\n")
+    unit.chmod(0o600)
+    out = ok(run(target, stub, "--yes"))
+    assert "+ updated /etc/systemd/system/companion.service" in out
+    assert unit.read_text() == (ROOT / "systemd/companion.service").read_text()
+    assert mode(unit) == 0o644
+
+
+def test_the_makers_config_is_kept(target: Path, stub: Path) -> None:
+    conf = target / "etc/companion/config.toml"
+    conf.parent.mkdir(parents=True)
+    conf.write_text('[display]\ndriver = "sh1106"\n')
+    ok(run(target, stub, "--yes"))
+    assert conf.read_text() == '[display]\ndriver = "sh1106"\n'
+
+
+def test_written_config_is_valid(target: Path, stub: Path) -> None:
+    config = pytest.importorskip("companion.config", reason="the platform's config module is not there yet")
+    ok(run(target, stub, "--yes"))
+    conf = target / "etc/companion/config.toml"
+    import tomllib
+
+    cfg = config.parse_config(tomllib.loads(conf.read_text()), source=conf)
+    assert str(cfg.games.folder) == "/etc/companion/games"
+    assert cfg.log_level == "info"
+
+
+def test_uninstall_keeps_only_the_saved_games(target: Path, stub: Path) -> None:
+    ok(run(target, stub, "--yes"))
+    journal = target / "var/lib/companion/journal.sqlite"
+    journal.write_bytes(b"SQLite format 3\0saved games")
+    out = ok(run(target, stub, "--uninstall"))
+    assert journal.read_bytes() == b"SQLite format 3\0saved games"
+    assert (target / "boot/firmware/config.txt").read_text() == BOOKWORM_CONFIG_TXT
+    assert not (target / "boot/firmware/config.txt.companion-backup").exists()
+    left = sorted(str(p.relative_to(target)) for p in target.rglob("*") if not p.is_dir())
+    assert left == ["boot/firmware/config.txt", "var/lib/companion/journal.sqlite"], left
+    assert not (target / "etc/companion").exists()
+    assert "- removed /etc/systemd/system/companion.service" in out
+    assert "- removed the installer's I2C lines from /boot/firmware/config.txt" in out
+    assert "~ userdel companion (not done under --root)" in out
+    assert "Kept /var/lib/companion (saved games)" in out
+
+
+def test_uninstall_keeps_the_makers_game_files(target: Path, stub: Path) -> None:
+    ok(run(target, stub, "--yes"))
+    game = target / "etc/companion/games/house-rules.toml"
+    game.write_text('id = "house"\n')
+    out = ok(run(target, stub, "--uninstall"))
+    assert game.read_text() == 'id = "house"\n'
+    assert not (target / "etc/companion/config.toml").exists()
+    assert "= kept /etc/companion/games: it holds your game files" in out
+
+
+def test_uninstall_twice_and_reinstall(target: Path, stub: Path) -> None:
+    ok(run(target, stub, "--yes"))
+    installed = tree(target)
+    ok(run(target, stub, "--uninstall"))
+    out = ok(run(target, stub, "--uninstall"))
+    assert "Done: 0 change(s)" in out
+    ok(run(target, stub, "--yes"))
+    assert tree(target) == installed
+
+
+def test_bad_option_is_one_line(target: Path, stub: Path) -> None:
+    proc = run(target, stub, "--frobnicate")
+    assert proc.returncode == 1
+    assert proc.stderr == "install.sh: unknown option '--frobnicate' (see --help)\n"
+
+
+def test_help(target: Path, stub: Path) -> None:
+    proc = run(target, stub, "--help")
+    assert proc.returncode == 0
+    assert "--uninstall" in proc.stdout and "--root DIR" in proc.stdout and "--yes" in proc.stdout
+
+
+@pytest.mark.skipif(shutil.which("shellcheck") is None, reason="shellcheck is not installed (apt install shellcheck)")
+@pytest.mark.parametrize("script", ["install.sh", "pi-check.sh"])
+def test_shellcheck_clean(script: str) -> None:
+    proc = subprocess.run(["shellcheck", str(ROOT / "systemd" / script)], capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0, proc.stdout
+
+
+# ------------------------------------------------------------------ the pinned versions
+
+def pins() -> dict[str, str]:
+    out: dict[str, str] = {}
+    for line in REQUIREMENTS.read_text().splitlines():
+        line = line.split("#", 1)[0].strip()
+        if line:
+            req = Requirement(line)
+            specs = list(req.specifier)
+            assert len(specs) == 1 and specs[0].operator == "==", f"{line!r} is not pinned with =="
+            out[canonicalize_name(req.name)] = specs[0].version
+    return out
+
+
+def runtime_closure() -> dict[str, Requirement]:
+    """Every runtime requirement of the installed package, direct and indirect (markers for this platform)."""
+    seen: dict[str, Requirement] = {}
+    todo = ["sovereign-companion"]
+    while todo:
+        for raw in metadata.requires(todo.pop()) or []:
+            req = Requirement(raw)
+            if req.marker is not None and not req.marker.evaluate({"extra": ""}):
+                continue
+            name = canonicalize_name(req.name)
+            if name not in seen:
+                seen[name] = req
+                todo.append(req.name)
+    return seen
+
+
+#: provided by the venv itself (python3 -m venv), not pinned
+FROM_THE_VENV = {"setuptools", "pip"}
+
+
+def test_every_runtime_dependency_is_pinned() -> None:
+    closure = {n: r for n, r in runtime_closure().items() if n not in FROM_THE_VENV}
+    pinned = pins()
+    assert sorted(closure) == sorted(pinned), "systemd/requirements-pi.txt must pin exactly the runtime closure"
+    for name, req in closure.items():
+        assert req.specifier.contains(pinned[name], prereleases=True), f"{name}=={pinned[name]} breaks {req}"
+
+
+def test_pins_are_what_the_tests_run_on() -> None:
+    for name, version in pins().items():
+        assert metadata.version(name) == version, (
+            f"tests run on {name} {metadata.version(name)} but the Pi gets {version}: update systemd/requirements-pi.txt")
+
+
+# ------------------------------------------------------------------ the real thing, under --root
+
+NO_INDEX = ("No matching distribution", "Could not find a version", "NewConnectionError", "Temporary failure in name",
+            "Network is unreachable", "Max retries exceeded")
+
+
+@pytest.mark.slow
+def test_real_venv_under_root(tmp_path: Path) -> None:
+    """The real python -m venv and pip: the pins resolve, the package installs, and the command runs."""
+    root = tmp_path / "root"
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHON", "VIRTUAL_ENV", "PYTHONPATH")}
+    env["PYTHON"] = getattr(sys, "_base_executable", sys.executable)
+    proc = subprocess.run(["bash", str(INSTALL), "--root", str(root), "--yes"], env=env, capture_output=True,
+                          text=True, timeout=600)
+    if proc.returncode != 0 and any(s in proc.stdout + proc.stderr for s in NO_INDEX):
+        pytest.skip("no package index reachable for pip")
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    venv = root / "opt/companion/venv"
+    assert "include-system-site-packages = true" in (venv / "pyvenv.cfg").read_text()
+    listed = subprocess.run([str(venv / "bin/python"), "-m", "pip", "list", "--format=freeze"], capture_output=True,
+                            text=True, timeout=120, check=True).stdout.splitlines()
+    installed = {canonicalize_name(n): v for n, _, v in (line.partition("==") for line in listed)}
+    for name, version in pins().items():
+        assert installed.get(name) == version, f"{name}: {installed.get(name)} installed, {version} pinned"
+    games = subprocess.run([str(venv / "bin/companion"), "games", "--ids"], capture_output=True, text=True,
+                           timeout=120, cwd=tmp_path)
+    assert games.returncode == 0, games.stderr
+    from companion.games import builtin_ids
+
+    assert games.stdout.split() == builtin_ids()
