@@ -15,6 +15,7 @@ COMMAND_MODULES: list[str] = [
     "companion.cli_core",
     "companion.cli_diagram",
     "companion.cli_odds",
+    "companion.cli_chess",
 ]
 
 

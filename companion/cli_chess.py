@@ -1,0 +1,143 @@
+"""`companion perft sovereign-chess` and `companion chess inspect` — the Sovereign Chess engine from the shell."""
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from typing import TYPE_CHECKING, Any
+
+from .errors import CompanionError
+
+if TYPE_CHECKING:
+    from .rules.sovereign_chess import SovereignChess
+
+PERFT_GAMES = ("sovereign-chess",)
+
+
+class ChessInputError(CompanionError, ValueError):
+    """Bad input to `companion perft` or `companion chess` (position text, move text, depth)."""
+
+
+def register(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
+    p = sub.add_parser("perft", help="count move paths of a rules engine (sovereign-chess)",
+                       description="Count the legal move paths DEPTH plies deep (ordinary moves; each promotion "
+                                   "choice counts; defections are not counted) and time it.")
+    p.add_argument("game", help="the game (sovereign-chess)")
+    p.add_argument("--depth", type=int, required=True, metavar="N", help="plies to search (0 or more)")
+    p.add_argument("--fen", metavar="TEXT", help="position text (default: the start position)")
+    p.add_argument("--divide", action="store_true", help="also print the count below each first move")
+    p.set_defaults(func=cmd_perft)
+
+    chess = sub.add_parser("chess", help="Sovereign Chess positions: inspect one",
+                           description="Sovereign Chess engine tools.")
+    csub = chess.add_subparsers(dest="chess_command", metavar="COMMAND")
+    ins = csub.add_parser("inspect", help="show a position: owned and controlled colours, blocked squares, check",
+                          description="Show a position: the board, each player's owned and controlled colours, the "
+                                      "blocked squares of colour, check and the number of legal moves.")
+    ins.add_argument("--fen", metavar="TEXT", help="position text (default: the start position)")
+    ins.add_argument("--json", action="store_true", help="print JSON")
+    ins.add_argument("--moves", action="store_true", help="also list the legal moves (text output)")
+    ins.set_defaults(func=cmd_inspect)
+    chess.set_defaults(func=lambda args: _chess_help(chess))
+
+
+def _chess_help(parser: argparse.ArgumentParser) -> int:
+    parser.print_help()
+    return 2
+
+
+def _game(fen: str | None) -> "SovereignChess":
+    from .rules.sovereign_chess import START, ChessError, SovereignChess
+
+    try:
+        return SovereignChess(START if fen is None else fen)
+    except ChessError as e:
+        raise ChessInputError(str(e)) from None
+
+
+def cmd_perft(args: argparse.Namespace) -> int:
+    from .rules.sovereign_chess import divide, perft
+
+    if args.game not in PERFT_GAMES:
+        raise ChessInputError(f"perft: unknown game {args.game!r}; perft knows {', '.join(PERFT_GAMES)}")
+    if args.depth < 0:
+        raise ChessInputError(f"perft: --depth must be 0 or more, got {args.depth}")
+    game = _game(args.fen)
+    pos = game.position
+    t0 = time.perf_counter()
+    if args.divide and args.depth > 0:
+        from .rules.sovereign_chess.moves import move_from_packed
+
+        rows = [(move_from_packed(pos.board, m).text, n) for m, n in divide(pos, args.depth)]
+        nodes = sum(n for _, n in rows)
+        for text, n in sorted(rows):
+            print(f"{text} {n}")
+    else:
+        nodes = perft(pos, args.depth)
+    dt = time.perf_counter() - t0
+    print(f"nodes {nodes}")
+    print(f"time {dt:.3f} s")
+    if dt > 0:
+        print(f"speed {nodes / dt:,.0f} nodes/s")
+    return 0
+
+
+def inspect_json(game: "SovereignChess") -> dict[str, Any]:
+    from .rules.sovereign_chess import square_name
+
+    return {
+        "players": {
+            str(p): {"owned": game.owned(p).label, "controlled": [c.label for c in game.controlled(p)]}
+            for p in (1, 2)
+        },
+        "blocked": [square_name(sq) for sq in game.blocked()],
+        "check": game.in_check(),
+        "legal_moves": len(game.legal_moves()),
+    }
+
+
+def board_diagram(game: "SovereignChess") -> list[str]:
+    """The board as text, rank 16 at the top: a piece is its colour letter and role (``wK``); an empty square of
+    colour shows its colour letter and ``:``, or ``#`` when blocked by its twin."""
+    from .rules.sovereign_chess.squares import FILES, SQ_COLOUR, COLOUR_LETTERS
+
+    blocked = set(game.blocked())
+    lines = []
+    for rank in range(15, -1, -1):
+        cells = []
+        for file in range(16):
+            sq = rank * 16 + file
+            piece = game.piece_at(sq)
+            if piece is not None:
+                cells.append(piece.colour.letter + piece.role.letter.upper())
+            elif SQ_COLOUR[sq] >= 0:
+                cells.append(COLOUR_LETTERS[SQ_COLOUR[sq]] + ("#" if sq in blocked else ":"))
+            else:
+                cells.append(" .")
+        lines.append(f"{rank + 1:>2} " + " ".join(cells))
+    lines.append("    " + "  ".join(FILES))
+    return lines
+
+
+def cmd_inspect(args: argparse.Namespace) -> int:
+    game = _game(args.fen)
+    data = inspect_json(game)
+    if args.json:
+        print(json.dumps(data))
+        return 0
+    for line in board_diagram(game):
+        print(line)
+    print(f"player {game.turn} to move, ply {game.ply}")
+    for p in (1, 2):
+        controlled = ", ".join(data["players"][str(p)]["controlled"]) or "nothing else"
+        print(f"player {p}: owns {data['players'][str(p)]['owned']}, controls {controlled}")
+    print(f"blocked: {', '.join(data['blocked']) or 'none'}")
+    outcome = game.outcome()
+    state = "check" if data["check"] else "not in check"
+    if outcome is not None:
+        state = outcome.result + (f", player {outcome.winner} wins" if outcome.winner else "")
+    print(f"{state}; {data['legal_moves']} legal moves")
+    if args.moves:
+        for move in game.legal_moves():
+            print(f"  {move.text}")
+    return 0

@@ -1,0 +1,37 @@
+"""Perft speed for ``make bench``: nodes per second of perft(3) (and perft(4)) from the start position."""
+from __future__ import annotations
+
+import statistics
+import time
+
+from .fen import START, parse_position
+from .perft import perft
+
+
+def perft_bench(repeats: int = 7) -> dict[str, float]:
+    """Median of ``repeats`` timed perft(3) runs (after one warm-up) and one perft(4) run, from the start."""
+    pos = parse_position(START)
+    perft(pos, 3)
+    times = []
+    nodes3 = 0
+    for _ in range(repeats):
+        t0 = time.perf_counter()
+        nodes3 = perft(pos, 3)
+        times.append(time.perf_counter() - t0)
+    t3 = statistics.median(times)
+    t0 = time.perf_counter()
+    nodes4 = perft(pos, 4)
+    t4 = time.perf_counter() - t0
+    return {
+        "perft3_nodes": nodes3,
+        "perft3_seconds": t3,
+        "perft3_nodes_per_s": nodes3 / t3,
+        "perft4_nodes": nodes4,
+        "perft4_seconds": t4,
+        "perft4_nodes_per_s": nodes4 / t4,
+    }
+
+
+if __name__ == "__main__":  # pragma: no cover - manual use: python -m companion.rules.sovereign_chess.bench
+    for key, value in perft_bench().items():
+        print(f"{key:22} {value:,.3f}")

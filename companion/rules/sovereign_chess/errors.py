@@ -1,0 +1,18 @@
+"""Errors the engine raises. All are ValueErrors with a one-line message that says what and where."""
+from __future__ import annotations
+
+
+class ChessError(ValueError):
+    """Base of the engine's errors."""
+
+
+class PositionTextError(ChessError):
+    """Position text (the FEN-like form) is malformed or describes an impossible position."""
+
+
+class MoveTextError(ChessError):
+    """Move text does not follow the grammar."""
+
+
+class IllegalMoveError(ChessError):
+    """A well-formed move that the rules do not allow in this position."""

@@ -1,0 +1,392 @@
+"""The position: a mailbox board plus square sets, control of colours, make/unmake and the attack test.
+
+Moves inside the engine are packed ints (see :func:`pack`); :mod:`.moves` turns them into :class:`~.moves.Move`
+values for the API. Lists held by a position (square sets, kings, owners, control) are replaced, never mutated, so an
+undo record can simply keep the old ones.
+"""
+from __future__ import annotations
+
+from typing import Final, Sequence
+
+from .squares import (
+    COLOUR_SQUARES,
+    DIAG8,
+    I1,
+    I16,
+    KING,
+    KING_ATTACKS,
+    KNIGHT,
+    KNIGHT_ATTACKS,
+    ORTHO8,
+    PAWN,
+    PAWN_ATTACKERS,
+    QUEEN,
+    RANK1,
+    RANK16,
+    RAY8,
+    ROOK,
+    BISHOP,
+    SQ_COLOUR,
+)
+
+KIND_NORMAL: Final = 0
+KIND_CASTLE: Final = 1
+KIND_DEFECT: Final = 2
+_ACCEPT: Final = -1  # undo record marker for the opening choice
+
+
+def pack(fr: int, to: int, promo: int = 0, kind: int = KIND_NORMAL, extra: int = 0) -> int:
+    """A move as an int: from, to, promotion role, kind, and the castling rook's square or the defection colour."""
+    return fr | (to << 8) | (promo << 16) | (kind << 19) | (extra << 21)
+
+
+def compute_control(board: Sequence[int], owned1: int, owned2: int) -> list[int]:
+    """controller[colour] = 1, 2 or 0 (nobody).
+
+    Each colour has at most one occupied square of its colour; the piece there is the colour's "parent". A colour
+    belongs to whoever owns the first owned colour met walking up the parents — so chains work, and the opponent's
+    owned colour is never controlled (the walk stops at it).
+    """
+    parent = [-1] * 12
+    for colour, (a, b) in enumerate(COLOUR_SQUARES):
+        p = board[a] or board[b]
+        if p:
+            parent[colour] = p >> 3
+    ctrl = [0] * 12
+    for colour in range(12):
+        x = colour
+        for _ in range(13):
+            if x == owned1:
+                ctrl[colour] = 1
+                break
+            if x == owned2:
+                ctrl[colour] = 2
+                break
+            x = parent[x]
+            if x < 0:
+                break
+    return ctrl
+
+
+_UndoRecord = tuple[int, int, list[int], list[int], list[int], list[int], list[int], int, int, tuple[int, ...]]
+
+
+class Position:
+    """A Sovereign Chess position. Mutable: :meth:`push` and :meth:`pop` make and unmake packed moves."""
+
+    __slots__ = ("board", "occ", "by_colour", "by_role", "owned", "kings", "turn", "castling", "ply", "ctrl", "history")
+
+    def __init__(self, board: Sequence[int], turn: int, owned: tuple[int, int], castling: int, ply: int) -> None:
+        self.board: list[int] = list(board)
+        self.turn = turn
+        self.owned: list[int] = [-1, owned[0], owned[1]]
+        self.castling = castling
+        self.ply = ply
+        occ = 0
+        by_colour = [0] * 12
+        by_role = [0] * 7
+        kings = [-1, -1, -1]
+        for sq, p in enumerate(self.board):
+            if p:
+                bit = 1 << sq
+                occ |= bit
+                by_colour[p >> 3] |= bit
+                by_role[p & 7] |= bit
+                if p & 7 == KING:
+                    for player in (1, 2):
+                        if p >> 3 == self.owned[player]:
+                            kings[player] = sq
+        self.occ = occ
+        self.by_colour = by_colour
+        self.by_role = by_role
+        self.kings: list[int] = kings
+        self.ctrl: list[int] = compute_control(self.board, owned[0], owned[1])
+        self.history: list[_UndoRecord] = []
+
+    def copy(self) -> "Position":
+        """An independent copy without the undo history."""
+        return Position(self.board, self.turn, (self.owned[1], self.owned[2]), self.castling, self.ply)
+
+    # ------------------------------------------------------------------ queries
+
+    def controlled_mask(self, player: int) -> int:
+        """The squares of every piece ``player`` owns or controls."""
+        ctrl = self.ctrl
+        bc = self.by_colour
+        m = 0
+        for colour in range(12):
+            if ctrl[colour] == player:
+                m |= bc[colour]
+        return m
+
+    def blocked_mask(self) -> int:
+        """Squares of colour that may not be occupied because the other square of that colour is."""
+        board = self.board
+        m = 0
+        for a, b in COLOUR_SQUARES:
+            if board[a]:
+                m |= 1 << b
+            elif board[b]:
+                m |= 1 << a
+        return m
+
+    def attacked(self, s: int, by: int, occ: int = -1) -> bool:
+        """Whether a piece ``by`` controls could capture on ``s`` (so a king there would be in check).
+
+        The attacker must be within eight squares, and cannot capture on a square of its own colour. ``occ``
+        overrides the occupied set (to look through a king that is moving).
+        """
+        if occ < 0:
+            occ = self.occ
+        board = self.board
+        ctrl = self.ctrl
+        by_role = self.by_role
+        sc = SQ_COLOUR[s]
+        b = KNIGHT_ATTACKS[s] & by_role[KNIGHT]
+        while b:
+            low = b & -b
+            c = board[low.bit_length() - 1] >> 3
+            if ctrl[c] == by and c != sc:
+                return True
+            b ^= low
+        b = KING_ATTACKS[s] & by_role[KING] & occ
+        while b:
+            low = b & -b
+            c = board[low.bit_length() - 1] >> 3
+            if ctrl[c] == by and c != sc:
+                return True
+            b ^= low
+        b = PAWN_ATTACKERS[s] & by_role[PAWN]
+        while b:
+            low = b & -b
+            c = board[low.bit_length() - 1] >> 3
+            if ctrl[c] == by and c != sc:
+                return True
+            b ^= low
+        queens = by_role[QUEEN]
+        rq = by_role[ROOK] | queens
+        if ORTHO8[s] & rq:
+            for d in (0, 1):  # N, E: first blocker is the lowest bit
+                bl = RAY8[d][s] & occ
+                if bl:
+                    t = (bl & -bl).bit_length() - 1
+                    if (rq >> t) & 1:
+                        c = board[t] >> 3
+                        if ctrl[c] == by and c != sc:
+                            return True
+            for d in (4, 5):  # S, W: the highest bit
+                bl = RAY8[d][s] & occ
+                if bl:
+                    t = bl.bit_length() - 1
+                    if (rq >> t) & 1:
+                        c = board[t] >> 3
+                        if ctrl[c] == by and c != sc:
+                            return True
+        bq = by_role[BISHOP] | queens
+        if DIAG8[s] & bq:
+            for d in (2, 3):
+                bl = RAY8[d][s] & occ
+                if bl:
+                    t = (bl & -bl).bit_length() - 1
+                    if (bq >> t) & 1:
+                        c = board[t] >> 3
+                        if ctrl[c] == by and c != sc:
+                            return True
+            for d in (6, 7):
+                bl = RAY8[d][s] & occ
+                if bl:
+                    t = bl.bit_length() - 1
+                    if (bq >> t) & 1:
+                        c = board[t] >> 3
+                        if ctrl[c] == by and c != sc:
+                            return True
+        return False
+
+    def in_check(self, player: int = 0) -> bool:
+        """Whether ``player`` (default: the side to move) has a king that the other player attacks."""
+        player = player or self.turn
+        ks = self.kings[player]
+        return ks >= 0 and self.attacked(ks, 3 - player)
+
+    def mover_safe(self) -> bool:
+        """After :meth:`push`: whether the player who just moved left their king out of check."""
+        us = 3 - self.turn
+        ks = self.kings[us]
+        return ks < 0 or not self.attacked(ks, self.turn)
+
+    # ------------------------------------------------------------------ make / unmake
+
+    def push(self, m: int) -> None:
+        """Make a packed move (no legality check: the generator's job)."""
+        board = self.board
+        fr = m & 255
+        to = (m >> 8) & 255
+        kind = (m >> 19) & 3
+        us = self.turn
+        bc = self.by_colour[:]
+        br = self.by_role[:]
+        occ = self.occ
+        castling = self.castling
+        kings = self.kings
+        owned = self.owned
+        regime = False
+        if kind == KIND_NORMAL:
+            p = board[fr]
+            cap = board[to]
+            bf = 1 << fr
+            bt = 1 << to
+            c = p >> 3
+            r = p & 7
+            promo = (m >> 16) & 7
+            nr = promo or r
+            changes: tuple[int, ...] = (fr, p, to, cap)
+            if cap:
+                bc[cap >> 3] ^= bt
+                br[cap & 7] ^= bt
+                occ ^= bf
+            else:
+                occ ^= bf | bt
+            bc[c] ^= bf | bt
+            br[r] ^= bf
+            br[nr] ^= bt
+            board[fr] = 0
+            board[to] = (c << 3) | nr
+            castling &= ~(bf | bt)
+            if fr == I1:
+                castling &= ~RANK1
+            elif fr == I16:
+                castling &= ~RANK16
+            if r == KING:
+                kings = kings[:]
+                kings[us] = to
+            elif promo == KING:
+                # coup d'état (owned pawn) or overthrow (controlled pawn): the old king leaves the board
+                regime = True
+                kings = kings[:]
+                ks = kings[us]
+                if ks >= 0:
+                    kp = board[ks]
+                    kb = 1 << ks
+                    board[ks] = 0
+                    occ ^= kb
+                    bc[kp >> 3] ^= kb
+                    br[KING] ^= kb
+                    changes = (fr, p, to, cap, ks, kp)
+                    if ks == I1:
+                        castling &= ~RANK1
+                    elif ks == I16:
+                        castling &= ~RANK16
+                kings[us] = to
+                if c != owned[us]:
+                    owned = owned[:]
+                    owned[us] = c
+            recompute = regime or SQ_COLOUR[fr] >= 0 or SQ_COLOUR[to] >= 0
+        elif kind == KIND_CASTLE:
+            rf = m >> 21
+            rt = to - 1 if rf > fr else to + 1
+            kp = board[fr]
+            rp = board[rf]
+            changes = (fr, kp, rf, rp, to, board[to], rt, board[rt])
+            board[fr] = 0
+            board[rf] = 0
+            board[to] = kp
+            board[rt] = rp
+            move_k = (1 << fr) ^ (1 << to)
+            move_r = (1 << rf) ^ (1 << rt)
+            occ ^= move_k ^ move_r
+            bc[kp >> 3] ^= move_k
+            bc[rp >> 3] ^= move_r
+            br[KING] ^= move_k
+            br[ROOK] ^= move_r
+            castling &= ~(RANK1 if fr >> 4 == 0 else RANK16) & ~(1 << rf)
+            kings = kings[:]
+            kings[us] = to
+            recompute = SQ_COLOUR[fr] >= 0 or SQ_COLOUR[to] >= 0 or SQ_COLOUR[rf] >= 0 or SQ_COLOUR[rt] >= 0
+        else:  # defection, perhaps followed by the king stepping off its new colour's square
+            y = (m >> 21) & 15
+            kp = board[fr]
+            bf = 1 << fr
+            bc[kp >> 3] ^= bf
+            bc[y] ^= bf
+            nk = (y << 3) | KING
+            owned = owned[:]
+            owned[us] = y
+            if to == fr:
+                changes = (fr, kp)
+                board[fr] = nk
+            else:
+                cap = board[to]
+                bt = 1 << to
+                changes = (fr, kp, to, cap)
+                if cap:
+                    bc[cap >> 3] ^= bt
+                    br[cap & 7] ^= bt
+                    occ ^= bf
+                else:
+                    occ ^= bf | bt
+                bc[y] ^= bf | bt
+                br[KING] ^= bf | bt
+                board[fr] = 0
+                board[to] = nk
+                castling &= ~(bf | bt)
+                if fr == I1:
+                    castling &= ~RANK1
+                elif fr == I16:
+                    castling &= ~RANK16
+                kings = kings[:]
+                kings[us] = to
+            recompute = True
+        self.history.append(
+            (m, self.occ, self.by_colour, self.by_role, self.kings, self.owned, self.ctrl, self.castling, us, changes)
+        )
+        self.occ = occ
+        self.by_colour = bc
+        self.by_role = br
+        self.kings = kings
+        self.owned = owned
+        self.castling = castling
+        if recompute:
+            self.ctrl = compute_control(board, owned[1], owned[2])
+        self.turn = 3 - us
+        self.ply += 1
+
+    def pop(self) -> int:
+        """Unmake the last move (or the opening choice); returns the packed move (-1 for the opening choice)."""
+        m, occ, bc, br, kings, owned, ctrl, castling, turn, changes = self.history.pop()
+        board = self.board
+        for i in range(len(changes) - 2, -1, -2):
+            board[changes[i]] = changes[i + 1]
+        self.occ = occ
+        self.by_colour = bc
+        self.by_role = br
+        self.kings = kings
+        self.owned = owned
+        self.ctrl = ctrl
+        self.castling = castling
+        if m != _ACCEPT:
+            self.ply -= 1
+        self.turn = turn
+        return m
+
+    # ------------------------------------------------------------------ the opening choice
+
+    @property
+    def opening_choice_pending(self) -> bool:
+        """True right after the first move: the second player may accept it (own that army) or reject it."""
+        return self.ply == 1 and self.turn == 2
+
+    def accept_opening(self) -> None:
+        """The second player accepts the first move: the players swap armies and player 1 moves next.
+
+        Rejecting is simply playing on (player 2 moves). Undone by :meth:`pop`.
+        """
+        if not self.opening_choice_pending:
+            raise ValueError("the first move can only be accepted right after it, with player 2 to move")
+        self.history.append(
+            (_ACCEPT, self.occ, self.by_colour, self.by_role, self.kings, self.owned, self.ctrl, self.castling,
+             self.turn, ())
+        )
+        self.owned = [-1, self.owned[2], self.owned[1]]
+        self.kings = [-1, self.kings[2], self.kings[1]]
+        self.ctrl = compute_control(self.board, self.owned[1], self.owned[2])
+        self.turn = 1
