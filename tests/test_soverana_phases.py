@@ -123,6 +123,9 @@ def test_event_menu_defaults_make_the_common_card_quick() -> None:
     t.ans(MultiSelect, ["Hospital"])
     assert t.prompt().default == "pay"
     assert t.prompt().lines[0] == "Crisis: Hospital"
+    t.ans(Choice, "crisis")
+    t.ans(MultiSelect, ["Police Station", "Fire Station", "University"])
+    assert t.prompt().lines[0] == "Crisis: Hospital, Police, Fire ~"
     t.ans(Choice, "pay")
     assert t.ans(Choice, "back") and t.prompt().title == "Major event"
     t.ans(Choice, "pay")

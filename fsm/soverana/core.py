@@ -15,6 +15,7 @@ from ..prompts import Info, Prompt
 log = logging.getLogger(__name__)
 
 LINE = 21  #: characters in a screen line
+LIST_LINE = 32  #: a list of names may run on: the screen cuts it to the pixel, with an ellipsis
 TITLE = 20
 
 
