@@ -232,21 +232,22 @@ config_file() {
         return
     fi
     local tmp; tmp=$(mktemp)
-    if [ -f "$SRC/examples/config.toml" ]; then
-        cp "$SRC/examples/config.toml" "$tmp"
-    else
-        cat >"$tmp" <<EOF
-# Sovereign Companion config. Every key is optional; see $DOCS/README.md for all of them.
+    cat >"$tmp" <<EOF
+# Sovereign Companion config, written by systemd/install.sh (it never overwrites it).
+# Every key is optional; all of them are described in $DOCS/README.md.
+
+# The service drives the Pi's OLED, buttons and LEDs. ("auto" would fall back to the terminal simulator when the
+# OLED does not answer, and the journal would not say why.)
+hardware = "pi"
 
 [games]
 # games described in TOML files: drop them here
 folder = "$GAMES_DIR"
 
 [log]
-# debug, info, warning or error; read with: journalctl -u companion
+# debug, info, warning or error; read it with: journalctl -u companion
 level = "info"
 EOF
-    fi
     install -D -m 0644 "$tmp" "$(at "$CONF")"
     rm -f "$tmp"
     did "wrote $CONF"

@@ -244,6 +244,7 @@ def test_written_config_is_valid(target: Path, stub: Path) -> None:
     cfg = config.parse_config(tomllib.loads(conf.read_text()), source=conf)
     assert str(cfg.games.folder) == "/etc/companion/games"
     assert cfg.log_level == "info"
+    assert cfg.hardware == "pi"  # a missing OLED is reported as such, not as "the simulator needs a terminal"
 
 
 def test_uninstall_keeps_only_the_saved_games(target: Path, stub: Path) -> None:
