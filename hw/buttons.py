@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from time import monotonic
 from typing import Any, Callable, Mapping
 
-from gpiozero import DigitalInputDevice, GPIOZeroError
+from gpiozero import DigitalInputDevice, GPIOZeroError  # type: ignore[import-untyped]
 
 from companion.errors import ConfigError, HardwareError
 from companion.events import Event, Key, KeyEvent

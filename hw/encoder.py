@@ -15,7 +15,7 @@ from __future__ import annotations
 import logging
 from typing import Any, Callable
 
-from gpiozero import GPIOZeroError, RotaryEncoder
+from gpiozero import GPIOZeroError, RotaryEncoder  # type: ignore[import-untyped]
 
 from companion.errors import HardwareError
 from companion.events import Event, Key, KeyEvent

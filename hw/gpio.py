@@ -37,7 +37,7 @@ def make_pin_factory(name: str = "auto") -> Any:
     if name not in FACTORIES:
         raise HardwareError(f"unknown GPIO pin factory {name!r}: use one of {', '.join(FACTORIES)}")
     if name == "mock":
-        from gpiozero.pins.mock import MockFactory
+        from gpiozero.pins.mock import MockFactory  # type: ignore[import-untyped]
 
         return MockFactory()
     order = ("lgpio", "rpigpio", "native") if name == "auto" else (name,)
@@ -54,14 +54,14 @@ def make_pin_factory(name: str = "auto") -> Any:
 def _build(kind: str) -> Any:
     if kind == "lgpio":
         os.environ["LG_WD"] = lgpio_workdir()  # read by lgpio when it is imported, just below
-        from gpiozero.pins.lgpio import LGPIOFactory
+        from gpiozero.pins.lgpio import LGPIOFactory  # type: ignore[import-untyped]
 
         return LGPIOFactory()
     if kind == "rpigpio":
-        from gpiozero.pins.rpigpio import RPiGPIOFactory
+        from gpiozero.pins.rpigpio import RPiGPIOFactory  # type: ignore[import-untyped]
 
         return RPiGPIOFactory()
-    from gpiozero.pins.native import NativeFactory
+    from gpiozero.pins.native import NativeFactory  # type: ignore[import-untyped]
 
     return NativeFactory()
 
@@ -73,7 +73,7 @@ def default_pin_factory() -> Any:
     """
     global _default
     if _default is None:
-        from gpiozero import Device
+        from gpiozero import Device  # type: ignore[import-untyped]
 
         _default = make_pin_factory("auto")
         Device.pin_factory = _default
