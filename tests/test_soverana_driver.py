@@ -36,7 +36,7 @@ class Table:
     def __init__(self, **options: Any) -> None:
         players = tuple(Player(n, i + 1) for i, n in enumerate(NAMES))
         self.g = SoveranaGame(Setup(players, options))
-        self.seen: list[Prompt] = []
+        self.seen: list[Any] = []
         self.notices: list[Info] = []
 
     # ----------------------------------------------------------------- primitives
@@ -44,14 +44,15 @@ class Table:
     def data(self) -> dict[str, Any]:
         return self.g.data
 
-    def prompt(self) -> Prompt:
+    def prompt(self) -> Any:
+        """The current prompt, checked to fit the screen (typed Any: tests read each kind's fields)."""
         p = self.g.prompt()
         _fits(p)
         return p
 
-    def ans(self, kind: type, value: Any, player: int | None | str = "any", title: str | None = None) -> Prompt:
+    def ans(self, kind: Any, value: Any, player: int | None | str = "any", title: str | None = None) -> Any:
         self.skip_notices()
-        p = self.prompt()
+        p: Any = self.prompt()
         assert isinstance(p, kind), f"expected {kind.__name__}, got {p!r} in {self.g.state}"
         if player != "any":
             assert p.player == player, f"{p.title}: expected player {player}, got {p.player}"
