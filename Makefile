@@ -3,12 +3,14 @@ PYTHON ?= $(shell command -v python3.11 || command -v python3)
 VENV   ?= .venv
 BIN     = $(VENV)/bin
 STAMP   = $(VENV)/.installed
+# On a Raspberry Pi the venv also sees the system's lgpio (python3-lgpio), which gpiozero needs there.
+VENV_FLAGS ?= $(shell grep -qs "Raspberry Pi" /proc/device-tree/model && echo --system-site-packages)
 
 .PHONY: run sim test bench venv clean pi-check diagrams
 
 $(STAMP): pyproject.toml
 	@test -n "$(PYTHON)" || { echo "make: no python3.11 or python3 found; install Python 3.11" >&2; exit 1; }
-	$(PYTHON) -m venv $(VENV)
+	$(PYTHON) -m venv $(VENV_FLAGS) $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[test]'
 	@touch $(STAMP)

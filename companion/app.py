@@ -15,6 +15,7 @@ from typing import Any, Callable, Protocol
 from PIL import Image
 
 from .config import Config
+from .errors import CompanionError
 from .events import (Event, KeyEvent, QuitEvent, RollerState, RollerStatusEvent, RollEvent, RollRequestEvent,
                      TickEvent)
 from .headless import new_record, open_session
@@ -69,7 +70,7 @@ class App:
         self.stats = LoopStats()
         self.running = True
         self._game_arg = game
-        self._last: bytes = b""
+        self._output_failed = False
 
     # ------------------------------------------------------------------ games
     def start_new(self, game: str) -> None:
@@ -176,7 +177,16 @@ class App:
         elif not toast:
             self.toast_until = None
         active, waiting = self.session.leds() if self.session is not None else (None, False)
-        self.output.present(img, active, waiting)
+        try:
+            self.output.present(img, active, waiting)
+        except CompanionError as e:  # a loose wire must not stop the game: the journal has it all; retry next frame
+            if not self._output_failed:
+                log.error("%s", e)
+            self._output_failed = True
+            return
+        if self._output_failed:
+            log.info("display working again")
+            self._output_failed = False
         self.stats.frames += 1
 
     # ------------------------------------------------------------------ the loop

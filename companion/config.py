@@ -23,7 +23,7 @@ class DisplayConfig:
     driver: str = "ssd1306"  #: "ssd1306" (0.96") or "sh1106" (1.3")
     port: int = 1  #: I2C bus number: /dev/i2c-<port>
     address: int = 0x3C  #: I2C address of the OLED
-    rotate: int = 0  #: 0..3, quarter turns clockwise
+    rotate: int = 0  #: 0 or 2: the screen as mounted, or turned upside down
     contrast: int = 0xCF  #: 0..255
 
 
@@ -166,6 +166,13 @@ def _choice(*allowed: str) -> Callable[[str, Any], Any]:
     return check
 
 
+def _rotate(where: str, v: Any) -> Any:
+    if v not in (0, 2) or isinstance(v, bool):
+        raise ConfigError(f"{where} = {_fmt(v)} is not allowed; use 0 (as mounted) or 2 (upside down) — "
+                          "the screens are laid out for a landscape panel")
+    return v
+
+
 def _str(where: str, v: Any) -> Any:
     if not isinstance(v, str) or not v:
         raise ConfigError(f"{where} = {_fmt(v)} must be a non-empty string")
@@ -213,7 +220,7 @@ def parse_config(raw: Mapping[str, Any], source: Path | None = None) -> Config:
         driver=t.get("driver", d.driver, _choice("ssd1306", "sh1106")),
         port=t.get("port", d.port, _int(0, 31)),
         address=t.get("address", d.address, _int(0x03, 0x77)),
-        rotate=t.get("rotate", d.rotate, _int(0, 3)),
+        rotate=t.get("rotate", d.rotate, _rotate),
         contrast=t.get("contrast", d.contrast, _int(0, 255)),
     )
     t.done()

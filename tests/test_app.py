@@ -143,3 +143,16 @@ def test_loop_blocks_then_quits_and_pings_the_watchdog(tmp_path: Path) -> None:
 def test_config_defaults_make_a_working_config() -> None:
     cfg = Config()
     assert cfg.dice.sources == ("roller", "typed", "rng") and isinstance(cfg.games, GamesConfig)
+
+
+def test_a_display_fault_mid_game_loses_nothing(tmp_path: Path) -> None:
+    from companion.errors import HardwareError
+
+    app, out = make_app(tmp_path, game=str(EXAMPLES / "race-to-ten.toml"))
+    real = out.present
+    out.present = lambda *a: (_ for _ in ()).throw(HardwareError("no OLED answered"))  # type: ignore[method-assign]
+    press(app, "ok", "ok")
+    assert app.session.n_inputs == 2 and app.journal.count_inputs(app.record.id) == 2
+    out.present = real  # type: ignore[method-assign]
+    press(app, "down")
+    assert out.frames[-1].tobytes() == app.frame().tobytes()

@@ -56,7 +56,7 @@ level = "debug"
 
 @pytest.mark.parametrize("text, needles", [
     ('[display]\ndriver = "ssd1309"', ["[display] driver", '"ssd1309"', '"ssd1306"', '"sh1106"']),
-    ("[display]\nrotate = 5", ["[display] rotate", "5", "0 to 3"]),
+    ("[display]\nrotate = 1", ["[display] rotate", "1", "0 (as mounted) or 2"]),
     ("[display]\ndrvier = 1", ["[display]", "drvier", "known keys"]),
     ('[dice]\nsources = ["roller", "dice"]', ["[dice] sources", "dice", '"typed"']),
     ("[leds]\nplayers = [12, 12]", ["[leds] players", "twice"]),

@@ -48,9 +48,11 @@ def title_bar(d: ImageDraw.ImageDraw, title: str, right: str = "") -> None:
 
 def text_row(d: ImageDraw.ImageDraw, y: int, text: str, *, inverse: bool = False, x: int = 2,
              width: int = WIDTH - 4) -> None:
+    """One row of text; ``inverse`` highlights it with a bar as wide as the text (cheaper to redraw on the bus)."""
+    shown = fit(text, width)
     if inverse:
-        d.rectangle((0, y, WIDTH - 1, y + ROW - 1), fill=1)
-    d.text((x, y - 1), fit(text, width), font=font(), fill=0 if inverse else 1)
+        d.rectangle((0, y, min(WIDTH - 1, x + int(font().getlength(shown)) + 2), y + ROW - 1), fill=1)
+    d.text((x, y - 1), shown, font=font(), fill=0 if inverse else 1)
 
 
 def scroll_marks(d: ImageDraw.ImageDraw, top: int, bottom: int, more_above: bool, more_below: bool) -> None:
