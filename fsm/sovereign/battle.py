@@ -41,26 +41,28 @@ def _die_text(dice: list[int], bonus: list[int]) -> str:
     return "+".join(str(v) for v in [kept_die(dice), *bonus])
 
 
+def _last_line(last: dict[str, Any] | None) -> str:
+    if not last:
+        return "No roll yet"
+    text = f"{last['a']}={last['at']} v {last['d']}={last['dt']} {last['w']}"
+    return text if len(text) > 17 else f"Last {text}"
+
+
 def screen_lines(g: "SovereignGame") -> tuple[str, ...]:
     """Both sums, the last roll and the attacker's odds: the battle screen's context lines."""
     b = bt(g)
     att, dfn = fighters(b, "att"), fighters(b, "def")
     bonus = defence_bonus(bs.field(g, b), att)
-    held = f" +{len(b['res'])}held" if b["res"] else ""
-    lines = [f"Att {len(att)}u sum {army_sum(att, Side.ATTACK)}{held}",
-             f"Def {len(dfn)}u sum {army_sum(dfn, Side.DEFEND)}+{bonus}"]
     last = b["last"]
-    if last:
-        lines.append(clip(f"Last {last['a']}>{last['at']} v {last['d']}>{last['dt']} {last['w']}", 24))
-    else:
-        lines.append("No roll yet")
-    lines.append(f"Att wins {odds_now(g) * 100:.2f}%")
-    return tuple(lines)
+    held = f" +{len(b['res'])} held" if b["res"] else ""
+    return (f"A{army_sum(att, Side.ATTACK)} v D{army_sum(dfn, Side.DEFEND)}+{bonus} Att {odds_now(g) * 100:.1f}%",
+            _last_line(last),
+            f"Att {len(att)}u{held}, Def {len(dfn)}u")
 
 
 def _title(g: "SovereignGame") -> str:
     b = bt(g)
-    return clip(f"{short(g, b['attacker'], 6)} v {short(g, b['defender'], 6)} #{b['rolls'] + 1}", 20)
+    return f"v {short(g, b['defender'], 6)} roll {b['rolls'] + 1}"
 
 
 def _over(b: dict[str, Any]) -> Side | None:
@@ -89,30 +91,31 @@ def prompt(g: "SovereignGame") -> Prompt:
         bonus = step.endswith("bonus")
         n = bs.bonus_dice_for(g, seat) if bonus else bs.dice_for(g, seat)
         what = ("bonus d12" if bonus else ("attack" if side is Side.ATTACK else "defence"))
-        return Dice(title=clip(f"{short(g, seat, 9)} {what}", 20), lines=screen_lines(g), player=seat, die="d12",
+        return Dice(title=what.capitalize() if bonus else f"{what.capitalize()} roll", lines=screen_lines(g),
+                    player=seat, die="d12",
                     count=n, purpose="bonus roll (12)" if bonus else f"battle {what}")
     if step == "choose_loss":
         loss = b["loss"]
         side = Side(loss["side"])
         army = fighters(b, SIDE_KEY[side])
         opts = tuple(Option(str(i), clip(army[i].label(), 24)) for i in loss["cands"])
-        return Choice(title=clip(f"{short(g, seat_of(b, side), 10)} loses which", 20),
+        return Choice(title="Lose which?",
                       lines=("Equal strength:", "the loser chooses"), player=seat_of(b, side), options=opts,
                       default=opts[0].key)
     if step == "medicine":
         side = Side(b["med"])
         lost = fighters(b, f"{SIDE_KEY[side]}_lost")
         opts = tuple(Option(str(i), clip(u.label(), 24)) for i, u in enumerate(lost))
-        return Choice(title="Medicine: revive", lines=("Once per game",), player=seat_of(b, side), options=opts,
+        return Choice(title="Medicine", lines=("Once per game",), player=seat_of(b, side), options=opts,
                       back=BACK, default=opts[-1].key)
     if step == "add_res":
         opts = tuple(Option(str(i), clip(u.label(), 24)) for i, u in enumerate(fighters(b, "res")))
-        return MultiSelect(title="Join the attack", lines=("They cannot roll on", "afterwards."), player=a_seat,
+        return MultiSelect(title="Join attack", lines=("Joining units cannot", "roll on afterwards."), player=a_seat,
                            options=opts, min_count=0)
     if step == "rollon":
         n = len(b["res"])
         opts = (Option("end", "End the battle"), Option("rollon", f"Roll on with {n} unit{'s' if n > 1 else ''}"))
-        return Choice(title=clip(f"{short(g, a_seat, 10)} won", 20),
+        return Choice(title="Won! Roll on?",
                       lines=("Held-back units may", "move on and attack."), player=a_seat, options=opts,
                       default="end")
     raise AssertionError(f"no battle step {step!r}")

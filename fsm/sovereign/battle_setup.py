@@ -71,7 +71,7 @@ def army_line(units: list[Fighter]) -> list[str]:
     if not units:
         return ["(no units yet)"]
     counts = Counter(u.name for u in units)
-    return wrap([f"{n}x{name}" if n > 1 else name for name, n in counts.items()])[:2]
+    return wrap([f"{n}x{name}" if n > 1 else name for name, n in counts.items()], n=20)[:2]
 
 
 # --------------------------------------------------------------------------------------------------- prompts
@@ -81,11 +81,11 @@ def prompt(g: "SovereignGame") -> Prompt:
     att = int(b["attacker"])
     if step == "attacker":
         opts = tuple(Option(str(s), short(g, s, 16)) for s in g.seats)
-        return Choice(title="Battle: attacker", lines=("Who attacks?",), player=g.active_seat(), options=opts,
+        return Choice(title="Attacker?", lines=("Who attacks?",), player=g.active_seat(), options=opts,
                       back=BACK, default=str(att))
     if step == "defender":
         opts = tuple(Option(str(s), short(g, s, 16)) for s in g.seats if s != att)
-        return Choice(title="Battle: defender", lines=(f"{short(g, att, 12)} attacks",), player=att, options=opts,
+        return Choice(title="Defender?", lines=(f"{short(g, att, 12)} attacks",), player=att, options=opts,
                       back=BACK, default=opts[0].key)
     if step in ("army_att", "army_res", "army_def"):
         return _builder_prompt(g, b, step[5:])
@@ -93,24 +93,23 @@ def prompt(g: "SovereignGame") -> Prompt:
         e = b["entry"]
         label, hi = STAT_FIELDS[len(e["vals"])]
         name = e["name"] or "Unit"
-        return Number(title=clip(f"{name}: {label}", 20), lines=("Statistics from your", "chart: A-D-M{R}"),
+        return Number(title=label, lines=(clip(f"{name}: A-D-M{{R}}", 22), "from your chart"),
                       player=seat_of(b, Side.DEFEND if e["for"] == "def" else Side.ATTACK), lo=0, hi=hi,
                       default=0)
     if step == "where":
         dfn = seat_of(b, Side.DEFEND)
         cons = "Construction +1" if ready(g, dfn, "construction") else "no Construction"
         opts = tuple(Option(k, v) for k, v in WHERE_LABEL.items())
-        return Choice(title="Where is the battle", lines=(f"{short(g, dfn, 12)} defends", f"city: {cons}"),
+        return Choice(title="Where?", lines=(f"{short(g, dfn, 12)} defends", f"city: {cons}"),
                       player=dfn, options=opts, back=BACK, default=b["where"])
     if step == "adjacent":
-        return Number(title="Adjacent city tiles", lines=("Own city tiles next to", "the defended tile, if",
-                                                            "holding the centre"),
+        return Number(title="Adjacent tiles", lines=("City tiles next to the", "defended tile (0-6)"),
                       player=seat_of(b, Side.DEFEND), lo=0, hi=6, default=int(b["adjacent"]))
     if step == "fort":
         forts = pl(g, seat_of(b, Side.DEFEND))["forts"]
         opts = tuple(Option(t.key, f"{t.name} {t.value}") for t in BUILDABLE)
         default = next((t.key for t in BUILDABLE if forts and t.value == forts[0]), "grassland")
-        return Choice(title="Fort on which hex", lines=("Bonus = hex value",), player=seat_of(b, Side.DEFEND),
+        return Choice(title="Fort hex", lines=("Bonus = hex value",), player=seat_of(b, Side.DEFEND),
                       options=opts, back=BACK, default=default)
     raise AssertionError(f"no battle setup step {step!r}")
 
@@ -137,7 +136,7 @@ def _builder_prompt(g: "SovereignGame", b: dict[str, Any], which: str) -> Prompt
         [o.key for o in opts if o.enabled and o.key != "done"]), "done"))
     head = {"att": "Attack", "res": "Held back", "def": "Defence"}[which]
     total = army_sum(units, side)
-    lines = tuple(army_line(units)) + (f"{len(units)} units, sum {total}",)
+    lines = (f"{len(units)} unit{'' if len(units) == 1 else 's'}, sum {total}",) + tuple(army_line(units))
     return Choice(title=clip(f"{head} {size}/{limit}", 20), lines=lines, player=seat, options=tuple(opts),
                   back=BACK, default=default)
 

@@ -33,7 +33,7 @@ def prompt(g: "SovereignGame") -> Prompt:
     if step == "city":
         found = [Option(str(i), f"{c['name']}: {c['tiles']} tiles") for i, c in enumerate(p["cities"])]
         found.append(Option("new", "New city (1 tile)"))
-        return Choice(title=clip(f"{short(g, seat, 10)}: cities", 20), player=active, options=tuple(found),
+        return Choice(title="Cities", lines=(f"of {short(g, seat, 16)}",), player=active, options=tuple(found),
                       back=BACK, default=found[0].key)
     c = p["cities"][int(sub["city"])]
     if step == "edit":
@@ -42,10 +42,10 @@ def prompt(g: "SovereignGame") -> Prompt:
                 Option("give", "Captured: give to..."),
                 Option("raze", "Remove city"),
                 Option("done", "Done"))
-        return Choice(title=clip(f"{c['name']}: {c['tiles']} tiles", 20), lines=(f"of {short(g, seat, 16)}",),
+        return Choice(title=f"{c['name']}: {c['tiles']}t", lines=(f"of {short(g, seat, 16)}",),
                       player=active, options=opts, back=BACK, default="done")
     to = tuple(Option(str(s), short(g, s, 16)) for s in g.seats if s != seat)
-    return Choice(title=clip(f"{c['name']} goes to", 20), player=active, options=to, back=BACK,
+    return Choice(title="Captured by", lines=(c["name"],), player=active, options=to, back=BACK,
                   default=to[0].key)
 
 

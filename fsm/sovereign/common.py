@@ -53,6 +53,11 @@ def tiles(p: dict[str, Any]) -> int:
     return sum(int(c["tiles"]) for c in p["cities"])
 
 
+def city_count(p: dict[str, Any]) -> str:
+    n = len(p["cities"])
+    return f"{n} {'city' if n == 1 else 'cities'}, {tiles(p)} tiles"
+
+
 def held(p: dict[str, Any]) -> set[str]:
     return set(p["techs"])
 

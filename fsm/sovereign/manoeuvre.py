@@ -19,13 +19,12 @@ def prompt(g: "SovereignGame") -> Prompt:
     p = me(g)
     sub = g.data["sub"]
     if sub and sub["kind"] == "found":
-        return Choice(title="Settler: new city", lines=("Seafaring: a city on a", "coastal hex gets one",
-                                                        "free coastal tile."), player=seat,
+        return Choice(title="New city", lines=("Seafaring: on a coast", "hex, +1 free tile."), player=seat,
                       options=(Option("inland", "Not on the coast"), Option("coast", "Coastal hex: 2 tiles")),
                       back=BACK, default="inland")
     opts = (Option("battle", "Battle..."), Option("found", "Settler founds a city"), Option("cities", "Cities..."),
             Option("done", "Done: to Finish"))
-    return Choice(title=clip(f"{short(g, seat, 8)}: Manoeuvre", 20),
+    return Choice(title="Manoeuvre",
                   lines=(cards_line(p), pending_line(p), "Attack: move onto hex"), player=seat, options=opts,
                   default="done")
 

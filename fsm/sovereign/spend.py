@@ -116,8 +116,8 @@ def menu_prompt(g: "SovereignGame") -> Prompt:
         if bonus_ready(g, p, src):
             opts.append(Option(src, f"{rt.tech(src).name}: +{n} action{'s' if n > 1 else ''}"))
     opts.append(Option("done", "Done: to Move"))
-    lines = (f"Actions {sp['actions']}/{sp['max']}", f"Now: {sp['phase']}", "Research>Expand>Units")
-    return Choice(title=clip(f"{short(g, seat, 8)}: Spend {pts}pt", 20), lines=lines, player=seat,
+    lines = (f"Actions {sp['actions']}/{sp['max']}: {sp['phase']}", "Research>Expand>Units")
+    return Choice(title=f"Spend {pts} pts", lines=lines, player=seat,
                   options=tuple(opts), default="done")
 
 
@@ -205,26 +205,26 @@ def sub_prompt(g: "SovereignGame") -> Prompt:
         opts = []
         for t in rt.researchable(held(p), allow_final=not free):
             c = rt.TIER_COST[t.tier]
-            label = clip(f"T{t.tier} {t.name}" + ("" if free else f" {c}"), 24)
+            label = t.name if free else f"{t.name} {c}"
             opts.append(Option(t.key, label, enabled=free or c <= pts, hint=f"{t.name} costs {c}; {pts} left"))
         first = next((o.key for o in opts if o.enabled), None)
-        title = f"Free: {rt.tech(sub['src']).name}" if free else f"Research ({pts} pts)"
-        return Choice(title=clip(title, 20), player=seat, options=tuple(opts), back=BACK, default=first)
+        title = "Free tech" if free else f"Research {pts}p"
+        return Choice(title=title, lines=(rt.tech(sub["src"]).name,) if free else (), player=seat, options=tuple(opts), back=BACK, default=first)
     if kind in ("expand", "nat") and step == "city":
         cands = _growable(g) if kind == "expand" else [i for i, c in enumerate(p["cities"]) if c["tiles"] >= 3]
         opts = [Option(str(i), f"{p['cities'][i]['name']}: {p['cities'][i]['tiles']} tiles") for i in cands]
-        title = "Nationalism: city" if kind == "nat" else "Expand which city"
+        title = "Nationalism" if kind == "nat" else "Expand city"
         return Choice(title=title, player=seat, options=tuple(opts), back=BACK, default=opts[0].key)
     if step == "terrain":
         opts = [Option(t.key, f"{t.name} {t.value}", enabled=(t.value or 0) <= pts,
                        hint=f"{t.name} costs {t.value}; {pts} points left") for t in BUILDABLE]
         opts.append(Option("sea", "Sea: no building", enabled=False, hint="nothing can be built on sea"))
         first = next((o.key for o in opts if o.enabled), None)
-        what = "Fort on" if kind == "fort" else "Expand onto"
-        return Choice(title=clip(f"{what} ({pts} pts)", 20), player=seat, options=tuple(opts), back=BACK,
+        what = "Fort hex" if kind == "fort" else "Terrain"
+        return Choice(title=f"{what} {pts}p", player=seat, options=tuple(opts), back=BACK,
                       default=first)
     if kind == "unit" and step == "cost":
-        return Number(title=clip(f"{sub['unit']} cost?", 20), lines=("Not in the unit table:", "from your chart"),
+        return Number(title="Unit cost", lines=(clip(f"{sub['unit']}: not in table", 22), "from your chart"),
                       player=seat, lo=0, hi=99, default=min(pts, 99))
     # choosing a unit: build (paid or free) or Nationalism
     free = kind == "nat" or bool(sub.get("src"))
@@ -235,13 +235,14 @@ def sub_prompt(g: "SovereignGame") -> Prompt:
         ok = free or cost is None or cost <= pts
         opts.append(Option(name, label, enabled=ok, hint=f"{name} costs {cost}; {pts} points left"))
     first = next((o.key for o in opts if o.enabled), None)
+    lines: tuple[str, ...]
     if kind == "nat":
-        title = f"Nationalism unit {len(sub['units']) + 1}"
+        title, lines = f"Unit {len(sub['units']) + 1} of 2", ("Nationalism",)
     elif free:
-        title = f"Free unit ({rt.tech(sub['src']).name[:8]})"
+        title, lines = "Free unit", (rt.tech(sub["src"]).name,)
     else:
-        title = f"Build unit ({pts} pts)"
-    return Choice(title=clip(title, 20), player=seat, options=tuple(opts), back=BACK, default=first)
+        title, lines = f"Build unit {pts}p", ()
+    return Choice(title=title, lines=lines, player=seat, options=tuple(opts), back=BACK, default=first)
 
 
 def sub_answer(g: "SovereignGame", value: Any) -> None:

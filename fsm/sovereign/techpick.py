@@ -39,8 +39,8 @@ def prompt(g: "SovereignGame") -> Prompt:
         return Choice(title="Take tech from", lines=("Only a tech you could", "research now."), player=seat,
                       options=tuple(opts), back=BACK, default=first)
     victim = int(sub["from"])
-    opts = [Option(t.key, clip(f"T{t.tier} {t.name}", 22)) for t in _takeable(g, victim)]
-    return Choice(title=clip(f"From {short(g, victim, 12)}", 20), player=seat, options=tuple(opts), back=BACK,
+    opts = [Option(t.key, t.name) for t in _takeable(g, victim)]
+    return Choice(title="Take which?", lines=(f"from {short(g, victim, 16)}",), player=seat, options=tuple(opts), back=BACK,
                   default=opts[0].key if opts else None)
 
 

@@ -1,14 +1,15 @@
 """Setup (roll-off, first cities) and the fixed steps of a turn: Add, Move, Finish."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+import re
+from typing import TYPE_CHECKING, Any, Sequence
 
 from companion.rules.sovereign import scoring
 from companion.rules.sovereign import techs as rt
 from fsm.prompts import Choice, Dice, Info, Option, Prompt
 from fsm.turns import next_seat, order_from, rolloff_lines, rolloff_next, rolloff_record, rolloff_start
 
-from .common import bonus_ready, cards_line, clip, has, me, pending_line, pl, short, tiles
+from .common import bonus_ready, cards_line, city_count, has, me, pending_line, pl, tiles, wrap
 
 if TYPE_CHECKING:
     from .machine import SovereignGame
@@ -19,14 +20,23 @@ def start(g: "SovereignGame") -> None:
     g.data["rolloff"] = rolloff_start(g.seats, "d12", "first player")
 
 
+def _rolloff_lines(ro: dict[str, Any], names: Sequence[str]) -> tuple[str, ...]:
+    """Every roll (fsm.turns.rolloff_lines), wrapped to the screen, the newest pass first: a dice screen shows
+    only its first line."""
+    out: list[str] = []
+    for line in reversed(rolloff_lines(ro, names)):
+        out.extend(wrap(re.findall(r"\S.*?\s\d+(?=\s|$)", line), n=20))
+    return tuple(out)
+
+
 def rolloff_prompt(g: "SovereignGame") -> Prompt:
     ro = g.data["rolloff"]
     seat = rolloff_next(ro)
     assert seat is not None
     names = [p.name for p in g.players]
-    lines = ("Highest d12 starts;", "ties roll again") if not ro["history"] else rolloff_lines(ro, names)
-    title = "Who starts?" if ro["pass"] == 1 else f"Tie! Roll-off {ro['pass']}"
-    return Dice(title=title, lines=lines + (f"{short(g, seat, 12)} rolls",), player=seat, die="d12", count=1,
+    lines = ("Highest d12 starts;", "ties roll again") if not ro["history"] else _rolloff_lines(ro, names)
+    title = "Who starts?" if ro["pass"] == 1 else f"Tie: roll {ro['pass']}"
+    return Dice(title=title, lines=lines, player=seat, die="d12", count=1,
                 purpose="first player")
 
 
@@ -48,7 +58,7 @@ def rolloff_answer(g: "SovereignGame", value: Any) -> None:
 
 def place_prompt(g: "SovereignGame") -> Prompt:
     seat = g.data["order"][g.data["placing"]]
-    return Info(title=clip(f"{short(g, seat, 10)}: 1st city", 20),
+    return Info(title="First city",
                 lines=("Place a 4-tile city,", "8+ empty hexes from", "every other city."), player=seat)
 
 
@@ -111,7 +121,7 @@ def add_prompt(g: "SovereignGame") -> Prompt:
     assert seat is not None
     p = me(g)
     plain = _add(g, False, False)
-    lines = [f"{len(p['cities'])} cities, {tiles(p)} tiles"]
+    lines = [city_count(p)]
     if p["dry"]:
         lines.append("After Banking: cities 0")
     if plain.globalization:
@@ -127,7 +137,7 @@ def add_prompt(g: "SovereignGame") -> Prompt:
     if trade and bank:
         opts.append(Option("both", f"Trade+Bank: {_add(g, True, True).total}"))
     opts += [Option("skip", "Skip Add (0 points)"), Option("cities", "Cities...")]
-    return Choice(title=clip(f"{short(g, seat, 12)}: Add", 20), lines=tuple(lines[:4]), player=seat,
+    return Choice(title="Add", lines=tuple(lines), player=seat,
                   options=tuple(opts), default="collect")
 
 
@@ -164,7 +174,7 @@ def add_answer(g: "SovereignGame", value: Any) -> None:
 
 def move_prompt(g: "SovereignGame") -> Prompt:
     seat = g.active_seat()
-    return Info(title=clip(f"{short(g, seat or 0, 12)}: Move", 20),
+    return Info(title="Move",
                 lines=("Move units up to M.", "Next to an enemy? Move", "away before entering", "another such hex."),
                 player=seat)
 
@@ -190,14 +200,14 @@ def finish_prompt(g: "SovereignGame") -> Prompt:
     seat = g.active_seat()
     assert seat is not None
     p = me(g)
-    lines = (cards_line(p), pending_line(p), f"{tiles(p)} tiles, {len(p['cities'])} cities")
+    lines = (cards_line(p), pending_line(p), city_count(p))
     opts = (Option("end", "Collect cards, end turn"),
             Option("mark", "Mark Expansion card", hint="a city grew 4 to 7 tiles"),
             Option("unmark", "Unmark Expansion card", enabled=p["pending"]["expansion"] > 0,
                    hint="no Expansion card this turn"),
             Option("take", "Take a tech (captured)"),
             Option("cities", "Cities..."))
-    return Choice(title=clip(f"{short(g, seat, 12)}: Finish", 20), lines=lines, player=seat, options=opts,
+    return Choice(title="Finish", lines=lines, player=seat, options=opts,
                   default="end")
 
 
