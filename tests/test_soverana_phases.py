@@ -492,3 +492,13 @@ def test_the_acting_player_is_lit() -> None:
     t.event()
     t.event()
     assert t.g.active_seat() is None  # moving: everyone
+
+
+def test_a_shorter_game_with_the_rounds_switch() -> None:
+    t = started(rounds=1)
+    assert t.prompt().title == "Round 1/1: missions"
+    t.round(major={"crisis": ["Hospital", "Courthouse"]})
+    js = t.json()
+    assert t.g.state == "game_over" and js["outcome"] == "rounds-complete" and js["round"] == 1
+    # Economy, Education, Energy and Urban are complete (+1 each); Health and Justice are not
+    assert js["winners"] == ["Ana", "Ben", "Cleo", "Fay"]

@@ -20,7 +20,7 @@ class EventPhase(SoveranaCore):
     # ----------------------------------------------------------------- mission cards
     def _ask_missions(self) -> Prompt:
         r = self.data["round"]
-        return Info(title=f"Round {r}/{R.ROUNDS}: missions", lines=lines(
+        return Info(title=f"Round {r}/{self.options['rounds']}: missions", lines=lines(
             "Managers without a", "mission draw one and", "keep it secret.", f"Mayor: {self.mayor_name()}"))
 
     def _take_missions(self, value: Any) -> None:
