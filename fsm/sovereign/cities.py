@@ -84,7 +84,7 @@ def answer(g: "SovereignGame", value: Any) -> None:
         q["next_city"] += 1
         q["cities"].append(moved)
         g.note(f"{c['name']} of {who} ({c['tiles']} tiles) goes to {g.player_name(to)} as {moved['name']}")
-        sub["step"] = "city" if p["cities"] else "player"
+        sub["step"] = "city"
         return
     if value == "add":
         c["tiles"] += 1

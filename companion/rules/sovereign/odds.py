@@ -144,6 +144,12 @@ class Odds:
 def battle_odds(attackers: Sequence[Fighter], defenders: Sequence[Fighter], fld: Field = Field(),
                 model: RollModel = RollModel(), at_sea: bool = False) -> Odds:
     """Exact chance that the attacker destroys the defending army before losing its own."""
+    return _battle_odds(tuple(attackers), tuple(defenders), fld, model, at_sea)
+
+
+@functools.lru_cache(maxsize=256)
+def _battle_odds(attackers: tuple[Fighter, ...], defenders: tuple[Fighter, ...], fld: Field, model: RollModel,
+                 at_sea: bool) -> Odds:
     a_order = removal_order(attackers, Side.ATTACK, at_sea)
     d_order = removal_order(defenders, Side.DEFEND, at_sea)
     na, nd = len(a_order), len(d_order)
