@@ -119,7 +119,8 @@ class _Table:
     def __init__(self, name: str, raw: Any) -> None:
         if not isinstance(raw, dict):
             raise ConfigError(f"[{name}] must be a table, not {_fmt(raw)}")
-        self.name, self.raw, self.used = name, raw, set()
+        self.name, self.raw = name, raw
+        self.used: set[str] = set()
 
     def get(self, key: str, default: Any, check: Callable[[str, Any], Any]) -> Any:
         self.used.add(key)

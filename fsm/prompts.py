@@ -163,8 +163,8 @@ def validate_answer(prompt: Prompt, value: Any) -> None:
         if not isinstance(value, bool):
             raise InvalidAnswer("answer yes or no")
     elif isinstance(prompt, MultiSelect):
-        keys = [o.key for o in prompt.options]
-        if not isinstance(value, list) or any(v not in keys for v in value) or len(set(value)) != len(value):
+        allowed = [o.key for o in prompt.options]
+        if not isinstance(value, list) or any(v not in allowed for v in value) or len(set(value)) != len(value):
             raise InvalidAnswer("pick from the list")
         if len(value) < prompt.min_count:
             raise InvalidAnswer(f"pick at least {prompt.min_count}")

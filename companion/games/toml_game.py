@@ -173,8 +173,8 @@ class TomlGame(GameMachine):
         if value == "done":
             self._advance()
             return
-        _, seat, cid = str(value).split(":")
-        d["adjust"] = [int(seat), cid]
+        _, seat_text, cid = str(value).split(":")
+        d["adjust"] = [int(seat_text), cid]
 
     # ------------------------------------------------------------------ output
     def _score_line(self, seat: int) -> str:

@@ -65,7 +65,8 @@ class _Reader:
     def __init__(self, path: Path, where: str, raw: Any) -> None:
         if not isinstance(raw, dict):
             raise GameFileError(f"{path}: {where} must be a table")
-        self.path, self.where, self.raw, self.used = path, where, raw, set()
+        self.path, self.where, self.raw = path, where, raw
+        self.used: set[str] = set()
 
     def fail(self, key: str, msg: str) -> GameFileError:
         return GameFileError(f"{self.path}: {self.where}{key}: {msg}")
@@ -150,8 +151,8 @@ def read_spec(path: Path) -> GameSpec:
         raise GameFileError(f"{path}: [[phases]]: a game needs at least one phase")
 
     ends: list[EndSpec] = []
-    for i, e in enumerate(top.get("end", list, [])):
-        r = _Reader(path, f"[[end]] #{i + 1} ", e)
+    for i, raw_end in enumerate(top.get("end", list, [])):
+        r = _Reader(path, f"[[end]] #{i + 1} ", raw_end)
         counter = r.get("counter", str, None)
         reaches = r.get("reaches", int, None, lo=-9999, hi=9999)
         by_rounds = r.get("rounds", bool, False)
