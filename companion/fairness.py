@@ -1,0 +1,156 @@
+"""Is this die fair? Counts per face, Pearson's chi-square with its p-value, and an anytime-valid Bayes factor.
+
+Standard library only.
+
+* ``chi2``/``p_value``: the classic goodness-of-fit test against the uniform die. The upper tail of the chi-square
+  distribution has a closed form for integer degrees of freedom (:func:`chi2_sf`). It is valid for one look at a
+  fixed number of rolls; looking again after every roll inflates its false alarms.
+* ``bayes_factor``: the Dirichlet-multinomial marginal likelihood of the rolls (prior Dirichlet(α, …, α)) over
+  their likelihood under the fair die. Under a fair die it is a nonnegative martingale with mean 1, so by Ville's
+  inequality the chance that it *ever* reaches 20 is at most 1/20 — however often it is looked at. A die is
+  flagged once it has reached :data:`BF_THRESHOLD`. With rolls in their order, :func:`assess` tracks the peak, so
+  a die flagged at roll 250 stays flagged.
+
+α = :data:`PRIOR_ALPHA` puts the prior's mass on moderately loaded dice (the ones a table would not notice);
+``scripts``-free measurements of the false-alarm and detection rates are in tests/test_roller_fairness_sim.py
+and the README.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any, Iterable, Sequence
+
+from fsm.prompts import DIE_SIDES
+
+BF_THRESHOLD = 20.0
+PRIOR_ALPHA = 16.0
+#: JSON cannot carry infinity; Bayes factors are reported up to this (the log is always exact)
+_MAX_LOG = 700.0
+
+
+@dataclass(frozen=True)
+class FairnessResult:
+    die: str
+    n: int
+    counts: tuple[int, ...]  #: counts[i] is how often face i+1 came up
+    chi2: float
+    dof: int
+    p_value: float
+    log_bayes_factor: float  #: natural log, now
+    peak_log_bayes_factor: float  #: the largest it has been (equal to the current one when the order is unknown)
+    flagged: bool
+
+    @property
+    def sides(self) -> int:
+        return len(self.counts)
+
+    @property
+    def bayes_factor(self) -> float:
+        return math.exp(min(self.log_bayes_factor, _MAX_LOG))
+
+    @property
+    def peak_bayes_factor(self) -> float:
+        return math.exp(min(self.peak_log_bayes_factor, _MAX_LOG))
+
+    def to_json(self) -> dict[str, Any]:
+        return {"die": self.die, "n": self.n, "counts": {str(i + 1): c for i, c in enumerate(self.counts)},
+                "chi2": round(self.chi2, 6), "dof": self.dof, "p_value": self.p_value,
+                "bayes_factor": self.bayes_factor, "peak_bayes_factor": self.peak_bayes_factor,
+                "threshold": BF_THRESHOLD, "flagged": self.flagged}
+
+
+def sides_of(die: str) -> int:
+    try:
+        return DIE_SIDES[die]
+    except KeyError:
+        raise ValueError(f"die must be one of {', '.join(DIE_SIDES)}, not {die!r}") from None
+
+
+def face_counts(values: Iterable[int], sides: int) -> tuple[int, ...]:
+    """How often each face 1..sides came up. ValueError for a value outside 1..sides."""
+    counts = [0] * sides
+    for v in values:
+        if isinstance(v, bool) or not isinstance(v, int) or not 1 <= v <= sides:
+            raise ValueError(f"{v!r} is not a face of a d{sides} (1..{sides})")
+        counts[v - 1] += 1
+    return tuple(counts)
+
+
+def chi_square(counts: Sequence[int]) -> float:
+    """Pearson's statistic against equal probabilities (0 for no rolls)."""
+    n = sum(counts)
+    if n == 0:
+        return 0.0
+    expected = n / len(counts)
+    return sum((c - expected) ** 2 for c in counts) / expected
+
+
+def chi2_sf(x: float, dof: int) -> float:
+    """P(X >= x) for X ~ chi-square with integer ``dof`` >= 1, in closed form."""
+    if dof < 1:
+        raise ValueError("degrees of freedom must be >= 1")
+    if x <= 0:
+        return 1.0
+    half = x / 2.0
+    if dof % 2 == 0:
+        term = total = 1.0
+        for i in range(1, dof // 2):
+            term *= half / i
+            total += term
+        return min(1.0, math.exp(-half) * total)
+    tail = math.erfc(math.sqrt(half))
+    if dof == 1:
+        return tail
+    term = total = 1.0
+    for r in range(2, (dof - 1) // 2 + 1):
+        term *= x / (2 * r - 1)
+        total += term
+    return min(1.0, tail + math.sqrt(2.0 * x / math.pi) * math.exp(-half) * total)
+
+
+def log_bayes_factor(counts: Sequence[int], alpha: float = PRIOR_ALPHA) -> float:
+    """ln of the Dirichlet-multinomial marginal likelihood over the fair-die likelihood of these counts."""
+    k = len(counts)
+    n = sum(counts)
+    lg = math.lgamma
+    return (lg(k * alpha) - lg(k * alpha + n) + sum(lg(alpha + c) - lg(alpha) for c in counts)
+            + n * math.log(k))
+
+
+def _result(die: str, counts: tuple[int, ...], peak: float) -> FairnessResult:
+    n = sum(counts)
+    chi2 = chi_square(counts)
+    dof = len(counts) - 1
+    lbf = log_bayes_factor(counts)
+    peak = max(peak, lbf)
+    return FairnessResult(die, n, counts, chi2, dof, chi2_sf(chi2, dof), lbf, peak,
+                          peak >= math.log(BF_THRESHOLD))
+
+
+def assess_counts(counts: Sequence[int], die: str) -> FairnessResult:
+    """The verdict from counts alone (order unknown: flagged when the Bayes factor is at 20 now)."""
+    sides = sides_of(die)
+    if len(counts) != sides or any(c < 0 for c in counts):
+        raise ValueError(f"a {die} needs {sides} non-negative counts")
+    return _result(die, tuple(counts), -math.inf)
+
+
+def assess(values: Iterable[int], die: str) -> FairnessResult:
+    """The verdict for these rolls, in the order they were made (the Bayes factor's peak counts)."""
+    sides = sides_of(die)
+    counts = [0] * sides
+    k, log_k = sides, math.log(sides)
+    lbf = peak = 0.0
+    for n, v in enumerate(values):
+        if isinstance(v, bool) or not isinstance(v, int) or not 1 <= v <= sides:
+            raise ValueError(f"{v!r} is not a face of a {die} (1..{sides})")
+        # one roll multiplies the Bayes factor by its predictive probability over 1/k
+        lbf += math.log((PRIOR_ALPHA + counts[v - 1]) / (k * PRIOR_ALPHA + n)) + log_k
+        counts[v - 1] += 1
+        peak = max(peak, lbf)
+    return _result(die, tuple(counts), peak)
+
+
+__all__ = ["BF_THRESHOLD", "PRIOR_ALPHA", "FairnessResult", "face_counts", "chi_square", "chi2_sf",
+           "log_bayes_factor", "assess", "assess_counts", "sides_of"]
