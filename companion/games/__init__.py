@@ -12,6 +12,7 @@ if TYPE_CHECKING:
 BUILTIN: dict[str, str] = {
     "soverana": "fsm.soverana:SoveranaGame",
     "sovereign": "fsm.sovereign:SovereignGame",
+    "sovereigns-chain": "fsm.sovereigns_chain:SovereignsChainGame",
 }
 
 

@@ -1,0 +1,153 @@
+"""Sovereign's Chain — the table's bookkeeping: chains, tokens, the event, the reveal, scoring, sudden death, matches
+and solitaire (one player). The cards stay physical; the companion records where they went."""
+from __future__ import annotations
+
+import logging
+from dataclasses import replace
+from typing import Any
+
+from companion.rules.sovereigns_chain import MAX_PLAYERS, LastCard, TokenKind
+from companion.rules.sovereigns_chain import chain as ch
+from companion.rules.sovereigns_chain import solitaire, tokens
+
+from ..base import OptionSpec
+from ..prompts import Prompt, View, validate_answer
+from .common import LINE, TITLE, fit
+from .effects import EffectsPhase
+from .finish import FinishPhase
+from .reveal import RevealPhase
+from .scoring import ScoringPhase
+from .setup import SetupPhase
+from .solo import SoloPhase
+from .turns import TurnPhase
+
+log = logging.getLogger(__name__)
+
+
+class SovereignsChainGame(SetupPhase, TurnPhase, EffectsPhase, RevealPhase, ScoringPhase, SoloPhase, FinishPhase):
+    game_id = "sovereigns-chain"
+    name = "Sovereign's Chain"
+    description = "chains, tokens, reveal, scoring and sudden death, matches; 1 player = solitaire"
+    min_players = 1
+    max_players = MAX_PLAYERS
+    default_players = 2
+
+    STATES = ("setup", "deal", "turn", "reveal", "scoring", "sudden_death", "game_end", "game_over")
+    TRANSITIONS = (
+        {"trigger": "t_deal", "source": ["setup", "game_end"], "dest": "deal"},
+        {"trigger": "t_play", "source": ["setup", "deal", "game_end"], "dest": "turn"},
+        {"trigger": "t_reveal", "source": "turn", "dest": "reveal"},
+        {"trigger": "t_score", "source": ["reveal", "sudden_death"], "dest": "scoring"},
+        {"trigger": "t_sudden", "source": "scoring", "dest": "sudden_death"},
+        {"trigger": "t_end", "source": ["turn", "scoring", "sudden_death"], "dest": "game_end"},
+        {"trigger": "t_setup", "source": "game_end", "dest": "setup"},
+        {"trigger": "t_over", "source": "game_end", "dest": "game_over"},
+    )
+    INITIAL = "setup"
+    FINAL = ("game_over",)
+    OPTIONS = {
+        "fair_winds": OptionSpec(False, "play without Event cards: the companion never asks about events "
+                                        "(asked at setup with this default)"),
+        "match_games": OptionSpec(1, "games in a match (asked at setup with this default)", lo=1, hi=9),
+        "score_entry": OptionSpec("ask", "how chains are scored: ask each player, card by card, or the two totals",
+                                  choices=("ask", "cards", "totals")),
+        "last_card": OptionSpec(LastCard.AFTER_SCORING.value,
+                                "sudden death: a player who plays their last card loses only if the re-score "
+                                "leaves the tie standing (after_scoring) or at once (immediately)",
+                                choices=tuple(x.value for x in LastCard)),
+        "enforce_shields": OptionSpec(True, "refuse abilities (remove, flip, cover, tokens) aimed at a shielded card"),
+        "event_names": OptionSpec("", "comma-separated event names, numbered in that order (empty: Event 1..15)"),
+    }
+
+    # ----------------------------------------------------------------- prompt / answer
+    def prompt(self) -> Prompt:
+        p = self.step_prompt()
+        if len(p.title) > TITLE or any(len(x) > LINE for x in p.lines) or len(p.lines) > 4:
+            # a long player name: trim rather than overflow the 128x64 screen
+            p = replace(p, title=fit(p.title, TITLE), lines=tuple(fit(x) for x in p.lines[:4]))
+        return p
+
+    def answer(self, value: Any) -> None:
+        validate_answer(self.prompt(), value)
+        snap = self.snapshot()
+        try:
+            self.step_answer(value)
+        except Exception:
+            self.restore(snap)
+            raise
+
+    # ----------------------------------------------------------------- state JSON
+    def player_json(self, seat: int) -> dict[str, Any]:
+        c = self.chain(seat)
+        sc = self.data["scores"].get(str(seat))
+        out: dict[str, Any] = {
+            "chain_length": ch.length(c),
+            "facedown": ch.facedown(c),
+            "covered": ch.covered(c),
+            "score": sc["score"] if sc else None,
+            "star": sc["star"] if sc else None,
+            "planet": sc["planet"] if sc else None,
+            "held": dict(self.pool(seat)),
+            "wins": self.data["match_wins"][str(seat)],
+        }
+        if self.solo:
+            out["positions"] = [solitaire.position_code(st) for st in c]
+        return out
+
+    def extra_json(self) -> dict[str, Any]:
+        d = self.data
+        left = self.supply()
+        sd = d["sd"]
+        return {
+            "mode": "solitaire" if self.solo else "chain",
+            "dealer": d["dealer"],
+            "dealer_name": self.player_name(d["dealer"]) if d["dealer"] else None,
+            "first_player": d["first"],
+            "match_wins": {self.player_name(s): d["match_wins"][str(s)] for s in self.seats},
+            "winners": list(d["winners"]),
+            "winner_name": self.player_name(d["winner"]) if d["winner"] else None,
+            "game_number": d["game_no"],
+            "match_games": d["match_games"],
+            "game_winners": [list(w) for w in d["game_winners"]],
+            "fair_winds": d["fair_winds"],
+            "event": None if d["fair_winds"] else self.event_label(),
+            "supply": {k.value: n for k, n in left.items()},
+            "out_of_tokens": [k.value for k in tokens.out_of(left)],
+            "first_to_seven": d["first_to_seven"],
+            "sudden_death": None if sd is None else {"pass": sd["pass"], "contenders": list(sd["contenders"]),
+                                                     "out": list(sd["out"])},
+            "result": d["result"],
+        }
+
+    # ----------------------------------------------------------------- game menu
+    def views(self) -> list[View]:
+        d = self.data
+        chains = []
+        for s in self.seats:
+            c = self.chain(s)
+            held = self.pool(s)
+            chains.append(fit(f"{self.nm(s, 8)} {ch.length(c)} in play, {ch.facedown(c)} dn"))
+            if held["shield"] or held["modifier"]:
+                chains.append(fit(f"  holds {held['shield']} sh {held['modifier']} mod"))
+        pages = [View("Board" if self.solo else "Chains", tuple(chains))]
+        if self.solo:
+            b = [solitaire.position_code(st) for st in self.chain(1)]
+            pages.append(View("Positions", (" ".join(b[:4]), " ".join(b[4:]), "S star P planet",
+                                            "- no suit ?? down", ".. gap")))
+        left = self.supply()
+        pages.append(View("Tokens", (f"Shields {left[TokenKind.SHIELD]} of 13",
+                                     f"Modifiers {left[TokenKind.MODIFIER]} of 21",
+                                     f"Suits {left[TokenKind.SUIT]} of 21", self.supply_line())))
+        if self.events_on:
+            pages.append(View("Event", (fit(self.event_label() or "not recorded"),)))
+        if not self.solo:
+            match_lines = [f"Game {d['game_no']} of {d['match_games']}"]
+            if d["dealer"]:
+                match_lines.append(fit(f"Dealer {self.player_name(d['dealer'])}"))
+            match_lines.append(self.wins_line())
+            pages.append(View("Match", tuple(match_lines)))
+        if d["scores"]:
+            pages.append(View("Scores", tuple(
+                fit(f"{self.nm(s, 8)} {v['star']}-{v['planet']}={v['score']}") for s in self.seats
+                if (v := d["scores"].get(str(s))))))
+        return pages
