@@ -265,7 +265,7 @@ def test_free_discovery_is_free_not_final_and_from_a_later_turn() -> None:
     finish_turn(g)
     finish_turn(g)
     ok(g)
-    assert option(g, "free:writing").label == "Free tech (Writing)"
+    assert option(g, "free:writing").label == "Free: Writing"
     pick(g, "free:writing")
     assert "mathematics" in option_keys(g)
     pick(g, "mathematics")

@@ -217,5 +217,7 @@ def _stats_answer(g: "SovereignGame", b: dict[str, Any], value: Any) -> None:
         g.data["unit_stats"][name] = [a, d, m, r]
         g.note(f"{name} is {a}-{d}-{m}" + (f"{{{r}}}" if r else "") + " this game")
     b[e["for"]].append(_fighter(name, [a, d, m, r]).to_json())
+    if not e["name"]:
+        b["cursor"] = "done"  # typing stats again is slow: an ad-hoc unit leaves the cursor on Done
     b["entry"] = None
     b["step"] = f"army_{e['for']}"

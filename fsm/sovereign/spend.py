@@ -86,7 +86,7 @@ def menu_prompt(g: "SovereignGame") -> Prompt:
                  (cheapest is not None and cheapest <= pts, f"research costs {cheapest}; {pts} points left"))]
     for src in FREE_DISCOVERY:
         if bonus_ready(g, p, src):
-            opts.append(_opt(f"free:{src}", f"Free tech ({rt.tech(src).name})", phase("research"),
+            opts.append(_opt(f"free:{src}", f"Free: {rt.tech(src).name}", phase("research"),
                              (bool(rt.researchable(mine, allow_final=False)), "nothing free to research")))
     if bonus_ready(g, p, "espionage"):
         opts.append(_opt("spy", "Espionage: take tech", phase("research"),
