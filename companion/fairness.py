@@ -12,8 +12,8 @@ Standard library only.
   a die flagged at roll 250 stays flagged.
 
 α = :data:`PRIOR_ALPHA` puts the prior's mass on moderately loaded dice (the ones a table would not notice);
-``scripts``-free measurements of the false-alarm and detection rates are in tests/test_roller_fairness_sim.py
-and the README.
+the false-alarm and detection rates measured by simulation are in tests/test_roller_fairness.py (run it as a
+script to print them) and the README.
 """
 from __future__ import annotations
 
@@ -40,6 +40,7 @@ class FairnessResult:
     log_bayes_factor: float  #: natural log, now
     peak_log_bayes_factor: float  #: the largest it has been (equal to the current one when the order is unknown)
     flagged: bool
+    flagged_at: int | None = None  #: the roll (1-based) at which the Bayes factor first reached the threshold
 
     @property
     def sides(self) -> int:
@@ -57,7 +58,8 @@ class FairnessResult:
         return {"die": self.die, "n": self.n, "counts": {str(i + 1): c for i, c in enumerate(self.counts)},
                 "chi2": round(self.chi2, 6), "dof": self.dof, "p_value": self.p_value,
                 "bayes_factor": self.bayes_factor, "peak_bayes_factor": self.peak_bayes_factor,
-                "threshold": BF_THRESHOLD, "flagged": self.flagged}
+                "threshold": BF_THRESHOLD, "flagged": self.flagged,
+                "flagged_at": self.flagged_at}
 
 
 def sides_of(die: str) -> int:
@@ -118,14 +120,19 @@ def log_bayes_factor(counts: Sequence[int], alpha: float = PRIOR_ALPHA) -> float
             + n * math.log(k))
 
 
-def _result(die: str, counts: tuple[int, ...], peak: float) -> FairnessResult:
+_LOG_THRESHOLD = math.log(BF_THRESHOLD)
+
+
+def _result(die: str, counts: tuple[int, ...], peak: float, flagged_at: int | None) -> FairnessResult:
     n = sum(counts)
     chi2 = chi_square(counts)
     dof = len(counts) - 1
     lbf = log_bayes_factor(counts)
     peak = max(peak, lbf)
-    return FairnessResult(die, n, counts, chi2, dof, chi2_sf(chi2, dof), lbf, peak,
-                          peak >= math.log(BF_THRESHOLD))
+    flagged = peak >= _LOG_THRESHOLD
+    if flagged and flagged_at is None:
+        flagged_at = n
+    return FairnessResult(die, n, counts, chi2, dof, chi2_sf(chi2, dof), lbf, peak, flagged, flagged_at)
 
 
 def assess_counts(counts: Sequence[int], die: str) -> FairnessResult:
@@ -133,7 +140,7 @@ def assess_counts(counts: Sequence[int], die: str) -> FairnessResult:
     sides = sides_of(die)
     if len(counts) != sides or any(c < 0 for c in counts):
         raise ValueError(f"a {die} needs {sides} non-negative counts")
-    return _result(die, tuple(counts), -math.inf)
+    return _result(die, tuple(counts), -math.inf, None)
 
 
 def assess(values: Iterable[int], die: str) -> FairnessResult:
@@ -142,14 +149,18 @@ def assess(values: Iterable[int], die: str) -> FairnessResult:
     counts = [0] * sides
     k, log_k = sides, math.log(sides)
     lbf = peak = 0.0
+    flagged_at: int | None = None
     for n, v in enumerate(values):
         if isinstance(v, bool) or not isinstance(v, int) or not 1 <= v <= sides:
             raise ValueError(f"{v!r} is not a face of a {die} (1..{sides})")
         # one roll multiplies the Bayes factor by its predictive probability over 1/k
         lbf += math.log((PRIOR_ALPHA + counts[v - 1]) / (k * PRIOR_ALPHA + n)) + log_k
         counts[v - 1] += 1
-        peak = max(peak, lbf)
-    return _result(die, tuple(counts), peak)
+        if lbf > peak:
+            peak = lbf
+            if flagged_at is None and lbf >= _LOG_THRESHOLD:
+                flagged_at = n + 1
+    return _result(die, tuple(counts), peak, flagged_at)
 
 
 __all__ = ["BF_THRESHOLD", "PRIOR_ALPHA", "FairnessResult", "face_counts", "chi_square", "chi2_sf",

@@ -142,7 +142,7 @@ class Roller:
         self.led = Led(pins)
         self.die = "d6"
         self.seq = 0
-        self.pending = []  # [seq, frame, sent_ms, resends], oldest first
+        self.pending = []  # [seq, frame, sent_ms, resends, NOACK sent], oldest first
         self.hello_owed = False
         self.armed = None  # (die, count) asked for by REQ
         self.line = b""
@@ -193,6 +193,7 @@ class Roller:
         for p in self.pending:  # the host is there again: a fresh round of resends
             if p[3] >= MAX_RESENDS:
                 p[3] = 0
+                p[4] = False
         kind = fields[0]
         if kind == "HELLO?":
             if self.pending:
@@ -233,7 +234,7 @@ class Roller:
         values = [roll_die(SIDES[die]) for _ in range(count)]
         body = "ROLL,%d,%s,%s" % (self.seq, die, ",".join(str(v) for v in values))
         line = frame(body)
-        self.pending.append([self.seq, line, time.ticks_ms(), 0])
+        self.pending.append([self.seq, line, time.ticks_ms(), 0, False])
         self.seq = (self.seq + 1) % 65536
         self.write(line)
         self.led.blink(1)
@@ -271,10 +272,15 @@ class Roller:
         self.uptime_ms += time.ticks_diff(now, self.last_tick)
         self.last_tick = now
         for p in self.pending:
-            if p[3] < MAX_RESENDS and time.ticks_diff(now, p[2]) >= ACK_TIMEOUT_MS:
+            if time.ticks_diff(now, p[2]) < ACK_TIMEOUT_MS:
+                continue
+            if p[3] < MAX_RESENDS:
                 p[2] = now
                 p[3] += 1
                 self.write(p[1])
+            elif not p[4]:  # out of resends: say so once; the host's next frame starts a fresh round
+                p[4] = True
+                self.send("ERR,NOACK,%d unacknowledged" % p[0])
         if time.ticks_diff(now, self.last_beat) >= BEAT_MS:
             self.last_beat = now
             self.send("BEAT,%d" % (self.uptime_ms // 1000))

@@ -18,7 +18,7 @@ from collections import deque
 from pathlib import Path
 from typing import Any, Callable
 
-import serial
+import serial  # type: ignore[import-untyped]
 
 from companion.events import Event, RollerState, RollerStatusEvent, RollEvent
 from hw import faults
@@ -284,6 +284,8 @@ class RollerReader:
         elif isinstance(msg, Err):
             self._count("roller_errors")
             log.warning("roller %s reports ERR %s: %s", self.name, msg.code, msg.text)
+            if msg.code == "NOACK":  # it gave up resending: any frame from us starts a fresh round
+                self._write(ser, encode(HelloQuery()))
         elif isinstance(msg, Beat):
             pass
         self._status(RollerState.CONNECTED, self._connected_detail(path))

@@ -2,9 +2,9 @@
 
 It speaks protocol version 1 exactly like the reference firmware (HELLO at boot and on ``HELLO?``, a BEAT every
 second, each ROLL resent every 300 ms until acknowledged, at most 5 times per contact; REQ rolls at once) and has
-switches to inject the faults a real link suffers: garbage bytes, a bad CRC, a duplicated ROLL, silence, and
-unplugging (the pty and its symlink vanish, later come back). The host opens :attr:`VirtualRoller.path` as if it
-were ``/dev/ttyACM0``. All state lives on the roller's own thread; the public methods only queue commands.
+switches to inject the faults a real link suffers: garbage bytes, a bad CRC, a duplicated ROLL, lost ACKs,
+silence, and unplugging (the pty and its symlink vanish, later come back). The host opens
+:attr:`VirtualRoller.path` as if it were ``/dev/ttyACM0``. All state lives on the roller's own thread; the public methods only queue commands.
 """
 from __future__ import annotations
 
@@ -31,6 +31,7 @@ class _Pending:
     roll: Roll
     last_sent: float
     resends: int = 0
+    noack_sent: bool = False
 
 
 @dataclass
@@ -73,6 +74,7 @@ class VirtualRoller:
         self._silent = False
         self._corrupt_next = False
         self._duplicate_next = False
+        self._ignore_acks = False
         self._started_at = 0.0
         self._last_beat = 0.0
         self._lock = threading.Lock()
@@ -139,7 +141,10 @@ class VirtualRoller:
 
     def garbage(self, n: int = 40) -> None:
         """Write ``n`` random bytes (line noise) onto the link."""
-        self._commands.put(lambda: self._send(bytes(self._rng.randrange(256) for _ in range(n))))
+        def noise() -> None:
+            self._send(bytes(self._rng.randrange(256) for _ in range(n)))
+
+        self._commands.put(noise)
 
     def corrupt_next(self) -> None:
         """The next ROLL goes out once with a wrong CRC (the host rejects it; the resend gets through)."""
@@ -148,6 +153,10 @@ class VirtualRoller:
     def duplicate_next(self) -> None:
         """The next ROLL is written twice at once (the host must count it once)."""
         self._commands.put(lambda: setattr(self, "_duplicate_next", True))
+
+    def lose_acks(self, on: bool = True) -> None:
+        """Ignore (or again honour) the host's ACKs, as if they were lost on the way: ROLLs are resent."""
+        self._commands.put(lambda: setattr(self, "_ignore_acks", on))
 
     def silence(self, on: bool = True) -> None:
         """Stop (or resume) sending and answering anything, like a hung roller. Rolls made meanwhile wait."""
@@ -247,7 +256,10 @@ class VirtualRoller:
         for p in self._pending.values():  # the host is back: a fresh round of resends
             if p.resends >= self._max_resends:
                 p.resends = 0
+                p.noack_sent = False
         if isinstance(msg, Ack):
+            if self._ignore_acks:
+                return
             if self._pending.pop(msg.seq, None) is not None:
                 with self._lock:
                     self._stats.acked.add(msg.seq)
@@ -271,10 +283,15 @@ class VirtualRoller:
 
     def _tick(self, now: float) -> None:
         for p in list(self._pending.values()):
-            if now - p.last_sent >= self._ack_timeout and p.resends < self._max_resends and not self._silent:
+            if now - p.last_sent < self._ack_timeout or self._silent or self._master is None:
+                continue
+            if p.resends < self._max_resends:
                 p.resends += 1
                 p.last_sent = now
                 self._transmit(encode(p.roll), resend=True)
+            elif not p.noack_sent:  # out of resends: tell the host, whose next frame starts a fresh round
+                p.noack_sent = True
+                self._send(encode(Err("NOACK", f"{p.roll.seq} unacknowledged")))
         if now - self._last_beat >= self._beat_interval:
             self._last_beat = now
             self._send(encode(Beat(int(now - self._started_at))))

@@ -117,7 +117,7 @@ class _Stdio:
 
 
 def control(link: UsbLink, consts: dict[str, Any], ctl_in: TextIO, ctl_out: TextIO) -> None:
-    import fw_board
+    import fw_board  # type: ignore[import-not-found]
 
     button = consts.get("BUTTON_PIN", 14)
     led = consts.get("LED_PIN", 15)
@@ -162,7 +162,7 @@ def control(link: UsbLink, consts: dict[str, Any], ctl_in: TextIO, ctl_out: Text
 def main() -> None:
     firmware, link_path = sys.argv[1], sys.argv[2]
     sys.path.insert(0, HERE)
-    import utime
+    import utime  # type: ignore[import-not-found]
 
     consts = constants(firmware)
     link = UsbLink(link_path)
