@@ -102,6 +102,10 @@ def cmd_odds(args: argparse.Namespace) -> int:
         return 0
     print(f"attack  {_units(len(att))}, sum {army_sum(att, Side.ATTACK)}")
     print(f"defence {_units(len(dfn))}, sum {army_sum(dfn, Side.DEFEND)} + bonus {bonus}")
-    print(f"attacker wins {odds.attacker_float!r}  ({frac(odds.attacker)})")
-    print(f"defender wins {odds.defender_float!r}  ({frac(odds.defender)})")
+    def exact(f: Fraction) -> str:
+        text = frac(f)
+        return f"  ({text})" if len(text) <= 40 else "  (exact fraction with --json)"
+
+    print(f"attacker wins {odds.attacker_float!r}{exact(odds.attacker)}")
+    print(f"defender wins {odds.defender_float!r}{exact(odds.defender)}")
     return 0
