@@ -316,6 +316,8 @@ def random_position(rng: random.Random) -> Position | None:
     castling = 0
     # kings: often at home with rooks, to reach castling
     for owner in (o1, o2):
+        if rng.random() < 0.08:
+            continue  # now and then a player without a king (a composed position)
         home = rng.choice([8, 248, None])
         if home is not None and not board[home]:
             board[home] = owner * 8 + K

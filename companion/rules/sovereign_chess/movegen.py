@@ -11,6 +11,7 @@ from .position import KIND_CASTLE, KIND_DEFECT, Position, compute_control, pack
 from .squares import (
     BISHOP,
     COLOUR_MASK,
+    DIAG8,
     DIAG_DIRS,
     FULL,
     I1,
@@ -19,6 +20,7 @@ from .squares import (
     KING_ATTACKS,
     KNIGHT,
     KNIGHT_ATTACKS,
+    ORTHO8,
     ORTHO_DIRS,
     PAWN,
     PAWN_CAPTURES,
@@ -133,13 +135,17 @@ def _add_pawn(out: list[int], fr: int, to: int) -> None:
 
 def _castling(pos: Position, us: int, mine: int, out: list[int]) -> None:
     rights = pos.castling
-    ks = pos.kings[us]
-    if not rights or ks not in (I1, I16):
-        return
-    rights &= RANK1 if ks == I1 else RANK16
     if not rights:
         return
+    ks = pos.kings[us]
+    if ks == I1:
+        rights &= RANK1
+    elif ks == I16:
+        rights &= RANK16
+    else:
+        return
     board = pos.board
+    occ = pos.occ
     them = 3 - us
     in_check: bool | None = None
     while rights:
@@ -148,31 +154,36 @@ def _castling(pos: Position, us: int, mine: int, out: list[int]) -> None:
         rf = low.bit_length() - 1
         if board[rf] & 7 != ROOK or not (mine >> rf) & 1:
             continue
-        step = 1 if rf > ks else -1
-        if any(board[s] for s in range(ks + step, rf, step)):
+        lo, hi = (ks, rf) if rf > ks else (rf, ks)
+        if occ & ((1 << hi) - (2 << lo)):  # a square strictly between is occupied
             continue
         if in_check is None:
             in_check = pos.attacked(ks, them)
         if in_check:
             return
         # the king may stop on any square between; it may not pass through an attacked one
+        step = 1 if rf > ks else -1
         for to in range(ks + step, rf, step):
             if pos.attacked(to, them):
                 break
             out.append(pack(ks, to, 0, KIND_CASTLE, rf))
 
 
-def pinned_mask(pos: Position, us: int, ks: int) -> int:
-    """Pieces ``us`` controls that stand between their king and an opponent slider that could otherwise take it."""
+def pinned_mask(pos: Position, us: int, ks: int, theirs: int) -> int:
+    """Pieces ``us`` controls that stand between their king and an opponent slider that could otherwise take it.
+
+    ``theirs``: the squares of the pieces the opponent controls."""
+    br = pos.by_role
+    queens = br[QUEEN]
+    rq = (br[ROOK] | queens) & theirs & ORTHO8[ks]
+    bq = (br[BISHOP] | queens) & theirs & DIAG8[ks]
+    if not rq and not bq:
+        return 0
     board = pos.board
     occ = pos.occ
     ctrl = pos.ctrl
-    br = pos.by_role
     them = 3 - us
     sc = SQ_COLOUR[ks]
-    queens = br[QUEEN]
-    rq = br[ROOK] | queens
-    bq = br[BISHOP] | queens
     pinned = 0
     for d in range(8):
         sliders = rq if d in ORTHO_DIRS else bq
@@ -250,10 +261,12 @@ def legal_moves(pos: Position, with_defections: bool = True) -> list[int]:
         defections(pos, pseudo)
     us = pos.turn
     ks = pos.kings[us]
-    if ks < 0:
-        return pseudo
-    check = pos.attacked(ks, 3 - us)
-    pinned = -1 if check else pinned_mask(pos, us, ks) | (1 << ks)
+    if ks < 0:  # no king (a composed position): nothing to expose, but a new king must not be in check
+        pinned = 0
+    elif pos.attacked(ks, 3 - us):
+        pinned = -1
+    else:
+        pinned = pinned_mask(pos, us, ks, side_masks(pos, us)[1]) | (1 << ks)
     out = []
     for m in pseudo:
         if not (pinned >> (m & 255)) & 1 and m < (KING << 16):

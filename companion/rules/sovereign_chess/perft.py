@@ -6,7 +6,7 @@ knights and sliders per piece with ``int.bit_count``); the rest go through make 
 """
 from __future__ import annotations
 
-from .movegen import _castling, legal_moves, pinned_mask, piece_moves, side_masks, slider_targets, _SLIDER_DIRS
+from .movegen import _SLIDER_DIRS, _castling, legal_moves, piece_moves, pinned_mask, side_masks
 from .position import Position
 from .squares import (
     ALL_COLOUR_SQUARES,
@@ -19,6 +19,8 @@ from .squares import (
     PAWN_CAPTURE_SETS,
     PAWN_DOUBLE_SETS,
     PAWN_STEP_SETS,
+    RAY8,
+    RAYFULL,
     ZONE,
 )
 
@@ -41,7 +43,7 @@ def count_legal(pos: Position) -> int:
     mine, theirs = side_masks(pos, us)
     free = ~((occ & ~theirs) | pos.blocked_mask()) & FULL
     empty = ~occ & FULL
-    pinned = pinned_mask(pos, us, ks)
+    pinned = pinned_mask(pos, us, ks, theirs)
     slow = pinned | (1 << ks) | ALL_COLOUR_SQUARES
     n = 0
     tested: list[int] = []  # moves that must be made and tested
@@ -109,7 +111,14 @@ def count_legal(pos: Position) -> int:
             low = pieces & -pieces
             pieces ^= low
             sq = low.bit_length() - 1
-            n += (slider_targets(sq, _SLIDER_DIRS[board[sq] & 7], occ) & land).bit_count()
+            att = 0
+            for d in _SLIDER_DIRS[board[sq] & 7]:
+                ray = RAY8[d][sq]
+                bl = ray & occ
+                if bl:
+                    ray &= ~RAYFULL[d][(bl & -bl).bit_length() - 1 if d < 4 else bl.bit_length() - 1]
+                att |= ray
+            n += (att & land).bit_count()
     _castling(pos, us, mine, tested)
     for m in tested:
         pos.push(m)
