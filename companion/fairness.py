@@ -8,8 +8,8 @@ Standard library only.
 * ``bayes_factor``: the Dirichlet-multinomial marginal likelihood of the rolls (prior Dirichlet(α, …, α)) over
   their likelihood under the fair die. Under a fair die it is a nonnegative martingale with mean 1, so by Ville's
   inequality the chance that it *ever* reaches 20 is at most 1/20 — however often it is looked at. A die is
-  flagged once it has reached :data:`BF_THRESHOLD`. With rolls in their order, :func:`assess` tracks the peak, so
-  a die flagged at roll 250 stays flagged.
+  ``flagged`` while its Bayes factor is at :data:`BF_THRESHOLD` or above; with the rolls in their order,
+  :func:`assess` also reports the peak and ``flagged_at``, the roll at which it first got there.
 
 α = :data:`PRIOR_ALPHA` puts the prior's mass on moderately loaded dice (the ones a table would not notice);
 the false-alarm and detection rates measured by simulation are in tests/test_roller_fairness.py (run it as a
@@ -39,8 +39,8 @@ class FairnessResult:
     p_value: float
     log_bayes_factor: float  #: natural log, now
     peak_log_bayes_factor: float  #: the largest it has been (equal to the current one when the order is unknown)
-    flagged: bool
-    flagged_at: int | None = None  #: the roll (1-based) at which the Bayes factor first reached the threshold
+    flagged: bool  #: the Bayes factor is at the threshold now
+    flagged_at: int | None = None  #: the roll (1-based) at which it first reached the threshold, if ever
 
     @property
     def sides(self) -> int:
@@ -129,14 +129,14 @@ def _result(die: str, counts: tuple[int, ...], peak: float, flagged_at: int | No
     dof = len(counts) - 1
     lbf = log_bayes_factor(counts)
     peak = max(peak, lbf)
-    flagged = peak >= _LOG_THRESHOLD
-    if flagged and flagged_at is None:
+    flagged = lbf >= _LOG_THRESHOLD
+    if flagged_at is None and peak >= _LOG_THRESHOLD:
         flagged_at = n
     return FairnessResult(die, n, counts, chi2, dof, chi2_sf(chi2, dof), lbf, peak, flagged, flagged_at)
 
 
 def assess_counts(counts: Sequence[int], die: str) -> FairnessResult:
-    """The verdict from counts alone (order unknown: flagged when the Bayes factor is at 20 now)."""
+    """The verdict from counts alone (the order is unknown: no peak, ``flagged_at`` is n when flagged)."""
     sides = sides_of(die)
     if len(counts) != sides or any(c < 0 for c in counts):
         raise ValueError(f"a {die} needs {sides} non-negative counts")
@@ -144,7 +144,7 @@ def assess_counts(counts: Sequence[int], die: str) -> FairnessResult:
 
 
 def assess(values: Iterable[int], die: str) -> FairnessResult:
-    """The verdict for these rolls, in the order they were made (the Bayes factor's peak counts)."""
+    """The verdict for these rolls, in the order they were made (with the Bayes factor's peak and first crossing)."""
     sides = sides_of(die)
     counts = [0] * sides
     k, log_k = sides, math.log(sides)
