@@ -128,6 +128,13 @@ def test_newer_fields_are_ignored() -> None:
     assert decode_line(_framed(b"ERR,LOWBAT,battery low, 3.1 V")) == Err("LOWBAT", "battery low, 3.1 V")
 
 
+def test_intact_but_invalid_rolls_are_listed_for_an_ack() -> None:
+    d = Decoder()
+    assert d.feed(frame("ROLL,5,d6,7") + frame("ROLL,6,d20,3") + frame("ROLL,x,d6,1") + frame("ROLL,8")) == []
+    assert list(d.unacceptable) == [5, 6, 8]  # "x" has no seq to acknowledge
+    assert d.feed(b"$ROLL,4,d6,3*0000\n") == [] and list(d.unacceptable) == [5, 6, 8]  # bad CRC: never ACKed
+
+
 def test_lowercase_crc_is_accepted() -> None:
     line = _framed(b"BEAT,3")
     assert decode_line(line[:-4] + line[-4:].lower()) == Beat(3)

@@ -19,7 +19,7 @@ from companion.events import Event, RollerState, RollerStatusEvent, RollEvent
 from hw import faults
 from hw.roller import ports
 from hw.roller import reader as reader_mod
-from hw.roller.protocol import Beat, Hello, Roll, encode
+from hw.roller.protocol import Ack, Beat, Hello, Roll, encode, frame
 from hw.roller.reader import RollerReader
 from hw.roller.virtual import VirtualRoller
 
@@ -341,6 +341,31 @@ def test_port_discovery_order(tmp_path: Path) -> None:
     assert ports.find_roller(dev) == str(dev / "companion-roller")
     os.symlink(tmp_path / "gone", by_id / "usb-MicroPython_dangling-if00")
     assert str(by_id / "usb-MicroPython_dangling-if00") not in ports.candidates(dev)
+
+
+def test_an_intact_but_invalid_roll_is_acknowledged_not_accepted() -> None:
+    """ACK means "received, stop resending": a ROLL with a good CRC but a d6 showing 7 is counted as out of range,
+    acknowledged so the roller does not resend it forever, and never becomes a roll."""
+    import select
+
+    master, slave = os.openpty()
+    tty.setraw(slave)
+    sink = Sink()
+    r = RollerReader(os.ttyname(slave), sink.put)
+    r.start()
+    try:
+        os.write(master, frame("ROLL,9,d6,7") + encode(Beat(1)))
+        got = b""
+        deadline = time.monotonic() + 5
+        while encode(Ack(9)) not in got:
+            assert time.monotonic() < deadline, got
+            if select.select([master], [], [], 0.1)[0]:
+                got += os.read(master, 1024)
+        assert r.counters["out_of_range"] == 1 and sink.rolls() == []
+    finally:
+        r.stop()
+        os.close(master)
+        os.close(slave)
 
 
 # --- fuzz through a real pty: no exception escapes, every valid ROLL in the noise is accepted once -----------------

@@ -11,7 +11,7 @@ each rejected line by kind (:data:`REJECT_KINDS`). It never raises.
 from __future__ import annotations
 
 import binascii
-from collections import Counter
+from collections import Counter, deque
 from dataclasses import dataclass
 from typing import Iterable, Union
 
@@ -36,9 +36,11 @@ OFFLINE_AFTER = 3.0
 class ProtocolError(ValueError):
     """A line that is not a valid frame. ``kind`` is one of :data:`REJECT_KINDS`."""
 
-    def __init__(self, kind: str, message: str) -> None:
+    def __init__(self, kind: str, message: str, seq: int | None = None) -> None:
         super().__init__(message)
         self.kind = kind
+        #: for a ROLL whose CRC and seq were good but whose content was not: the host still ACKs it
+        self.seq = seq
 
 
 def crc(body: bytes) -> int:
@@ -199,13 +201,18 @@ def parse_body(body: str) -> Message:
         return Err(fields[1], ",".join(fields[2:]))
     pos = _positional(fields)
     if kind == "ROLL":
-        _need(pos, 4, kind)
-        seq = _uint(pos[1], "seq", MAX_SEQ)
-        die = _die(pos[2])
-        raw = pos[3:]
-        if len(raw) > MAX_DICE:
-            raise ProtocolError("out_of_range", f"ROLL carries {len(raw)} values, at most {MAX_DICE}")
-        values = tuple(_uint(v, f"{die} value", SIDES[die], 1) for v in raw)
+        seq = _uint(pos[1], "seq", MAX_SEQ) if len(pos) > 1 else None
+        try:
+            _need(pos, 4, kind)
+            die = _die(pos[2])
+            raw = pos[3:]
+            if len(raw) > MAX_DICE:
+                raise ProtocolError("out_of_range", f"ROLL carries {len(raw)} values, at most {MAX_DICE}")
+            values = tuple(_uint(v, f"{die} value", SIDES[die], 1) for v in raw)
+        except ProtocolError as e:
+            e.seq = seq
+            raise
+        assert seq is not None
         return Roll(seq, die, values)
     if kind == "BEAT":
         _need(pos, 2, kind)
@@ -272,6 +279,8 @@ class Decoder:
         self._buf = bytearray()
         self._junk = False  # bytes outside any frame since the last line end / '$'
         self._overlong = False  # the current frame passed MAX_LINE; drop until its end
+        #: seqs of ROLL frames that arrived intact (good CRC) but were rejected: acknowledge, never accept
+        self.unacceptable: deque[int] = deque(maxlen=16)
 
     def _reject(self, kind: str, why: str) -> None:
         self.rejected[kind] += 1
@@ -292,6 +301,8 @@ class Decoder:
                 self.accepted_frames += 1
             except ProtocolError as e:
                 self._reject(e.kind, str(e))
+                if e.seq is not None:
+                    self.unacceptable.append(e.seq)
             except Exception as e:  # pragma: no cover - decode_line raises only ProtocolError; stay alive anyway
                 self._reject("malformed", repr(e))
         self._buf.clear()

@@ -245,6 +245,8 @@ class RollerReader:
                         talked = True
                         last_frame = now
                         self._handle(ser, msg, path)
+                    while self._decoder.unacceptable:  # received intact but invalid: stop its resends
+                        self._write(ser, encode(Ack(self._decoder.unacceptable.popleft())))
                 silent = now - (opened if last_frame is None else last_frame)
                 if silent >= self._offline_after:
                     self._status(RollerState.OFFLINE, f"no heartbeat from the roller on {path}")
