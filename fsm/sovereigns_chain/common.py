@@ -118,9 +118,9 @@ class ChainBase(GameMachine):
 
     # ----------------------------------------------------------------- screen text
     def chain_lines(self) -> list[str]:
-        """``Alice 3/1  Bob 4/0``: cards in play / of them facedown, two players a line."""
-        cells = [f"{self.nm(s, 6)} {ch.length(self.chain(s))}/{ch.facedown(self.chain(s))}" for s in self.seats]
-        return [fit("  ".join(cells[i:i + 2])) for i in range(0, len(cells), 2)]
+        """``Alice 3(1dn) Bob 4(0dn)``: cards in play (of them facedown), two players a line."""
+        cells = [f"{self.nm(s, 5)} {ch.length(self.chain(s))}({ch.facedown(self.chain(s))}dn)" for s in self.seats]
+        return [fit(" ".join(cells[i:i + 2])) for i in range(0, len(cells), 2)]
 
     def supply_line(self) -> str:
         return fit(tokens.supply_line(self.supply()))

@@ -19,7 +19,7 @@ class FinishPhase(ChainBase):
             self.note(f"Game {d['game_no']}: {self.player_name(winners[0])} wins")
         else:
             self.note(f"Game {d['game_no']}: shared by " + ", ".join(self.player_name(s) for s in winners))
-        self.fire("t_end")
+        self.fire("result")
         self.set_step("game_end")
 
     def end_solitaire(self, won: bool) -> None:
@@ -32,7 +32,7 @@ class FinishPhase(ChainBase):
         d["game_winners"].append([])
         d["active"] = None
         self.note(f"Solitaire game {d['game_no']} lost: no legal play")
-        self.fire("t_end")
+        self.fire("result")
         self.set_step("game_end")
 
     def set_winners(self, winners: list[int]) -> None:
@@ -86,12 +86,12 @@ class FinishPhase(ChainBase):
             else:
                 self.set_winners(match.match_leaders(d["match_wins"]))
                 self.note("Match over: " + self.wins_line())
-            self.fire("t_over")
+            self.fire("end_match")
             self.set_step("over")
             return
         if value == "again":
             d["board"] = []
-            self.fire("t_setup")
+            self.fire("new_board")
             self.set_step("sol_value")
             return
         if value == "more":

@@ -34,14 +34,14 @@ class SovereignsChainGame(SetupPhase, TurnPhase, EffectsPhase, RevealPhase, Scor
 
     STATES = ("setup", "deal", "turn", "reveal", "scoring", "sudden_death", "game_end", "game_over")
     TRANSITIONS = (
-        {"trigger": "t_deal", "source": ["setup", "game_end"], "dest": "deal"},
-        {"trigger": "t_play", "source": ["setup", "deal", "game_end"], "dest": "turn"},
-        {"trigger": "t_reveal", "source": "turn", "dest": "reveal"},
-        {"trigger": "t_score", "source": ["reveal", "sudden_death"], "dest": "scoring"},
-        {"trigger": "t_sudden", "source": "scoring", "dest": "sudden_death"},
-        {"trigger": "t_end", "source": ["turn", "scoring", "sudden_death"], "dest": "game_end"},
-        {"trigger": "t_setup", "source": "game_end", "dest": "setup"},
-        {"trigger": "t_over", "source": "game_end", "dest": "game_over"},
+        {"trigger": "draw_event", "source": ["setup", "game_end"], "dest": "deal"},
+        {"trigger": "begin_turns", "source": ["setup", "deal", "game_end"], "dest": "turn"},
+        {"trigger": "chain_of_seven", "source": "turn", "dest": "reveal"},
+        {"trigger": "score_chains", "source": ["reveal", "sudden_death"], "dest": "scoring"},
+        {"trigger": "tie", "source": "scoring", "dest": "sudden_death"},
+        {"trigger": "result", "source": ["turn", "scoring", "sudden_death"], "dest": "game_end"},
+        {"trigger": "new_board", "source": "game_end", "dest": "setup"},
+        {"trigger": "end_match", "source": "game_end", "dest": "game_over"},
     )
     INITIAL = "setup"
     FINAL = ("game_over",)

@@ -13,7 +13,7 @@ class RevealPhase(ChainBase):
 
     def start_reveal(self, first: int) -> None:
         self.data["reveal"] = {"start": first, "last": None, "pass": 1}
-        self.fire("t_reveal")
+        self.fire("chain_of_seven")
         self.reveal_next()
 
     def reveal_next(self) -> None:
@@ -37,7 +37,7 @@ class RevealPhase(ChainBase):
         opts = tuple(Option(f"p{i}", f"Card {i + 1}") for i in range(len(c))
                      if (t := ch.top(c, i)) is not None and not t["up"])
         left = sum(self.facedowns().values())
-        return Choice(fit(f"Reveal: {self.player_name(seat)}", 20),
+        return Choice("Reveal a card",
                       (f"Pass {self.data['reveal']['pass']}: {left} down left", "Pick a card to flip",
                        *self.chain_lines()[:2]),
                       options=opts, default=opts[0].key, player=seat)

@@ -23,7 +23,7 @@ class ScoringPhase(ChainBase):
     # ----------------------------------------------------------------- entry
     def start_scoring(self, ctx: str, seats: list[int]) -> None:
         self.data["scoring"] = {"ctx": ctx, "queue": list(seats), "cards": []}
-        self.fire("t_score")
+        self.fire("score_chains")
         self._score_seat()
 
     @property
@@ -52,7 +52,7 @@ class ScoringPhase(ChainBase):
     def _p_score_how(self) -> Prompt:
         seat = self.data["active"]
         n = ch.length(self.chain(seat))
-        return Choice(fit(f"Score: {self.player_name(seat)}", 20),
+        return Choice("Score your chain",
                       (f"{n} cards in play", "Score = star - planet", "(the difference)"),
                       options=(Option("cards", "Card by card"), Option("totals", "The two totals")),
                       default="cards", player=seat)
@@ -76,7 +76,7 @@ class ScoringPhase(ChainBase):
 
     def _card_title(self) -> str:
         i, n = len(self.sc["cards"]), len(self._slots())
-        return fit(f"{self.nm(self.data['active'], 8)} card {i + 1}/{n}", 20)
+        return f"Card {i + 1} of {n}"
 
     def _p_score_value(self) -> Prompt:
         prev = self._prev(len(self.sc["cards"]))
@@ -98,7 +98,7 @@ class ScoringPhase(ChainBase):
 
     def _card_title_last(self) -> str:
         i, n = len(self.sc["cards"]), len(self._slots())
-        return fit(f"{self.nm(self.data['active'], 8)} card {i}/{n}", 20)
+        return f"Card {i} of {n}"
 
     def _a_score_suit(self, value: str) -> None:
         self.sc["cards"][-1]["suit"] = value
@@ -123,7 +123,7 @@ class ScoringPhase(ChainBase):
     def _p_score_star(self) -> Prompt:
         seat = self.data["active"]
         prev = self.data["scores"].get(str(seat))
-        return Number(fit(f"{self.nm(seat, 10)}: stars", 20), ("Star total", "modifiers included"),
+        return Number("Star total", ("Stars in your chain,", "modifiers included"),
                       lo=TOTAL_LO, hi=TOTAL_HI, default=prev["star"] if prev else 0, player=seat)
 
     def _a_score_star(self, value: int) -> None:
@@ -132,8 +132,7 @@ class ScoringPhase(ChainBase):
     def _p_score_planet(self) -> Prompt:
         seat = self.data["active"]
         prev = self.data["scores"].get(str(seat))
-        return Number(fit(f"{self.nm(seat, 10)}: planets", 20), (f"Stars {self.ui['star']}", "Planet total",
-                                                                 "modifiers included"),
+        return Number("Planet total", (f"Stars {self.ui['star']}; planets", "modifiers included"),
                       lo=TOTAL_LO, hi=TOTAL_HI, default=prev["planet"] if prev else 0, player=seat)
 
     def _a_score_planet(self, value: int) -> None:
@@ -166,7 +165,7 @@ class ScoringPhase(ChainBase):
                   + ", ".join(self.player_name(s) for s in top))
         order = [s for s in self.order() if s in top]
         self.data["sd"] = {"contenders": order, "queue": list(order), "status": {}, "pass": 1, "out": []}
-        self.fire("t_sudden")
+        self.fire("tie")
         self._sd_turn()
 
     def _settle_sudden(self) -> None:
@@ -183,7 +182,7 @@ class ScoringPhase(ChainBase):
         sd.update(contenders=list(res.contenders), queue=list(res.contenders), status={})
         sd["pass"] += 1
         if self.state != "sudden_death":
-            self.fire("t_sudden")
+            self.fire("tie")
         self._sd_turn()
 
     # ----------------------------------------------------------------- sudden death plays

@@ -62,7 +62,7 @@ class SetupPhase(ChainBase):
 
     def _p_match_len(self) -> Prompt:
         return Number("Games in the match", ("Dealer moves one seat", "left each game"), lo=1, hi=9,
-                      default=int(self.data["match_games"]), unit="games")
+                      default=int(self.data["match_games"]))
 
     def _a_match_len(self, value: int) -> None:
         self.data["match_games"] = value
@@ -116,13 +116,13 @@ class SetupPhase(ChainBase):
             self.note(f"Game {d['game_no']}: {self.player_name(d['dealer'])} deals, "
                       f"{self.player_name(d['first'])} starts")
         if self.events_on:
-            self.fire("t_deal")
+            self.fire("draw_event")
             self.set_step("event", ctx="deal")
         else:
             self.start_play()
 
     def start_play(self) -> None:
-        self.fire("t_play")
+        self.fire("begin_turns")
         if self.solo:
             if solitaire.winning_suit(self.chain(1)) is not None:
                 self.end_solitaire(True)

@@ -21,7 +21,7 @@ class TurnPhase(ChainBase):
                 why = self.full_hint(self.chain(s))
                 opts.append(Option(f"c{s}", fit(f"{self.player_name(s)}'s chain", 20), enabled=not why, hint=why))
         opts += [Option("down", "Facedown on..."), Option("cover", "Covering a card...")]
-        return Choice(fit(f"{self.player_name(me)}'s turn", 20), self.status_lines(f"Round {self.data['round']}"),
+        return Choice(f"Round {self.data['round']}: play", self.status_lines(),
                       options=tuple(opts), default=f"c{me}", player=me)
 
     def _a_play(self, value: str) -> None:
