@@ -1,0 +1,60 @@
+"""Random tables (every answer the prompts allow, undo now and then) never break the bookkeeping: the supply stays
+within the box, facedown cards never outnumber the cards in play, no chain passes seven outside sudden death, and
+the screen text fits the OLED. Plus the type check of the package."""
+from __future__ import annotations
+
+import json
+import random
+import subprocess
+import sys
+
+import pytest
+
+from companion.rules.sovereigns_chain import SUPPLY
+from fsm.autoplay import random_answer
+from fsm.prompts import InvalidAnswer
+
+from conftest import ROOT
+from test_chain_helpers import Table
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_random_tables_keep_the_books(seed: int) -> None:
+    rng = random.Random(seed)
+    t = Table(seed % 4 + 1, match_games=2)
+    g = t.g
+    sudden_seen = False
+    for _ in range(1500):
+        if g.is_over:
+            break
+        raw = g.step_prompt()
+        assert len(raw.title) <= 20 and len(raw.lines) <= 4 and all(len(x) <= 21 for x in raw.lines), raw
+        snap = g.snapshot()
+        try:
+            g.answer(random_answer(g.prompt(), rng))
+        except InvalidAnswer:
+            assert g.snapshot() == snap
+            continue
+        js = g.state_json()
+        json.dumps(js)
+        sudden_seen = sudden_seen or g.data["sd"] is not None
+        assert all(0 <= js["supply"][k.value] <= SUPPLY[k] for k in SUPPLY)
+        for p in js["players"]:
+            assert 0 <= p["facedown"] <= p["chain_length"]
+            if not sudden_seen and js["mode"] == "chain":
+                assert p["chain_length"] <= 7
+        if g.data["ui"]["step"] == "reveal":
+            assert sum(p["facedown"] for p in js["players"]) > 0
+        if g.state == "game_end":
+            sudden_seen = False
+        if rng.random() < 0.03:
+            g.restore(snap)
+    assert g.data["game_no"] >= 1
+
+
+@pytest.mark.slow
+def test_mypy_strict() -> None:
+    r = subprocess.run([sys.executable, "-m", "mypy", "--strict", "--no-error-summary",
+                        "companion/rules/sovereigns_chain", "fsm/sovereigns_chain"],
+                       cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stdout + r.stderr
