@@ -2,6 +2,8 @@
 from __future__ import annotations
 
 import binascii
+import re
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -216,3 +218,13 @@ def test_no_exception_on_any_bytes(data: bytes) -> None:
     for i in range(0, len(data), 7):
         d.feed(data[i:i + 7])
     assert d.pending <= MAX_LINE + 1
+
+
+def test_the_spec_examples_are_valid_frames() -> None:
+    """Every frame quoted in firmware_docs/roller-protocol.md decodes (its CRCs are right)."""
+    spec = (Path(__file__).resolve().parent.parent / "firmware_docs" / "roller-protocol.md").read_text()
+    quoted = [q for q in re.findall(r"\$[A-Z?][^\s*$]*\*[0-9A-F]{4}", spec) if q != "$BODY*CCCC"]
+    assert len(quoted) >= 10
+    for line in quoted:
+        decode_line(line.encode())
+    assert "96 bytes" in spec and "300 ms" in spec and "crc_hqx(body, 0xFFFF)" in spec
