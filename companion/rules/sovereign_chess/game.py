@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from .errors import IllegalMoveError
 from .fen import START, parse_position, position_text
 from .movegen import legal_moves
-from .moves import Move, MoveKind, move_from_packed, parse_move_text, spec_matches
+from .moves import Move, move_from_packed, parse_move_text, spec_matches
 from .position import Position
 from .squares import COLOUR_SQUARES, Colour, Role, iter_bits
 
@@ -93,6 +93,8 @@ class SovereignChess:
             move = self.parse_move(move)
         elif move.packed not in legal_moves(self.position):
             raise IllegalMoveError(f"move {move.text} is not legal for player {self.turn} in this position")
+        else:
+            move = move_from_packed(self.position.board, move.packed)  # the canonical form of what is made
         self.position.push(move.packed)
         self._made.append(move)
         return move

@@ -12,7 +12,6 @@ from .squares import (
     BISHOP,
     COLOUR_MASK,
     DIAG8,
-    DIAG_DIRS,
     FULL,
     I1,
     I16,
@@ -31,26 +30,22 @@ from .squares import (
     RANK1,
     RANK16,
     RAY8,
-    RAYFULL,
     ROOK,
+    SLIDER_RAYS,
     SQ_COLOUR,
     TWIN,
     ZONE,
 )
 
-_POSITIVE = (True, True, True, True, False, False, False, False)  # per direction: first blocker is the lowest bit
-_SLIDER_DIRS = {BISHOP: DIAG_DIRS, ROOK: ORTHO_DIRS, QUEEN: (0, 1, 2, 3, 4, 5, 6, 7)}
 
 
-def slider_targets(sq: int, dirs: tuple[int, ...], occ: int) -> int:
-    """Squares a slider on ``sq`` reaches (the first blocker included) within eight squares."""
+def slider_targets(sq: int, role: int, occ: int) -> int:
+    """Squares a bishop, rook or queen on ``sq`` reaches (the first blocker included) within eight squares."""
     att = 0
-    for d in dirs:
-        ray = RAY8[d][sq]
+    for ray, beyond, up in SLIDER_RAYS[role][sq]:
         bl = ray & occ
         if bl:
-            first = (bl & -bl).bit_length() - 1 if d < 4 else bl.bit_length() - 1
-            ray &= ~RAYFULL[d][first]
+            ray &= ~beyond[(bl & -bl).bit_length() - 1 if up else bl.bit_length() - 1]
         att |= ray
     return att
 
@@ -118,7 +113,7 @@ def piece_moves(board: list[int], occ: int, sq: int, land: int, theirs: int, out
     elif role == KING:
         tb = KING_ATTACKS[sq] & land
     else:
-        tb = slider_targets(sq, _SLIDER_DIRS[role], occ) & land
+        tb = slider_targets(sq, role, occ) & land
     while tb:
         tl = tb & -tb
         tb ^= tl

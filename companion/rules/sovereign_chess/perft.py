@@ -6,7 +6,7 @@ knights and sliders per piece with ``int.bit_count``); the rest go through make 
 """
 from __future__ import annotations
 
-from .movegen import _SLIDER_DIRS, _castling, legal_moves, piece_moves, pinned_mask, side_masks
+from .movegen import _castling, legal_moves, piece_moves, pinned_mask, side_masks
 from .position import Position
 from .squares import (
     ALL_COLOUR_SQUARES,
@@ -19,8 +19,7 @@ from .squares import (
     PAWN_CAPTURE_SETS,
     PAWN_DOUBLE_SETS,
     PAWN_STEP_SETS,
-    RAY8,
-    RAYFULL,
+    SLIDER_RAYS,
     ZONE,
 )
 
@@ -112,11 +111,10 @@ def count_legal(pos: Position) -> int:
             pieces ^= low
             sq = low.bit_length() - 1
             att = 0
-            for d in _SLIDER_DIRS[board[sq] & 7]:
-                ray = RAY8[d][sq]
+            for ray, beyond, up in SLIDER_RAYS[board[sq] & 7][sq]:
                 bl = ray & occ
                 if bl:
-                    ray &= ~RAYFULL[d][(bl & -bl).bit_length() - 1 if d < 4 else bl.bit_length() - 1]
+                    ray &= ~beyond[(bl & -bl).bit_length() - 1 if up else bl.bit_length() - 1]
                 att |= ray
             n += (att & land).bit_count()
     _castling(pos, us, mine, tested)

@@ -261,3 +261,15 @@ def _pawn_direction_masks() -> tuple[list[tuple[int, int]], list[tuple[int, int]
 
 #: (shift, from-squares) per direction: one-square moves, two-square moves (shift is one step), captures
 PAWN_STEP_SETS, PAWN_DOUBLE_SETS, PAWN_CAPTURE_SETS = _pawn_direction_masks()
+
+
+def _slider_rays() -> list[list[tuple[tuple[int, list[int], bool], ...]]]:
+    """SLIDER_RAYS[role][sq]: per direction (squares within eight, the full rays beyond each square, whether the
+    first blocker is the lowest bit) for bishops, rooks and queens."""
+    table: list[list[tuple[tuple[int, list[int], bool], ...]]] = [[] for _ in range(7)]
+    for role, dirs in ((BISHOP, DIAG_DIRS), (ROOK, ORTHO_DIRS), (QUEEN, ORTHO_DIRS + DIAG_DIRS)):
+        table[role] = [tuple((RAY8[d][sq], RAYFULL[d], d < 4) for d in dirs) for sq in range(NSQ)]
+    return table
+
+
+SLIDER_RAYS: Final = _slider_rays()
