@@ -338,8 +338,8 @@ class Session:
             return f"{self.game_cls.name}: setting up"
         g = self.game
         if g.is_over:
-            w = g.data.get("winner")
-            return f"{g.name}: over" + (f", {w} won" if w else "")
+            w = g.winner_seat()
+            return f"{g.name}: over" + (f", {g.player_name(w)} won" if w is not None else "")
         seat = g.active_seat()
         who = f", {g.player_name(seat)}'s turn" if seat else ""
         return f"{g.name}: round {g.data.get('round')}{who}"

@@ -167,6 +167,11 @@ class GameMachine:
         a = self.data.get("active")
         return a if isinstance(a, int) else None
 
+    def winner_seat(self) -> int | None:
+        """The seat of the single winner (``data["winner"]``), or None: no winner yet, a shared win, or none."""
+        w = self.data.get("winner")
+        return w if isinstance(w, int) and not isinstance(w, bool) else None
+
     def player_name(self, seat: int) -> str:
         return self.players[seat - 1].name
 
@@ -189,7 +194,8 @@ class GameMachine:
             "round": self.data.get("round"),
             "active_player": self.active_seat(),
             "players": [{"name": p.name, "seat": p.seat, **self.player_json(p.seat)} for p in self.players],
-            "winner": self.data.get("winner"),
+            "winner": self.winner_seat(),
+            "winner_name": self.player_name(w) if (w := self.winner_seat()) is not None else None,
         }
         out.update(self.extra_json())
         return out

@@ -34,7 +34,7 @@ def test_two_player_game_through_reveal_and_scoring() -> None:
     t.totals(12, 3)
     assert t.player(2)["score"] == 9
     js = t.js()
-    assert t.g.state == "game_end" and js["winner"] == 2 and js["winners"] == [2] and js["winner_name"] == "Bob"
+    assert t.g.state == "game_end" and js["winner"] == 2 and js["winners"] == ["Bob"] and js["winner_name"] == "Bob"
     assert js["match_wins"] == {"Ann": 0, "Bob": 1} and js["dealer"] == 2
     t.ans("game_end", "finish")
     assert t.g.is_over and t.js()["winner"] == 2

@@ -63,7 +63,7 @@ def test_everybody_out_of_cards_together_shares_the_game() -> None:
     t = tied_two()
     t.sudden("empty").sudden("empty")
     js = t.js()
-    assert t.g.state == "game_end" and js["winner"] is None and js["winners"] == [1, 2]
+    assert t.g.state == "game_end" and js["winner"] is None and js["winners"] == ["Ann", "Bob"]
     assert js["match_wins"] == {"Ann": 1, "Bob": 1}
 
 

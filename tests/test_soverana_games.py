@@ -71,7 +71,7 @@ def test_five_rounds_complete_with_a_single_winner() -> None:
     assert t.g.state == "game_over"
     js = t.json()
     assert js["outcome"] == "rounds-complete"
-    assert js["winners"] == ["Eli"] and js["winner"] == "Eli"
+    assert js["winners"] == ["Eli"] and js["winner_name"] == "Eli"
     assert js["round"] == 5 and js["mayor"] == "Eli"
     assert js["votes"] == {"Ana": 5, "Ben": 7, "Cleo": 7, "Dev": 6, "Eli": 8, "Fay": 6}
     assert js["departments"] == {ECO: 5, EDU: 14, ENE: 7, HEA: 16, JUS: 9, URB: 19}

@@ -66,7 +66,7 @@ def test_five_round_game_end_to_end(tmp_path: Path) -> None:
     # votes cards: 1 each; Ana and Ben +1 for the fix; complete departments: Education and Health every round,
     # Energy and Urban in round 1, Justice in rounds 1-2
     assert s["votes"] == {"Ana": 2, "Ben": 7, "Cleo": 2, "Dev": 6, "Eli": 3, "Fay": 2}
-    assert s["winners"] == ["Ben"] and s["winner"] == "Ben"
+    assert s["winners"] == ["Ben"] and s["winner_name"] == "Ben"
     # pools 18, 17, 15, 13, 11 split by the suggested shares
     assert s["departments"] == {"Economy": 20, "Education": 21, "Energy & Environment": 21,
                                 "Health & Welfare": 20, "Justice & Safety": 17, "Urban Development": 12}

@@ -41,7 +41,7 @@ def test_vp_tracker_plays_to_the_round_limit(tmp_path: Path) -> None:
     s.write_text("\n".join(script))
     state = play(str(EXAMPLES / "vp-tracker.toml"), s, seed=1)
     assert state["state"] == "game_over", state
-    assert state["winner"] == "Ana" and state["winners"] == ["Ana"]
+    assert state["winner"] == 1 and state["winner_name"] == "Ana" and state["winners"] == ["Ana"]
     vp = {p["name"]: p["vp"] for p in state["players"]}
     assert vp == {"Ana": 3, "Ben": 2}, "rotate_first: Ana starts rounds 1, 3 and 5, Ben rounds 2 and 4"
 
@@ -53,7 +53,7 @@ def test_race_to_ten_ends_the_moment_ten_vp_is_reached(tmp_path: Path) -> None:
     s = tmp_path / "s.txt"
     s.write_text("\n".join(script))
     state = play(str(EXAMPLES / "race-to-ten.toml"), s, seed=1)
-    assert state["state"] == "game_over" and state["winner"] == "Ana"
+    assert state["state"] == "game_over" and state["winner_name"] == "Ana"
 
 
 def test_rolloff_ties_reroll_among_the_tied_only(tmp_path: Path) -> None:

@@ -98,10 +98,11 @@ class TomlGame(GameMachine):
         if s.winner_counter is not None:
             vals = {p.seat: d["counters"][str(p.seat)][s.winner_counter] for p in self.players}
             best = (max if s.winner_order == "highest" else min)(vals.values())
-            winners = [self.player_name(seat) for seat, v in vals.items() if v == best]
-            d["winners"] = winners
-            d["winner"] = " & ".join(winners)
-        self.note(f"Game over: {why}" + (f"; {d['winner']} won" if d.get("winner") else ""))
+            seats = [seat for seat, v in vals.items() if v == best]
+            d["winners"] = [self.player_name(s) for s in seats]
+            d["winner"] = seats[0] if len(seats) == 1 else None
+        won = " & ".join(d.get("winners", []))
+        self.note(f"Game over: {why}" + (f"; {won} won" if won else ""))
         self.fire("finish")
 
     # ------------------------------------------------------------------ prompts

@@ -224,7 +224,7 @@ class CouncilPhase(SetupPhase, SoveranaCore):
             won = R.winners(outcome, self.votes_by_seat())
             self.data["outcome"] = outcome.value
             self.data["winners"] = won
-            self.data["winner"] = self.player_name(won[0]) if len(won) == 1 else None
+            self.data["winner"] = won[0] if len(won) == 1 else None
             self.note(f"Game over: {outcome.value}; winners: "
                       + (", ".join(self.player_name(s) for s in won) or "none"))
         self.set_step("summary")

@@ -104,7 +104,7 @@ class SovereignsChainGame(SetupPhase, TurnPhase, EffectsPhase, RevealPhase, Scor
             "dealer_name": self.player_name(d["dealer"]) if d["dealer"] else None,
             "first_player": d["first"],
             "match_wins": {self.player_name(s): d["match_wins"][str(s)] for s in self.seats},
-            "winners": list(d["winners"]),
+            "winners": [self.player_name(s) for s in d["winners"]],
             "winner_name": self.player_name(d["winner"]) if d["winner"] else None,
             "game_number": d["game_no"],
             "match_games": d["match_games"],
