@@ -12,7 +12,7 @@ import time
 from collections import Counter
 from pathlib import Path
 from types import ModuleType
-from typing import Iterator
+from typing import Any, Iterator
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -194,7 +194,7 @@ def test_firmware_protocol_steps(fw: ModuleType) -> None:
     wire = Wire()
     roller = fw.Roller(wire)
 
-    def frames() -> list[object]:
+    def frames() -> list[Any]:
         out = [decode_line(line) for line in wire.data.split(b"\n") if line]
         wire.data = b""
         return out

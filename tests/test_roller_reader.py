@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Callable, Iterator
 
 import pytest
-import serial
+import serial  # type: ignore[import-untyped]
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -354,9 +354,13 @@ def test_an_intact_but_invalid_roll_is_acknowledged_not_accepted() -> None:
     r = RollerReader(os.ttyname(slave), sink.put)
     r.start()
     try:
-        os.write(master, frame("ROLL,9,d6,7") + encode(Beat(1)))
         got = b""
         deadline = time.monotonic() + 5
+        while b"HELLO?" not in got:  # the reader has opened the port (and flushed what was there before)
+            assert time.monotonic() < deadline, got
+            if select.select([master], [], [], 0.1)[0]:
+                got += os.read(master, 1024)
+        os.write(master, frame("ROLL,9,d6,7") + encode(Beat(1)))
         while encode(Ack(9)) not in got:
             assert time.monotonic() < deadline, got
             if select.select([master], [], [], 0.1)[0]:
@@ -382,18 +386,20 @@ class PtyHost:
         self.sink = Sink()
         self.reader = RollerReader(os.ttyname(self.slave), self.sink.put, offline_after=60)
         self._stop = threading.Event()
+        self._opened = threading.Event()
         self._drain = threading.Thread(target=self._drain_loop, daemon=True)
 
     def _drain_loop(self) -> None:
         import select
 
         while not self._stop.is_set():
-            if select.select([self.master], [], [], 0.05)[0]:
-                os.read(self.master, 4096)
+            if select.select([self.master], [], [], 0.05)[0] and b"HELLO?" in os.read(self.master, 4096):
+                self._opened.set()
 
     def start(self) -> "PtyHost":
         self._drain.start()
         self.reader.start()
+        assert self._opened.wait(5)  # the reader opened the port (opening flushes what was written before)
         return self
 
     def stop(self) -> None:
