@@ -269,7 +269,7 @@ def ref_move(m: int) -> tuple:
 
 def compare(pos: Position, rng: random.Random, check_children: bool = True) -> list[int]:
     ref = ref_of(pos)
-    assert {1: set(c for c in range(12) if pos.ctrl[c] == 1), 2: set(c for c in range(12) if pos.ctrl[c] == 2)} == ref.ctrl
+    assert {p: {c for c in range(12) if pos.ctrl[c] == p} for p in (1, 2)} == ref.ctrl
     fast = legal_moves(pos)
     assert len(set(fast)) == len(fast), "duplicate moves"
     expected = sorted(ref.moves())
@@ -337,7 +337,11 @@ def random_position(rng: random.Random) -> Position | None:
             board[sq] = rng.choice(colours) * 8 + rng.choice([P, P, P, N, B, R, Q])
     from companion.rules.sovereign_chess.fen import board_text, castling_text
 
-    text = f"{board_text(board)} {rng.choice([1, 2])} {'wasbproygcnv'[o1]} {'wasbproygcnv'[o2]} {castling_text(castling)} {rng.randint(0, 50)}"
+    letters = "wasbproygcnv"
+    text = (
+        f"{board_text(board)} {rng.choice([1, 2])} {letters[o1]} {letters[o2]} {castling_text(castling)} "
+        f"{rng.randint(0, 50)}"
+    )
     try:
         return parse_position(text)
     except ValueError:

@@ -12,13 +12,13 @@ ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "companion" / "rules" / "sovereign_chess"
 
 
-@pytest.mark.slow
-def test_mypy_strict_passes() -> None:
+def test_mypy_strict_passes(tmp_path: Path) -> None:
     if subprocess.run([sys.executable, "-m", "mypy", "--version"], capture_output=True).returncode != 0:
         pytest.skip("mypy is not installed in this environment")
-    cache = ROOT / ".mypy_cache"
+    cache = tmp_path / "mypy_cache"  # a private cache: other test runs may be using the shared one
     result = subprocess.run(
-        [sys.executable, "-m", "mypy", "--strict", "--cache-dir", str(cache), str(PACKAGE), str(ROOT / "companion" / "cli_chess.py")],
+        [sys.executable, "-m", "mypy", "--strict", "--cache-dir", str(cache), str(PACKAGE),
+         str(ROOT / "companion" / "cli_chess.py")],
         capture_output=True,
         text=True,
         cwd=ROOT,

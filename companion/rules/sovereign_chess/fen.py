@@ -56,10 +56,14 @@ def _parse_rank(text: str, rank: int, board: list[int]) -> None:
             i = j
         else:
             if ch not in COLOUR_LETTERS:
-                raise _bad(f"{where}: {ch!r} at character {i + 1} is not a colour letter ({COLOUR_LETTERS}) or a number")
+                raise _bad(
+                    f"{where}: {ch!r} at character {i + 1} is not a colour letter ({COLOUR_LETTERS}) or a number"
+                )
             if i + 1 >= len(text) or text[i + 1] not in ROLE_LETTERS[1:]:
                 got = repr(text[i + 1]) if i + 1 < len(text) else "the end"
-                raise _bad(f"{where}: colour {ch!r} at character {i + 1} must be followed by a role (kqrbnp), got {got}")
+                raise _bad(
+                    f"{where}: colour {ch!r} at character {i + 1} must be followed by a role (kqrbnp), got {got}"
+                )
             if file < SIZE:
                 board[sq_of(file, rank)] = (COLOUR_LETTERS.index(ch) << 3) | ROLE_LETTERS.index(text[i + 1])
             file += 1
@@ -77,7 +81,8 @@ def _colour(field: str, which: str) -> int:
 
 
 def parse_position(text: str) -> Position:
-    """Position text → :class:`Position`. Raises :class:`PositionTextError` saying which field (and where) is wrong."""
+    """Position text → :class:`Position`. Raises :class:`PositionTextError` saying which field (and where) is
+    wrong."""
     fields = text.split()
     if len(fields) != len(_FIELDS):
         raise _bad(f"expected {len(_FIELDS)} space-separated fields ({', '.join(_FIELDS)}), got {len(fields)}")
@@ -124,7 +129,9 @@ def _check_board(board: list[int], o1: int, o2: int) -> None:
         if p & 7 == KING:
             colour = p >> 3
             if colour not in (o1, o2):
-                raise _bad(f"{Colour(colour).label} king on {square_name(sq)}: every king must be a player's owned colour")
+                raise _bad(
+                    f"{Colour(colour).label} king on {square_name(sq)}: every king must be a player's owned colour"
+                )
             if colour in kings:
                 raise _bad(
                     f"two {Colour(colour).label} kings ({square_name(kings[colour])} and {square_name(sq)})"
