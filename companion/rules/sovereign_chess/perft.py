@@ -79,7 +79,7 @@ def count_legal(pos: Position) -> int:
                         n += t.bit_count()
                         z = t & ZONE
                         if z:
-                            n += _promotions(pos, z, shift, tested)
+                            n += _promotions(z, shift, tested)
             for shift, src in PAWN_DOUBLE_SETS:
                 f = pw & src
                 if f:
@@ -97,7 +97,7 @@ def count_legal(pos: Position) -> int:
                         n += t.bit_count()
                         z = t & ZONE
                         if z:
-                            n += _promotions(pos, z, shift, tested)
+                            n += _promotions(z, shift, tested)
             pieces ^= pw
         kn = pieces & knights
         if kn:
@@ -126,7 +126,7 @@ def count_legal(pos: Position) -> int:
     return n
 
 
-def _promotions(pos: Position, z: int, shift: int, tested: list[int]) -> int:
+def _promotions(z: int, shift: int, tested: list[int]) -> int:
     """Pawns arriving in the central 4×4: three more choices each (queen, rook, bishop, knight already counted once),
     and the king choice (coup d'état / overthrow) queued for testing."""
     extra = 0
