@@ -165,6 +165,29 @@ def test_roller_sim_rolls_and_injects_faults(tmp_path: Path) -> None:
     assert not link.exists()
 
 
+def test_roller_sim_keys_on_a_terminal(tmp_path: Path) -> None:
+    """On a terminal single keys act at once: 6 rolls a d6, 2 a d12, q quits."""
+    master, slave = os.openpty()
+    proc = subprocess.Popen([sys.executable, "-m", "companion.cli", "roller-sim", "--link", str(tmp_path / "k")],
+                            cwd=ROOT, text=True, stdin=slave, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    os.close(slave)
+    try:
+        assert proc.stdout is not None
+        assert proc.stdout.readline().strip() == str(tmp_path / "k")
+        os.write(master, b"6")
+        assert proc.stdout.readline().startswith("#0 d6: ")
+        os.write(master, b"2")
+        assert proc.stdout.readline().startswith("#1 d12: ")
+        os.write(master, b"q")
+        out, _err = proc.communicate(timeout=10)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate()
+        os.close(master)
+    assert proc.returncode == 0
+
+
 def test_roller_sim_script_file(tmp_path: Path) -> None:
     script = tmp_path / "rolls.txt"
     script.write_text("# three rolls then stop\nroll d6\nwait 0.1\nroll d12 2\nquit\n")
