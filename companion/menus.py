@@ -105,7 +105,11 @@ def fairness_lines(app: "App") -> list[str]:
         return ["No physical rolls yet.", "Roller and typed dice", "are checked here."]
     out = []
     for (roller, die), values in sorted(rolls.items()):
-        r = assess(values, die)
+        try:
+            r = assess(values, die)
+        except ValueError:  # a die type the monitor does not know: say so, keep the rest
+            out.append(f"{roller} {die}: not checked")
+            continue
         flag = "  SUSPECT" if r.flagged else ""
         out.append(f"{roller} {die}: n={r.n}{flag}")
         out.append(f" p={r.p_value:.3f} BF={r.bayes_factor:.2g}")

@@ -156,3 +156,17 @@ def test_a_display_fault_mid_game_loses_nothing(tmp_path: Path) -> None:
     out.present = real  # type: ignore[method-assign]
     press(app, "down")
     assert out.frames[-1].tobytes() == app.frame().tobytes()
+
+
+def test_dice_fairness_page_lists_each_roller_and_die(tmp_path: Path) -> None:
+    from companion.journal import RollRecord
+    from companion.menus import fairness_lines
+
+    app, _ = make_app(tmp_path)
+    app.journal.record_rolls([RollRecord("pico", "roller", "d6", v) for v in [6] * 40])
+    app.journal.record_rolls([RollRecord("pico", "roller", "d20", 3)])
+    lines = fairness_lines(app)
+    assert lines[0].startswith("pico d20: not checked")
+    assert lines[1] == "pico d6: n=40  SUSPECT", "forty sixes in a row must be flagged"
+    press(app, "down", "down", "ok")  # the page opens from the home menu
+    assert app.home.stack[-1][1] == "Dice fairness"
