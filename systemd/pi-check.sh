@@ -63,7 +63,20 @@ bind() {  # bind HOSTPATH: mount it at the same place in the chroot
     MOUNTED+=("$CHROOT$1")
 }
 
-in_chroot() { chroot "$CHROOT" /usr/bin/env -i HOME=/root LANG=C.UTF-8 PATH=/usr/sbin:/usr/bin:/sbin:/bin "$@"; }
+CHROOT_ENV=(HOME=/root LANG=C.UTF-8 PATH=/usr/sbin:/usr/bin:/sbin:/bin)
+in_chroot() { chroot "$CHROOT" /usr/bin/env -i "${CHROOT_ENV[@]}" "$@"; }
+
+# pip in the chroot trusts what the host trusts and uses its proxy (for networks with a TLS-inspecting proxy)
+host_network() {
+    local ca=${SSL_CERT_FILE:-/etc/ssl/certs/ca-certificates.crt} v
+    if [ -f "$ca" ]; then
+        cp "$ca" "$CHROOT/etc/ssl/certs/pi-check-host-ca.crt"
+        CHROOT_ENV+=(PIP_CERT=/etc/ssl/certs/pi-check-host-ca.crt)
+    fi
+    for v in http_proxy https_proxy no_proxy HTTP_PROXY HTTPS_PROXY NO_PROXY; do
+        if [ -n "${!v:-}" ]; then CHROOT_ENV+=("$v=${!v}"); fi
+    done
+}
 
 # never delete through a bind mount left over from an interrupted run: that would empty the host's /dev
 remove_chroot() {
@@ -111,6 +124,7 @@ main() {
     binfmt
     for m in /proc /sys /dev /dev/pts; do bind "$m"; done
     cp /etc/resolv.conf "$CHROOT/etc/resolv.conf"
+    host_network
     # what Raspberry Pi OS has and a Debian chroot lacks: the firmware config the installer edits
     mkdir -p "$CHROOT/boot/firmware"
     [ -f "$CHROOT/boot/firmware/config.txt" ] || printf '[all]\n' >"$CHROOT/boot/firmware/config.txt"
@@ -121,9 +135,13 @@ main() {
     in_chroot bash /usr/src/companion/systemd/install.sh --yes
     in_chroot /opt/companion/venv/bin/companion games >/dev/null || die "the installed companion does not run"
 
-    say "installing the test tools into the venv"
-    in_chroot /opt/companion/venv/bin/python -m pip install --quiet --disable-pip-version-check \
-        "pytest>=8" "hypothesis>=6.100" "pytest-timeout>=2.3"
+    say "installing the test tools (pyproject's [test] extra) into the venv"
+    local tools
+    mapfile -t tools < <(in_chroot python3 -c 'import tomllib
+with open("/usr/src/companion/pyproject.toml", "rb") as f:
+    print("\n".join(tomllib.load(f)["project"]["optional-dependencies"]["test"]))')
+    [ ${#tools[@]} -gt 0 ] || die "no [project.optional-dependencies] test in pyproject.toml"
+    in_chroot /opt/companion/venv/bin/python -m pip install --quiet --disable-pip-version-check "${tools[@]}"
 
     say "running the test suite on $(in_chroot uname -m)"
     local status=0

@@ -372,7 +372,7 @@ def test_real_venv_under_root(tmp_path: Path) -> None:
     assert "include-system-site-packages = true" in (venv / "pyvenv.cfg").read_text()
     listed = subprocess.run([str(venv / "bin/python"), "-m", "pip", "list", "--format=freeze"], capture_output=True,
                             text=True, timeout=120, check=True).stdout.splitlines()
-    installed = {canonicalize_name(n): v for n, _, v in (line.partition("==") for line in listed)}
+    installed: dict[str, str] = {canonicalize_name(n): v for n, _, v in (line.partition("==") for line in listed)}
     for name, version in pins().items():
         assert installed.get(name) == version, f"{name}: {installed.get(name)} installed, {version} pinned"
     games = subprocess.run([str(venv / "bin/companion"), "games", "--ids"], capture_output=True, text=True,
