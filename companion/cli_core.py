@@ -106,10 +106,9 @@ def _run(args: argparse.Namespace, mode: str | None) -> int:
     from .runtime import run
 
     cfg = load_config(args.config)
-    if args.game:
-        from .games import load
+    from .games import check_options
 
-        load(args.game, cfg.games.folder)  # a bad game file stops here, before anything starts
+    check_options(cfg.games.options, cfg.games.folder, also=args.game)  # a bad game file stops here too
     try:
         return run(cfg, mode=mode, game=args.game)
     except Exception as e:

@@ -135,6 +135,9 @@ def play(game: str, script: Path, *, seed: int | None = None, journal_path: Path
          resume: bool = False, state_json: Path | None = None, frames: Path | None = None,
          config: str | None = None) -> dict[str, Any]:
     cfg = load_config(config)
+    from .games import check_options
+
+    check_options(cfg.games.options, cfg.games.folder, also=game)
     try:
         lines = parse_script(script.read_text(encoding="utf-8"), script.name)
     except OSError as e:

@@ -102,3 +102,14 @@ def test_bad_game_option_is_reported_before_play(tmp_path: Path) -> None:
     script.write_text("ok\n")
     r = run_companion("--config", str(p), "play", str(EXAMPLES / "vp-tracker.toml"), "--script", str(script))
     assert r.returncode == 2 and "[games.vp-tracker] has no option 'speed'" in r.stderr
+
+
+@pytest.mark.parametrize("text, needle", [
+    ("[games.sovereign]\nexplode = \"twice\"\n", "[games.sovereign] explode = 'twice' is not allowed"),
+    ("[games.chess960]\nx = 1\n", "[games.chess960]: there is no game 'chess960'"),
+])
+def test_game_switches_are_checked_before_anything_starts(tmp_path: Path, text: str, needle: str) -> None:
+    p = tmp_path / "c.toml"
+    p.write_text(text)
+    r = run_companion("--config", str(p), "run")
+    assert r.returncode == 2 and needle in r.stderr and len(r.stderr.strip().splitlines()) == 1, r.stderr

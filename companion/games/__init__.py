@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import importlib
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from fsm.base import GameMachine
@@ -40,3 +40,24 @@ def load(game: str, games_dir: Path | None = None) -> "type[GameMachine]":
                 return load_toml_game(p)
     known = ", ".join(builtin_ids()) or "none"
     raise GameFileError(f"no game {game!r}: use a built-in id ({known}) or the path of a game .toml file")
+
+
+def check_options(options: "dict[str, Any] | Any", games_dir: Path | None = None, also: str | None = None) -> None:
+    """Check every ``[games.<id>]`` table of the config against that game's switches, before anything starts.
+
+    ``also`` is the game this run starts (an id or a .toml path), whose id counts as known too.
+    """
+    from ..errors import ConfigError, GameFileError
+
+    extra = load(also, games_dir) if also else None
+    for gid, table in options.items():
+        try:
+            cls = extra if extra is not None and extra.game_id == gid else load(gid, games_dir)
+        except GameFileError:
+            known = ", ".join(builtin_ids())
+            raise ConfigError(f"[games.{gid}]: there is no game {gid!r}; built-in games are {known}, "
+                              "or the id of a .toml game in [games] folder") from None
+        try:
+            cls.resolve_options(table)
+        except ValueError as e:
+            raise ConfigError(str(e)) from None
