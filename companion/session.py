@@ -266,7 +266,7 @@ class Session:
                  Item("log", "Game log"), Item("dice", "Dice history")]
         if self.game is not None:
             items += [Item(f"view:{i}", v.title) for i, v in enumerate(self.game.views())]
-        items += [Item("end", "End game")]
+        items += [Item("settings", "Settings"), Item("end", "End game")]
         self.overlays.append(Overlay("menu", "Game menu", ListWidget(items)))
 
     def _overlay_key(self, ev: KeyEvent) -> None:
@@ -301,8 +301,21 @@ class Session:
             i = int(key[5:])
             if i < len(views):
                 self.overlays.append(Overlay("page", views[i].title, TextView(list(views[i].lines), top=0)))
+        elif key == "settings":
+            self.overlays.append(Overlay("page", "Settings", TextView(self.settings_lines(), top=0)))
         elif key == "end":
             self.overlays.append(Overlay("end", "End game?", ConfirmWidget("End", "Keep", value=False)))
+
+    def settings_lines(self) -> list[str]:
+        """What this game runs with: its dice sources and rule switches (fixed when the game was started)."""
+        lines = ["Dice: " + ", ".join(self.sources), "Roller: " + ("connected" if self.roller_connected() else
+                                                                    "offline")]
+        options = self.game.options if self.game is not None else self.game_cls.resolve_options(self.wizard.options)
+        if options:
+            lines.append("Rules:")
+            lines += [f" {k} = {v}" for k, v in sorted(options.items())]
+        lines += ["Kept from the start of", "the game; edit config.toml", "for new games."]
+        return lines
 
     def _dice_line(self, d: dict[str, Any]) -> str:
         who = self.names[d["player"] - 1][:6] if d["player"] else "—"

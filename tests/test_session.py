@@ -189,3 +189,13 @@ def test_internal_errors_keep_the_state_and_say_so(monkeypatch: pytest.MonkeyPat
 @pytest.mark.parametrize("ev", [KeyEvent(Key.OK), KeyEvent(Key.UP, repeat=True), RollEvent("d6", (1, 6), "pico")])
 def test_event_text_round_trips(ev: Any) -> None:
     assert decode_event(encode_event(ev)) == ev
+
+
+def test_game_menu_settings_page_shows_sources_and_rules() -> None:
+    s = new(("typed", "rng"))
+    keys(s, "hold")
+    labels = [it.label for it in s.overlays[-1].widget.items]
+    assert labels[-2:] == ["Settings", "End game"]
+    keys(s, *["down"] * (len(labels) - 2), "ok")
+    page = s.overlays[-1]
+    assert page.title == "Settings" and page.widget.lines[0] == "Dice: typed, rng"
