@@ -199,3 +199,19 @@ def test_game_menu_settings_page_shows_sources_and_rules() -> None:
     keys(s, *["down"] * (len(labels) - 2), "ok")
     page = s.overlays[-1]
     assert page.title == "Settings" and page.widget.lines[0] == "Dice: typed, rng"
+
+
+def test_a_highlighted_row_shows_every_glyph() -> None:
+    """The highlight bar is as wide as the text: no glyph may fall past its end (black on black is invisible)."""
+    from PIL import Image, ImageDraw
+
+    from companion.ui.draw import text_row
+
+    for label in ("Back to game", "Type the dice", "Done: to Move", "W", "Collect 4 points"):
+        bar = Image.new("1", (128, 10))
+        text_row(ImageDraw.Draw(bar), 0, label, inverse=True)
+        plain = Image.new("1", (128, 10))
+        text_row(ImageDraw.Draw(plain), 0, label)
+        bar_right = max(x for x in range(128) if bar.getpixel((x, 0)))  # the bar's top row holds no glyph
+        text_right = plain.getbbox()[2] - 1
+        assert text_right < bar_right, f"{label!r}: text reaches x={text_right}, the bar ends at {bar_right}"

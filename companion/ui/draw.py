@@ -51,7 +51,8 @@ def text_row(d: ImageDraw.ImageDraw, y: int, text: str, *, inverse: bool = False
     """One row of text; ``inverse`` highlights it with a bar as wide as the text (cheaper to redraw on the bus)."""
     shown = fit(text, width)
     if inverse:
-        d.rectangle((0, y, min(WIDTH - 1, x + int(font().getlength(shown)) + 2), y + ROW - 1), fill=1)
+        right = d.textbbox((x, y - 1), shown, font=font())[2] if shown else x
+        d.rectangle((0, y, min(WIDTH - 1, right + 2), y + ROW - 1), fill=1)
     d.text((x, y - 1), shown, font=font(), fill=0 if inverse else 1)
 
 
