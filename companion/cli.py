@@ -26,7 +26,22 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in COMMAND_MODULES:
         importlib.import_module(name).register(sub)
+    _config_everywhere(parser)
     return parser
+
+
+def _config_everywhere(parser: argparse.ArgumentParser) -> None:
+    """Accept ``--config PATH`` after any subcommand too (``companion play GAME --script F --config C``).
+
+    SUPPRESS keeps a subcommand from overwriting a value given before it.
+    """
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for child in set(action.choices.values()):
+                if "--config" not in child._option_string_actions:
+                    child.add_argument("--config", metavar="PATH", default=argparse.SUPPRESS,
+                                       help="config file (default /etc/companion/config.toml)")
+                _config_everywhere(child)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

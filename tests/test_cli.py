@@ -1,0 +1,35 @@
+"""The command line's shape: --config before or after the subcommand; one-line errors."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from companion.cli import build_parser
+from conftest import EXAMPLES, run_companion
+
+
+@pytest.mark.parametrize("argv", [
+    ["--config", "c.toml", "play", "g", "--script", "s"],
+    ["play", "g", "--script", "s", "--config", "c.toml"],
+    ["run", "--config", "c.toml"],
+    ["--config", "c.toml", "run"],
+])
+def test_config_is_accepted_before_or_after_the_subcommand(argv: list[str]) -> None:
+    assert build_parser().parse_args(argv).config == "c.toml"
+
+
+def test_no_config_means_none() -> None:
+    assert build_parser().parse_args(["games"]).config is None
+
+
+def test_play_with_config_after_its_arguments(tmp_path: Path) -> None:
+    cfg = tmp_path / "c.toml"
+    cfg.write_text('[players]\nnames = ["Zoe", "Yan"]\n')
+    script = tmp_path / "s.txt"
+    script.write_text("ok\n")
+    out = tmp_path / "state.json"
+    r = run_companion("play", str(EXAMPLES / "vp-tracker.toml"), "--script", str(script), "--state-json", str(out),
+                      "--config", str(cfg))
+    assert r.returncode == 0, r.stderr
+    assert '"Zoe"' in out.read_text()
