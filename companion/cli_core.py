@@ -1,4 +1,4 @@
-"""Core commands: run, sim, play, games, export."""
+"""Core commands: run, sim, play, games, export, check."""
 from __future__ import annotations
 
 import argparse
@@ -14,6 +14,7 @@ def register(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None
     p.set_defaults(func=cmd_games)
     _register_play(sub)
     _register_run(sub)
+    _register_check(sub)
 
 
 def cmd_games(args: argparse.Namespace) -> int:
@@ -126,3 +127,18 @@ def cmd_run(args: argparse.Namespace) -> int:
 
 def cmd_sim(args: argparse.Namespace) -> int:
     return _run(args, "sim")
+
+
+def _register_check(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
+    p = sub.add_parser("check", help="self-test the hardware: display, GPIO, roller — one line each")
+    p.set_defaults(func=cmd_check)
+
+
+def cmd_check(args: argparse.Namespace) -> int:
+    from .check import run_checks
+    from .config import load_config
+
+    results = run_checks(load_config(args.config))
+    for r in results:
+        print(r.line())
+    return 0 if all(r.ok for r in results) else 1

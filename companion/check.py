@@ -1,0 +1,105 @@
+"""`companion check`: the maker's self-test. One line per part — the display, the GPIO chip, the roller — each
+either "ok" or the same fault message firmware_docs/troubleshooting.md explains."""
+from __future__ import annotations
+
+import os
+import queue
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from PIL import Image, ImageDraw
+
+from .config import Config
+from .errors import CompanionError
+from .events import Event, RollerState, RollerStatusEvent
+
+
+@dataclass(frozen=True)
+class Result:
+    part: str
+    ok: bool
+    message: str
+
+    def line(self) -> str:
+        return f"{'ok  ' if self.ok else 'FAIL'}  {self.part:8} {self.message}"
+
+
+def border_pattern(driver: str) -> Image.Image:
+    """A border on the outermost pixels and a label: a shifted or garbled border means the wrong driver."""
+    from .ui.draw import font
+
+    img = Image.new("1", (128, 64))
+    d = ImageDraw.Draw(img)
+    d.rectangle((0, 0, 127, 63), outline=1)
+    d.text((6, 8), "Sovereign Companion", font=font(), fill=1)
+    d.text((6, 24), f"driver: {driver}", font=font(), fill=1)
+    d.text((6, 40), "border all round?", font=font(), fill=1)
+    return img
+
+
+def check_display(cfg: Config, *, bus: Any = None, dev: Path = Path("/dev")) -> Result:
+    from hw import faults
+
+    d = cfg.display
+    if bus is None:
+        node = dev / f"i2c-{d.port}"
+        if not node.exists():
+            return Result("display", False, faults.I2C_BUS_MISSING.format(port=d.port))
+        if not os.access(node, os.R_OK | os.W_OK):
+            return Result("display", False, faults.I2C_PERMISSION.format(port=d.port))
+    from hw.display import OledDisplay
+
+    try:
+        oled = OledDisplay(d.driver, port=d.port, address=d.address, rotate=d.rotate, contrast=d.contrast, bus=bus)
+    except CompanionError as e:
+        return Result("display", False, str(e))
+    oled.show(border_pattern(d.driver))
+    return Result("display", True, f"{d.driver} at 0x{d.address:02X} on /dev/i2c-{d.port} shows a test frame "
+                                   f"with a border. If {faults.WRONG_DRIVER}")
+
+
+def check_gpio(dev: Path = Path("/dev")) -> Result:
+    chips = sorted(p.name for p in dev.glob("gpiochip*"))
+    if not chips:
+        return Result("gpio", False, f"no /dev/gpiochip*: this is not a Raspberry Pi, or the kernel lacks GPIO; "
+                                     f"'companion sim' runs without it")
+    unusable = [c for c in chips if not os.access(dev / c, os.R_OK | os.W_OK)]
+    if len(unusable) == len(chips):
+        return Result("gpio", False, f"permission denied on /dev/{chips[0]}: add the user to the gpio group")
+    return Result("gpio", True, ", ".join(chips))
+
+
+def check_roller(cfg: Config, *, dev: Path = Path("/dev"), wait: float = 3.5) -> Result:
+    from hw import faults
+    from hw.roller.ports import describe, resolve
+    from hw.roller.reader import RollerReader
+
+    if cfg.roller.port == "none":
+        return Result("roller", True, "off ([roller] port = \"none\"): dice are typed or rolled by the companion")
+    port = resolve(cfg.roller.port, dev)
+    if port is None or not Path(port).exists():
+        return Result("roller", False, faults.ROLLER_NOT_SEEN.format(where=describe(cfg.roller.port)))
+    if not os.access(port, os.R_OK | os.W_OK):
+        return Result("roller", False, faults.ROLLER_PERMISSION.format(port=port))
+    events: "queue.SimpleQueue[Event]" = queue.SimpleQueue()
+    reader = RollerReader(port, events.put, dev=dev)
+    reader.start()
+    try:
+        end = time.monotonic() + wait
+        while (left := end - time.monotonic()) > 0:
+            try:
+                ev = events.get(timeout=left)
+            except queue.Empty:
+                break
+            if isinstance(ev, RollerStatusEvent) and ev.state is RollerState.CONNECTED:
+                return Result("roller", True, ev.detail or port)
+    finally:
+        reader.stop()
+    return Result("roller", False, f"{port} is there but no roller answered in {wait:.0f} s: check it runs the "
+                                   "companion firmware (firmware_docs/roller/README.md)")
+
+
+def run_checks(cfg: Config) -> list[Result]:
+    return [check_display(cfg), check_gpio(), check_roller(cfg)]
