@@ -222,20 +222,12 @@ def _read_script(path: str) -> list[tuple[str, list[str]]]:
 def _stdin_lines(stop: threading.Event) -> Iterator[str]:
     """Commands from stdin: single keys on a terminal, lines from a pipe; stops at EOF or when ``stop`` is set."""
     fd = sys.stdin.fileno()
-    if os.isatty(fd):
-        import termios
-        import tty
-
-        saved = termios.tcgetattr(fd)
-        tty.setcbreak(fd)
-        try:
-            while not stop.is_set():
-                if select.select([fd], [], [], 0.2)[0]:
-                    ch = os.read(fd, 1).decode("ascii", "replace")
-                    if ch.strip():
-                        yield ch
-        finally:
-            termios.tcsetattr(fd, termios.TCSADRAIN, saved)
+    if os.isatty(fd):  # already in cbreak mode (see _keys_mode): one key at a time
+        while not stop.is_set():
+            if select.select([fd], [], [], 0.2)[0]:
+                ch = os.read(fd, 1).decode("ascii", "replace")
+                if ch.strip():
+                    yield ch
         return
     buf = b""
     while not stop.is_set():
@@ -252,6 +244,24 @@ def _stdin_lines(stop: threading.Event) -> Iterator[str]:
             yield line.decode("utf-8", "replace")
 
 
+@contextmanager
+def _keys_mode() -> Iterator[None]:
+    """On a terminal, single keys act at once (cbreak) until the block ends; elsewhere nothing changes."""
+    fd = sys.stdin.fileno()
+    if not os.isatty(fd):
+        yield
+        return
+    import termios
+    import tty
+
+    saved = termios.tcgetattr(fd)
+    tty.setcbreak(fd)
+    try:
+        yield
+    finally:
+        termios.tcsetattr(fd, termios.TCSADRAIN, saved)
+
+
 def cmd_roller_sim(args: argparse.Namespace) -> int:
     from hw.roller.virtual import VirtualRoller
 
@@ -263,8 +273,8 @@ def cmd_roller_sim(args: argparse.Namespace) -> int:
         roller.start()
     except OSError as e:
         raise DiceInputError(f"cannot create the virtual roller at {args.link}: {e.strerror}") from None
-    print(roller.path, flush=True)
-    with _until_signalled() as stop:
+    with _keys_mode(), _until_signalled() as stop:
+        print(roller.path, flush=True)  # after cbreak: once the path is out, keys act at once
         sim = _Sim(roller, stop)
         try:
             for verb, rest in script:
