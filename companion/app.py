@@ -124,8 +124,17 @@ class App:
                 self.draw()
             return
         if isinstance(ev, RollerStatusEvent):
+            changed = ev.state is not self.roller_state
             self.roller_state, self.roller_detail = ev.state, ev.detail
             self.output.set_roller(ev.state, ev.detail)
+            if changed:  # say it on the screen too (a toast: it is not part of any game)
+                text = {RollerState.CONNECTED: "Roller connected",
+                        RollerState.OFFLINE: "Roller offline: type the dice or roll here",
+                        RollerState.ERROR: f"Roller error: {ev.detail}"}[ev.state]
+                if self.session is not None:
+                    self.session.toast = text
+                else:
+                    self.home.toast = text
             self.draw()
             return
         if isinstance(ev, RollRequestEvent):

@@ -170,3 +170,13 @@ def test_dice_fairness_page_lists_each_roller_and_die(tmp_path: Path) -> None:
     assert lines[1] == "pico d6: n=40  SUSPECT", "forty sixes in a row must be flagged"
     press(app, "down", "down", "ok")  # the page opens from the home menu
     assert app.home.stack[-1][1] == "Dice fairness"
+
+
+def test_roller_coming_and_going_shows_on_screen(tmp_path: Path) -> None:
+    app, out = make_app(tmp_path, game=str(EXAMPLES / "vp-tracker.toml"))
+    app.dispatch(RollerStatusEvent(RollerState.CONNECTED, "pico on /dev/ttyACM0"))
+    assert app.session.toast == "Roller connected" and out.roller is RollerState.CONNECTED
+    app.dispatch(RollerStatusEvent(RollerState.OFFLINE, ""))
+    assert app.session.toast.startswith("Roller offline") and out.roller is RollerState.OFFLINE
+    press(app, "ok")
+    assert app.session.toast is None, "a toast goes at the next press"
