@@ -33,3 +33,18 @@ def test_play_with_config_after_its_arguments(tmp_path: Path) -> None:
                       "--config", str(cfg))
     assert r.returncode == 0, r.stderr
     assert '"Zoe"' in out.read_text()
+
+
+def test_output_into_a_closed_pipe_is_quiet() -> None:
+    import subprocess
+    import sys
+
+    from conftest import ROOT
+
+    p = subprocess.Popen([sys.executable, "-m", "companion.cli", "odds", "sovereign", "--attack", "Catapult",
+                          "--defend", "Musketman", "--json"], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert p.stdout is not None and p.stderr is not None
+    p.stdout.close()  # like `| head` that already left
+    err = p.stderr.read().decode()
+    p.wait(timeout=30)
+    assert "Traceback" not in err and p.returncode in (0, 141)
