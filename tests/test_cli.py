@@ -46,5 +46,6 @@ def test_output_into_a_closed_pipe_is_quiet() -> None:
     assert p.stdout is not None and p.stderr is not None
     p.stdout.close()  # like `| head` that already left
     err = p.stderr.read().decode()
+    p.stderr.close()
     p.wait(timeout=30)
     assert "Traceback" not in err and p.returncode in (0, 141)
