@@ -79,7 +79,8 @@ def cmd_odds(args: argparse.Namespace) -> int:
         if len(army) > MAX_ARMY_ATOMIC:
             raise OddsError(f"{flag}: {len(army)} units; an army has at most 7 units (8 with Atomic energy)")
     fld = _field(args)
-    assert isinstance(fld, Field)
+    if not isinstance(fld, Field):
+        raise TypeError(f"invariant: fld is a Field, not {fld!r}")
     model = RollModel(explode, 2 if args.attacker_space_flight else 1, 2 if args.defender_space_flight else 1)
     odds = battle_odds(att, dfn, fld, model, at_sea=args.at_sea)
 

@@ -147,7 +147,8 @@ class DiffSSD1306(_DiffMixin, ssd1306):  # type: ignore[misc]
                 for a, b in spans[first]:
                     self._window(first, first, a, b, pages)
             else:
-                assert hi is not None
+                if hi is None:
+                    raise RuntimeError("invariant: hi is set here")
                 self._window(first, last, lo, hi, pages)
 
     def _window(self, p0: int, p1: int, c0: int, c1: int, pages: list[bytes]) -> None:

@@ -117,7 +117,8 @@ class CouncilPhase(SetupPhase, SoveranaCore):
 
     # ----------------------------------------------------------------- vote of confidence
     def _voters(self) -> list[int]:
-        assert self.mayor is not None
+        if self.mayor is None:
+            raise RuntimeError("invariant: self.mayor is set here")
         order = order_from(next_seat(self.mayor, len(self.seats)), len(self.seats))
         return [s for s in order if self.options["mayor_votes"] or s != self.mayor]
 
@@ -180,7 +181,8 @@ class CouncilPhase(SetupPhase, SoveranaCore):
     def _settle(self) -> None:
         result = self.ctx["result"]
         mayor = self.mayor
-        assert mayor is not None
+        if mayor is None:
+            raise RuntimeError("invariant: mayor is set here")
         votes = self.votes_by_seat()
         if result == "kept" or (result == "tie" and self.options["tie_roll"] == "keep"):
             self._vote_done()

@@ -15,7 +15,8 @@ class SetupPhase(SoveranaCore):
     def rolloff_prompt(self, title: str, why: str) -> Prompt:
         ro = self.data["rolloff"]
         seat = rolloff_next(ro)
-        assert seat is not None
+        if seat is None:
+            raise RuntimeError("invariant: seat is set here")
         done = [f"{self.nm(int(s), 3)} {v}" for s, v in ro["rolls"].items()]
         again = "Tied: " + " ".join(self.nm(s, 3) for s in ro["contenders"]) if ro["pass"] > 1 else why
         # the dice screen shows one context line: the rolls of this pass so far, else why we roll
@@ -27,7 +28,8 @@ class SetupPhase(SoveranaCore):
         """Record the roll; the winner's seat once settled."""
         ro = self.data["rolloff"]
         seat = rolloff_next(ro)
-        assert seat is not None
+        if seat is None:
+            raise RuntimeError("invariant: seat is set here")
         rolloff_record(ro, seat, int(value["values"][0]))
         return ro["winner"] if isinstance(ro["winner"], int) else None
 

@@ -198,7 +198,8 @@ def _menu_answer(g: "SovereignGame", b: dict[str, Any], value: Any) -> None:
         b["med"], b["step"] = value[4:], "medicine"
     elif value == "end":
         won = _over(b)
-        assert won is not None
+        if won is None:
+            raise RuntimeError("invariant: won is set here")
         _end(g, won, "destroyed")
 
 

@@ -41,7 +41,8 @@ def pl(g: "SovereignGame", seat: int) -> dict[str, Any]:
 
 def me(g: "SovereignGame") -> dict[str, Any]:
     seat = g.active_seat()
-    assert seat is not None
+    if seat is None:
+        raise RuntimeError("invariant: seat is set here")
     return pl(g, seat)
 
 

@@ -15,7 +15,8 @@ if TYPE_CHECKING:
 
 def prompt(g: "SovereignGame") -> Prompt:
     seat = g.active_seat()
-    assert seat is not None
+    if seat is None:
+        raise RuntimeError("invariant: seat is set here")
     p = me(g)
     sub = g.data["sub"]
     if sub and sub["kind"] == "found":
@@ -31,7 +32,8 @@ def prompt(g: "SovereignGame") -> Prompt:
 
 def answer(g: "SovereignGame", value: Any) -> None:
     seat = g.active_seat()
-    assert seat is not None
+    if seat is None:
+        raise RuntimeError("invariant: seat is set here")
     sub = g.data["sub"]
     if sub and sub["kind"] == "found":
         g.data["sub"] = None

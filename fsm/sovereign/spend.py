@@ -71,7 +71,8 @@ def _opt(key: str, label: str, *checks: tuple[bool, str]) -> Option:
 
 def menu_prompt(g: "SovereignGame") -> Prompt:
     seat = g.active_seat()
-    assert seat is not None
+    if seat is None:
+        raise RuntimeError("invariant: seat is set here")
     p, sp = me(g), _sp(g)
     pts, left = p["points"], sp["max"] - sp["actions"]
     acts = (left > 0, "no actions left this turn")
@@ -123,7 +124,8 @@ def menu_prompt(g: "SovereignGame") -> Prompt:
 
 def menu_answer(g: "SovereignGame", value: str) -> None:
     seat = g.active_seat()
-    assert seat is not None
+    if seat is None:
+        raise RuntimeError("invariant: seat is set here")
     p = me(g)
     kind, _, src = value.partition(":")
     if value == "done":
@@ -248,7 +250,8 @@ def sub_prompt(g: "SovereignGame") -> Prompt:
 def sub_answer(g: "SovereignGame", value: Any) -> None:
     sub = g.data["sub"]
     seat = g.active_seat()
-    assert seat is not None
+    if seat is None:
+        raise RuntimeError("invariant: seat is set here")
     who = g.player_name(seat)
     p = me(g)
     kind, step = sub["kind"], sub.get("step")

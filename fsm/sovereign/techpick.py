@@ -27,7 +27,8 @@ def any_takeable(g: "SovereignGame") -> bool:
 def prompt(g: "SovereignGame") -> Prompt:
     sub = g.data["sub"]
     seat = g.active_seat()
-    assert seat is not None
+    if seat is None:
+        raise RuntimeError("invariant: seat is set here")
     if sub["step"] == "player":
         opts = []
         for s in g.seats:
@@ -47,7 +48,8 @@ def prompt(g: "SovereignGame") -> Prompt:
 def answer(g: "SovereignGame", value: Any) -> None:
     sub = g.data["sub"]
     seat = g.active_seat()
-    assert seat is not None
+    if seat is None:
+        raise RuntimeError("invariant: seat is set here")
     if value == BACK:
         if sub["step"] == "tech":
             sub["step"] = "player"

@@ -32,7 +32,8 @@ def _rolloff_lines(ro: dict[str, Any], names: Sequence[str]) -> tuple[str, ...]:
 def rolloff_prompt(g: "SovereignGame") -> Prompt:
     ro = g.data["rolloff"]
     seat = rolloff_next(ro)
-    assert seat is not None
+    if seat is None:
+        raise RuntimeError("invariant: seat is set here")
     names = [p.name for p in g.players]
     lines = ("Highest d12 starts;", "ties roll again") if not ro["history"] else _rolloff_lines(ro, names)
     title = "Who starts?" if ro["pass"] == 1 else f"Tie: roll {ro['pass']}"
@@ -43,7 +44,8 @@ def rolloff_prompt(g: "SovereignGame") -> Prompt:
 def rolloff_answer(g: "SovereignGame", value: Any) -> None:
     ro = g.data["rolloff"]
     seat = rolloff_next(ro)
-    assert seat is not None
+    if seat is None:
+        raise RuntimeError("invariant: seat is set here")
     was = ro["pass"]
     rolloff_record(ro, seat, int(value["values"][0]))
     g.note(f"roll-off {was}: {g.player_name(seat)} rolls {value['values'][0]}")
@@ -90,7 +92,8 @@ def begin_turn(g: "SovereignGame", seat: int) -> None:
 def end_turn(g: "SovereignGame") -> None:
     """Collect the cards, check for a win, drop bonuses that lapse, hand over."""
     seat = g.active_seat()
-    assert seat is not None
+    if seat is None:
+        raise RuntimeError("invariant: seat is set here")
     p = pl(g, seat)
     got = [f"{n} {k}" for k, n in p["pending"].items() if n]
     for k, n in p["pending"].items():
@@ -118,7 +121,8 @@ def _add(g: "SovereignGame", trade: bool, banking: bool) -> scoring.AddResult:
 
 def add_prompt(g: "SovereignGame") -> Prompt:
     seat = g.active_seat()
-    assert seat is not None
+    if seat is None:
+        raise RuntimeError("invariant: seat is set here")
     p = me(g)
     plain = _add(g, False, False)
     lines = [city_count(p)]
@@ -147,7 +151,8 @@ def add_answer(g: "SovereignGame", value: Any) -> None:
         return
     p = me(g)
     seat = g.active_seat()
-    assert seat is not None
+    if seat is None:
+        raise RuntimeError("invariant: seat is set here")
     if value == "skip":
         total = 0
         g.note(f"{g.player_name(seat)} skips Add")
@@ -186,7 +191,8 @@ def move_answer(g: "SovereignGame", value: Any) -> None:
 def enter_finish(g: "SovereignGame") -> None:
     """Moving to Finish: Expansion cards for cities grown from four to seven tiles this turn."""
     seat = g.active_seat()
-    assert seat is not None
+    if seat is None:
+        raise RuntimeError("invariant: seat is set here")
     p = me(g)
     for c in p["cities"]:
         if scoring.grew_four_to_seven(c.get("start"), c["tiles"]):
@@ -198,7 +204,8 @@ def enter_finish(g: "SovereignGame") -> None:
 
 def finish_prompt(g: "SovereignGame") -> Prompt:
     seat = g.active_seat()
-    assert seat is not None
+    if seat is None:
+        raise RuntimeError("invariant: seat is set here")
     p = me(g)
     lines = (cards_line(p), pending_line(p), city_count(p))
     opts = (Option("end", "Collect cards, end turn"),
@@ -214,7 +221,8 @@ def finish_prompt(g: "SovereignGame") -> Prompt:
 def finish_answer(g: "SovereignGame", value: Any) -> None:
     p = me(g)
     seat = g.active_seat()
-    assert seat is not None
+    if seat is None:
+        raise RuntimeError("invariant: seat is set here")
     if value == "end":
         end_turn(g)
     elif value == "mark":

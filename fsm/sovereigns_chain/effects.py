@@ -272,7 +272,8 @@ class EffectsPhase(ChainBase):
 
     def _p_fx_kind(self) -> Prompt:
         card = ch.top(self.chain(self.ui["chain"]), self.ui["pos"])
-        assert card is not None
+        if card is None:
+            raise RuntimeError("invariant: card is set here")
         locked = bool(card["shield"]) and self.respect_shields
         hint = "the shield protects it" if locked else ""
         opts = []

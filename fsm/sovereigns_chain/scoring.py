@@ -71,7 +71,8 @@ class ScoringPhase(ChainBase):
     def _tracked(self, i: int) -> dict[str, Any]:
         c = self.chain(self.data["active"])
         card = ch.top(c, self._slots()[i])
-        assert card is not None
+        if card is None:
+            raise RuntimeError("invariant: card is set here")
         return card
 
     def _card_title(self) -> str:

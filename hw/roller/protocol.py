@@ -212,7 +212,8 @@ def parse_body(body: str) -> Message:
         except ProtocolError as e:
             e.seq = seq
             raise
-        assert seq is not None
+        if seq is None:
+            raise ProtocolError("malformed", "ROLL has no seq")
         return Roll(seq, die, values)
     if kind == "BEAT":
         _need(pos, 2, kind)

@@ -101,7 +101,8 @@ def parse_notation(text: str) -> UnitStats:
     if any(v is not None and v > MAX_VALUE for v in vals):
         raise UnitSpecError(f"unit statistics {text!r}: values go up to {MAX_VALUE}")
     a, d, mv, c, t, r = vals
-    assert a is not None and d is not None
+    if a is None or d is None:
+        raise RuntimeError("invariant: a and d are set here")
     return UnitStats(a, d, mv or 0, c, t or 0, r or 0)
 
 

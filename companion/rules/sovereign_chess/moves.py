@@ -52,10 +52,12 @@ class Move:
     @property
     def packed(self) -> int:
         if self.kind is MoveKind.CASTLING:
-            assert self.rook_from is not None
+            if self.rook_from is None:
+                raise RuntimeError("invariant: self.rook_from is set here")
             return pack(self.from_sq, self.to_sq, 0, KIND_CASTLE, self.rook_from)
         if self.kind is MoveKind.DEFECTION:
-            assert self.defect_to is not None
+            if self.defect_to is None:
+                raise RuntimeError("invariant: self.defect_to is set here")
             return pack(self.from_sq, self.to_sq, 0, KIND_DEFECT, int(self.defect_to))
         return pack(self.from_sq, self.to_sq, int(self.promotion or 0), KIND_NORMAL)
 
@@ -65,7 +67,8 @@ class Move:
         if self.kind is MoveKind.CASTLING:
             return f"O-O@{square_name(self.to_sq)}"
         if self.kind is MoveKind.DEFECTION:
-            assert self.defect_to is not None
+            if self.defect_to is None:
+                raise RuntimeError("invariant: self.defect_to is set here")
             head = f"{self.colour.letter}K={self.defect_to.label}"
             if self.to_sq == self.from_sq:
                 return head

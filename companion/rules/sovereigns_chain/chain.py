@@ -120,7 +120,8 @@ def add_token(chain: Chain, pos: int, kind: TokenKind, side: int | Suit | None =
     elif kind is TokenKind.MODIFIER:
         c["mods"].append(side)
     else:
-        assert isinstance(side, Suit)
+        if not isinstance(side, Suit):
+            raise TypeError(f"invariant: side is a Suit, not {side!r}")
         c["suit"] = side.value
     return out
 
