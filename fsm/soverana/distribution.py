@@ -12,7 +12,7 @@ from .core import SoveranaCore, lines, short_dept
 class DistributionPhase(SoveranaCore):
     def pool_left(self) -> int:
         dist = self.data["dist"]
-        return int(dist["pool"]) - sum(dist["given"].values())
+        return int(dist["pool"]) - int(sum(dist["given"].values()))
 
     def _pool_line(self) -> str:
         dist = self.data["dist"]
