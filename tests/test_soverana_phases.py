@@ -141,7 +141,7 @@ def test_a_lone_fix_needs_a_manager_on_an_active_city_hall() -> None:
     t.ans(Choice, "fix")
     t.ans(Choice, "Hospital")
     p = t.prompt()
-    assert isinstance(p, MultiSelect) and p.lines == ("Two fixers needed",)
+    assert isinstance(p, MultiSelect) and p.lines == ("Two fixers needed", "None ticked: back")
     assert t.refused(["4"]) == "one manager alone needs another on an active City Hall"
     t.ans(MultiSelect, ["1", "6"])  # fix City Hall first? no: two managers fix the Hospital
     assert t.loc("Hospital") == "active" and t.votes(1) == 2 and t.votes(6) == 2
@@ -159,7 +159,7 @@ def test_a_fix_with_city_hall_manned() -> None:
     t.move(6, "City Hall")
     assert t.prompt().lines[1] == "CH:Fay SE:- PT:-"
     t.fix("Hospital", 4)
-    assert t.seen[-1].lines == ("1-2 fixers (CH Fay)",)
+    assert t.seen[-1].lines == ("1-2 fixers (CH Fay)", "None ticked: back")
     assert t.loc("Hospital") == "active" and t.votes(4) == 2 and t.votes(6) == 1
     # Fay on City Hall cannot fix the Sewage Plant alone: her own figure does not count
     t.ans(Choice, "fix")
@@ -502,3 +502,14 @@ def test_a_shorter_game_with_the_rounds_switch() -> None:
     assert t.g.state == "game_over" and js["outcome"] == "rounds-complete" and js["round"] == 1
     # Economy, Education, Energy and Urban are complete (+1 each); Health and Justice are not
     assert js["winners"] == ["Ana", "Ben", "Cleo", "Fay"]
+
+
+def test_a_fix_that_turns_out_impossible_can_be_left_without_undo() -> None:
+    t = started()
+    to_moving(t, {"crisis": ["Hospital"]})
+    t.ans(Choice, "fix")
+    t.ans(Choice, "Hospital")
+    assert "City Hall" in t.refused(["4"])
+    t.ans(MultiSelect, [])  # nobody ticked: back to the Moving menu, nothing recorded
+    assert t.prompt().title == "Moving" and t.loc("Hospital") == "crisis"
+    assert t.data["round_info"]["fixes"] == []

@@ -30,10 +30,10 @@ class MovingPhase(SoveranaCore):
             ch = self.manned_by(R.CITY_HALL)
             hint = (f"1-2 fixers (CH {self.nm(ch[0], 4)})" if ch and loc != R.CITY_HALL
                     else "Two fixers needed")
-            return MultiSelect(title=f"Fix {R.SHORT[loc]}", lines=lines(hint),
+            return MultiSelect(title=f"Fix {R.SHORT[loc]}", lines=lines(hint, "None ticked: back"),
                                options=tuple(Option(str(s), f"{self.nm(s, 10)} {short_dept(self.dept_of(s) or '')}")
                                              for s in self.seats if self.dept_of(s)),
-                               min_count=1, max_count=2, preselected=tuple(there))
+                               min_count=0, max_count=2, preselected=tuple(there))
         if step == "fix_taker":
             fixers = self.ctx["fixers"]
             return Choice(title="One votes card", lines=lines("The pair earns one", "card: who takes it?"),
@@ -81,6 +81,8 @@ class MovingPhase(SoveranaCore):
             self.set_step("hub", last=self.ctx.get("last"))
         elif step == "fix_loc":
             self.set_step("fix_who", loc=str(value), last=self.ctx.get("last"))
+        elif step == "fix_who" and not value:  # nobody ticked: the fix was not possible after all
+            self.set_step("hub", last=self.ctx.get("last"))
         elif step == "fix_who":
             loc = self.ctx["loc"]
             why = R.fix_refusal(loc, list(value), self.locs, self.data["positions"])
