@@ -399,3 +399,13 @@ def test_machine_battles_match_the_exact_odds_in_a_monte_carlo_run() -> None:
         wins += not g.data["battle"]["def"]
     sigma = math.sqrt(float(exact) * (1 - float(exact)) / n)
     assert abs(wins / n - float(exact)) < 4.5 * sigma, (wins / n, float(exact))
+
+
+def test_a_battle_ended_by_a_retreat_before_any_roll_is_counted() -> None:
+    g = at_manoeuvre()
+    battle(g, ["Catapult"], ["Musketman", "Horseman"])
+    pick(g, "ret_def")  # the defender retreats at once: a won battle (and a Military card) without a roll
+    assert player(g, 1)["pending"]["military"] == 1
+    assert g.data["battles"] == 1 and g.state_json()["battles"] == 1
+    battle(g, ["Catapult"], ["Musketman"])
+    assert g.data["battle"]["no"] == 2  # the next battle has a number of its own

@@ -279,6 +279,7 @@ def _after_loss(g: "SovereignGame", side: Side, then: str) -> None:
 def _end(g: "SovereignGame", won: Side, how: str) -> None:
     b = bt(g)
     b["result"] = won.value
+    g.data["battles"] = b["no"]  # counted even when a retreat ends it before any roll
     a_seat = seat_of(b, Side.ATTACK)
     name = g.player_name(seat_of(b, won))
     _log(g, f"B{b['no']}: {name} wins the battle ({'the other side retreats' if how == 'retreat' else how})")
