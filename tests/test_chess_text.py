@@ -66,6 +66,11 @@ def test_round_trip_along_a_random_game() -> None:
         ("16/16/16/16/16/16/16/16/7bn8/16/16/16/16/16/16/7wk7wk 1 w b - 0", "two white kings"),
         ("16/16/16/16/16/16/16/7bn8/8wn7/16/16/16/16/16/16/7wk8 1 w b - 0", "both white squares (h9 and i8)"),
         ("8bk7/16/16/16/16/16/16/16/8wr7/16/16/16/16/16/16/16 1 w b - 0", "player 2 is in check"),
+        # digits other than ASCII 0-9 are not numbers here (they used to crash int() or be read as numbers)
+        (START[:-1] + "\u00b2", "ply count"),
+        (START[:-1] + "\u0661", "ply count"),
+        (START.replace("nqnp12opoq", "nqnp1\u00b2opoq"), "rank 13"),
+        (START.replace("nqnp12opoq", "nqnp\u0661\u0662opoq"), "rank 13"),
     ],
 )
 def test_malformed_position_text_says_where(text: str, where: str) -> None:
@@ -89,6 +94,7 @@ def test_malformed_position_text_says_where(text: str, where: str) -> None:
         ("O-O-O", "character 4"),
         ("wK=purple", "colour name"),
         ("wK=navy,wKe5-e6", "'n' (the king's new colour)"),
+        ("wPi1\u0661-i4", "'-' or 'x' at character 5"),  # not read as i11
     ],
 )
 def test_malformed_move_text_says_where(text: str, where: str) -> None:

@@ -32,6 +32,7 @@ START: Final = (
     "srsnppppwpwpwpwpwpwpwpwpgpgpanar/sqsbprpnwrwnwbwqwkwbwnwrgngrabaq 1 w b CELNceln 0"
 )
 
+_DIGITS: Final = "0123456789"  # ASCII only: str.isdigit() also accepts '²' and '١'
 _FIELDS = ("board", "side to move", "player 1's colour", "player 2's colour", "castling", "ply count")
 
 
@@ -45,9 +46,9 @@ def _parse_rank(text: str, rank: int, board: list[int]) -> None:
     file = 0
     while i < len(text):
         ch = text[i]
-        if ch.isdigit():
+        if ch in _DIGITS:
             j = i
-            while j < len(text) and text[j].isdigit():
+            while j < len(text) and text[j] in _DIGITS:
                 j += 1
             run = int(text[i:j])
             if not 1 <= run <= SIZE or text[i] == "0":
@@ -113,7 +114,7 @@ def parse_position(text: str) -> Position:
             if board[home] & 7 != KING:
                 raise _bad(f"castling: {ch!r} needs an unmoved king on {square_name(home)}, which holds none")
             castling |= 1 << sq
-    if not fields[5].isdigit():
+    if not fields[5] or fields[5].strip(_DIGITS):
         raise _bad(f"ply count must be a whole number, got {fields[5]!r}")
     ply = int(fields[5])
     _check_board(board, o1, o2)

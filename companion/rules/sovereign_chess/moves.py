@@ -127,7 +127,7 @@ class _Reader:
         start = self.i
         self.take(FILES, "a file letter a-p")
         self.take("0123456789", "a rank 1-16")
-        if self.i < len(self.text) and self.text[self.i].isdigit():
+        if self.i < len(self.text) and self.text[self.i] in "0123456789":
             self.i += 1
         try:
             return parse_square(self.text[start:self.i])

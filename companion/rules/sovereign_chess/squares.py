@@ -75,7 +75,7 @@ def square_name(sq: int) -> str:
 
 def parse_square(text: str) -> int:
     """``"i16"`` → 248. Raises ValueError (plain message) for anything else."""
-    if len(text) < 2 or text[0] not in FILES or not text[1:].isdigit():
+    if len(text) < 2 or text[0] not in FILES or text[1:].strip("0123456789"):
         raise ValueError(f"{text!r} is not a square (a1..p16)")
     rank = int(text[1:])
     if not 1 <= rank <= SIZE or text[1] == "0":
