@@ -23,7 +23,6 @@ from .journal import GameRecord, Journal, RollRecord
 from .menus import Home
 from .session import Session, encode_event
 from .ui.draw import new_frame, text_row, title_bar
-from .ui.widgets import draw_toast
 
 log = logging.getLogger(__name__)
 
@@ -82,8 +81,10 @@ class App:
         t0 = time.perf_counter()
         self.record = record
         self.session = self._open(record)
-        if record.status != "active" and self.session.game is not None and not self.session.game.is_over:
-            self.journal.set_status(record.id, "active")
+        self.session.ended = self.session.closed = False  # the replay re-ends it; resuming means playing on
+        if self.session.status != record.status:
+            self.journal.set_status(record.id, self.session.status)
+            self.record = self.journal.game(record.id)
         log.info("resumed game %d (%d inputs) in %.0f ms", record.id, self.session.n_inputs,
                  (time.perf_counter() - t0) * 1000)
 
@@ -145,13 +146,10 @@ class App:
             s, rec = self.session, self.record
             rolls = s.handle(ev, time.time())
             self.journal.commit(rec.id, s.n_inputs, encode_event(ev), rolls, s.summary())
-            if s.game is not None and s.game.is_over and rec.status == "active":
-                self.journal.set_status(rec.id, "finished", s.summary())
+            if s.status != rec.status:  # both ways: undo out of game over makes it active again
+                self.journal.set_status(rec.id, s.status, s.summary())
                 self.record = self.journal.game(rec.id)
-            if s.ended:
-                self.journal.set_status(rec.id, "ended", s.summary())
-                self.leave_game()
-            elif s.closed:
+            if s.ended or s.closed:
                 self.leave_game()
         elif isinstance(ev, RollEvent):
             self.journal.record_rolls([RollRecord(ev.roller, "roller", ev.die, v, None, "unrequested")
@@ -230,14 +228,6 @@ def farewell_frame() -> Image.Image:
     title_bar(d, "Sovereign Companion")
     text_row(d, 20, "Game saved.")
     text_row(d, 32, "Safe to unplug.")
-    return img
-
-
-def error_frame(message: str) -> Image.Image:
-    img, d = new_frame()
-    title_bar(d, "Error")
-    draw_toast(d, message)
-    text_row(d, 14, "See the log; restarting")
     return img
 
 

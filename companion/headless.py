@@ -166,10 +166,8 @@ def play(game: str, script: Path, *, seed: int | None = None, journal_path: Path
             journal.commit(record.id, session.n_inputs, encode_event(ln.event), records, session.summary())
             if writer:
                 writer.add(session)
-        if session.game is not None and session.game.is_over:
-            journal.set_status(record.id, "finished", session.summary())
-        elif session.ended:
-            journal.set_status(record.id, "ended", session.summary())
+        if session.status != record.status:
+            journal.set_status(record.id, session.status, session.summary())
         state = session.state_json()
         if state_json is not None:
             state_json.write_text(json.dumps(state, indent=2, sort_keys=True) + "\n", encoding="utf-8")

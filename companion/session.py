@@ -199,10 +199,7 @@ class Session:
 
     def _apply(self, prompt: Prompt, value: Any, group: ActionGroup, *, auto: bool) -> None:
         validate_answer(prompt, value)
-        self.model.answer(value)
-        if self.game is None and self.wizard.done:
-            self.game = self.game_cls(self.wizard.setup())
-            self.game.note(f"{self.game.name}: " + ", ".join(self.names))
+        self._model_answer(value)
         group.answers.append((value, auto))
         entry = {"t": self._t, "player": prompt.player, "title": prompt.title, "answer": value, "auto": auto}
         self.action_log.append(entry)
@@ -216,6 +213,13 @@ class Session:
                 self._records += [RollRecord(roller, value["source"], prompt.die, v, prompt.player, prompt.purpose)
                                   for v in value["values"]]
             self.toast = roll_summary(prompt, value, self.names)
+
+    def _model_answer(self, value: Any) -> None:
+        """Hand an answer to the wizard or the game; the wizard's last answer creates the game."""
+        self.model.answer(value)
+        if self.game is None and self.wizard.done:
+            self.game = self.game_cls(self.wizard.setup())
+            self.game.note(f"{self.game.name}: " + ", ".join(self.names))
 
     def _settle(self, group: ActionGroup) -> None:
         """Answer the automatic prompts (random picks) that follow, with the seeded RNG."""
@@ -245,9 +249,7 @@ class Session:
         group = self.redo_stack.pop()
         before = self._snapshot()
         for value, _auto in group.answers:
-            self.model.answer(value)
-            if self.game is None and self.wizard.done:
-                self.game = self.game_cls(self.wizard.setup())
+            self._model_answer(value)
         for i in group.dice:
             self.dice_history[i]["undone"] = False
         self.undo_stack.append((before, group))
@@ -345,6 +347,13 @@ class Session:
         if p.player is not None and not self._game_over:
             return p.player, True
         return self.game.active_seat(), False
+
+    @property
+    def status(self) -> str:
+        """The journal's status for this game: "ended" (from the menu), "finished" (game over) or "active"."""
+        if self.ended:
+            return "ended"
+        return "finished" if self.game is not None and self.game.is_over else "active"
 
     def summary(self) -> str:
         if self.game is None:

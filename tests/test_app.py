@@ -180,3 +180,32 @@ def test_roller_coming_and_going_shows_on_screen(tmp_path: Path) -> None:
     assert app.session.toast.startswith("Roller offline") and out.roller is RollerState.OFFLINE
     press(app, "ok")
     assert app.session.toast is None, "a toast goes at the next press"
+
+
+def finish_vp_game(app: App) -> None:
+    """2 players, Ana first, five rounds of OK, OK: game over."""
+    press(app, "down", "ok", "ok", "ok")
+    press(app, *["ok", "ok"] * 5)
+    assert app.session.game.is_over
+
+
+def test_undo_out_of_game_over_is_resumed_after_a_power_cut(tmp_path: Path) -> None:
+    app, _ = make_app(tmp_path, game=str(EXAMPLES / "vp-tracker.toml"))
+    finish_vp_game(app)
+    assert app.journal.game(app.record.id).status == "finished"
+    press(app, "hold", "down", "ok")  # undo the last turn
+    assert not app.session.game.is_over
+    assert app.journal.game(app.record.id).status == "active"
+    app2, _ = make_app(tmp_path)
+    assert app2.session is not None and app2.session.state_json() == app.session.state_json()
+
+
+def test_an_ended_game_resumed_from_the_list_stays_open(tmp_path: Path) -> None:
+    app, _ = make_app(tmp_path, game=str(EXAMPLES / "vp-tracker.toml"))
+    gid = app.record.id
+    press(app, "ok", "ok", "hold", "up", "ok", "up", "ok")  # start, then End game
+    assert app.session is None and app.journal.game(gid).status == "ended"
+    press(app, "down", "ok", "ok")  # Resume a saved game → the first one
+    assert app.session is not None and app.journal.game(gid).status == "active"
+    press(app, "down")
+    assert app.session is not None, "the replayed End must not throw the table out again"

@@ -215,3 +215,13 @@ def test_a_highlighted_row_shows_every_glyph() -> None:
         bar_right = max(x for x in range(128) if bar.getpixel((x, 0)))  # the bar's top row holds no glyph
         text_right = plain.getbbox()[2] - 1
         assert text_right < bar_right, f"{label!r}: text reaches x={text_right}, the bar ends at {bar_right}"
+
+
+def test_redo_of_the_start_keeps_the_game_log() -> None:
+    s = new()
+    log = list(s.game.data["log"])
+    assert log and log[0].startswith("Demo:")
+    s.undo()
+    assert s.game is None
+    s.redo()
+    assert s.game.data["log"] == log
