@@ -26,7 +26,12 @@ from .ui.draw import new_frame, text_row, title_bar
 
 log = logging.getLogger(__name__)
 
-TOAST_SECONDS = 2.5
+TOAST_SECONDS = 2.5  #: the shortest time a toast stays; longer ones stay long enough to read
+
+
+def toast_seconds(text: str) -> float:
+    """Long enough to read: 2.5 s, plus about a third of a second per word past the fifth."""
+    return TOAST_SECONDS + 0.35 * max(0, len(text.split()) - 5)
 
 
 class Output(Protocol):
@@ -70,6 +75,7 @@ class App:
         self.running = True
         self._game_arg = game
         self._output_failed = False
+        self._new_toast = False
 
     # ------------------------------------------------------------------ games
     def start_new(self, game: str) -> None:
@@ -134,14 +140,17 @@ class App:
                         RollerState.ERROR: f"Roller error: {ev.detail}"}[ev.state]
                 if self.session is not None:
                     self.session.toast = text
+                    self.session.toast_sticky = False
                 else:
                     self.home.toast = text
+                self._new_toast = True
             self.draw()
             return
         if isinstance(ev, RollRequestEvent):
             self._request_roll()
             return
         self.stats.inputs += 1
+        self._new_toast = True  # whatever toast this input leaves is a new message: its timer starts now
         if self.session is not None and self.record is not None:
             s, rec = self.session, self.record
             rolls = s.handle(ev, time.time())
@@ -158,6 +167,16 @@ class App:
         elif isinstance(ev, KeyEvent):
             self.home.key(ev.key, ev.repeat)
         self.draw()
+
+    def _time_toast(self) -> None:
+        """Each new message restarts the toast timer; an announcement (sticky) stays until the next press."""
+        toast = self.session.toast if self.session is not None else self.home.toast
+        sticky = self.session is not None and self.session.toast_sticky
+        if not toast or sticky:
+            self.toast_until = None
+        elif self._new_toast or self.toast_until is None:
+            self.toast_until = self.clock() + toast_seconds(toast)
+        self._new_toast = False
 
     def _request_roll(self) -> None:
         if self.roller is None:
@@ -178,11 +197,7 @@ class App:
 
     def draw(self) -> None:
         img = self.frame()
-        toast = self.session.toast if self.session is not None else self.home.toast
-        if toast and self.toast_until is None:
-            self.toast_until = self.clock() + TOAST_SECONDS
-        elif not toast:
-            self.toast_until = None
+        self._time_toast()
         active, waiting = self.session.leds() if self.session is not None else (None, False)
         try:
             self.output.present(img, active, waiting)

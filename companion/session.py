@@ -54,6 +54,9 @@ class ActionGroup:
     answers: list[tuple[Any, bool]] = field(default_factory=list)  #: (value, automatic)
     dice: list[int] = field(default_factory=list)  #: indices into Session.dice_history
     title: str = ""
+    player: int | None = None  #: who answered (the prompt's seat)
+    what: str = ""  #: the action in words, for the undo and redo toasts ("Ben: Build a fort")
+    rolled: bool = False  #: a roll or a random pick happened: BACK never takes that back (the menu's Undo does)
 
 
 @dataclass
@@ -82,6 +85,8 @@ class Session:
         self.action_log: list[dict[str, Any]] = []
         self.overlays: list[Overlay] = []
         self.toast: str | None = None
+        #: the toast is an announcement (who starts, a result): it stays until the next press, not a few seconds
+        self.toast_sticky = False
         self.n_inputs = 0
         self.ended = False  #: the table ended the game from the menu
         self.closed = False  #: OK on the game-over screen: back to the main menu
@@ -131,6 +136,7 @@ class Session:
         self._t = t
         self._records = []
         self.toast = None
+        self.toast_sticky = False
         try:
             if isinstance(ev, RollEvent):
                 self._on_roll(ev)
@@ -175,12 +181,38 @@ class Session:
                 return
             self._answer(out.value)
         elif isinstance(out, Back):
-            self.toast = "Hold OK for the menu: undo, log, end game"
+            self._back()
+
+    def _back(self) -> None:
+        """BACK on a screen that has no back of its own: to the previous screen, when that was a step of the same
+        player's and no dice were rolled since; otherwise say why not."""
+        if self._game_over:
+            self.toast = "The game is over: OK for the main menu"
+            return
+        if not self.undo_stack:
+            self.toast = "Nothing before this screen"
+            return
+        group = self.undo_stack[-1][1]
+        p = self.prompt()
+        if group.rolled:
+            self.toast = "BACK keeps rolls: hold OK, Undo takes one back"
+        elif group.player is not None and group.player != p.player:
+            self.toast = f"{self._who(group.player)}'s step is done: hold OK, Undo"
+        else:
+            self.undo()
+
+    def _who(self, seat: int | None) -> str:
+        return self.names[seat - 1] if seat is not None and 0 < seat <= len(self.names) else "Table"
+
+    def _log_len(self) -> int:
+        return len(self.game.data.get("log", [])) if self.game is not None else 0
 
     def _answer(self, value: Any) -> None:
         prompt = self.prompt()
-        group = ActionGroup(title=prompt.title)
+        group = ActionGroup(title=prompt.title, player=prompt.player,
+                            what=describe(prompt, value, self.names))
         before = self._snapshot()
+        game_before, log_before = self.game, self._log_len()
         try:
             self._apply(prompt, value, group, auto=False)
             self._settle(group)
@@ -193,9 +225,25 @@ class Session:
             self._restore(before)
             self.screen = self._new_screen()
             raise
+        group.rolled = bool(group.dice) or any(auto for _v, auto in group.answers)
         self.undo_stack.append((before, group))
         self.redo_stack.clear()
         self.screen = self._new_screen()
+        self._announce(self.game.data.get("log", [])[0 if game_before is None else log_before:]
+                       if self.game is not None else [])
+
+    def _announce(self, notes: Sequence[str]) -> None:
+        """What the answer made happen (the game's new log lines: who starts, a tie, the dealer, a result) stays
+        on the screen until the next press, after any roll summary."""
+        notes = [n for n in notes if n != self._start_note]
+        if not notes:
+            return
+        self.toast = ". ".join(([self.toast] if self.toast else []) + list(notes[-3:]))
+        self.toast_sticky = True
+
+    @property
+    def _start_note(self) -> str:
+        return f"{self.game.name}: " + ", ".join(self.names) if self.game is not None else ""
 
     def _apply(self, prompt: Prompt, value: Any, group: ActionGroup, *, auto: bool) -> None:
         validate_answer(prompt, value)
@@ -219,7 +267,7 @@ class Session:
         self.model.answer(value)
         if self.game is None and self.wizard.done:
             self.game = self.game_cls(self.wizard.setup())
-            self.game.note(f"{self.game.name}: " + ", ".join(self.names))
+            self.game.note(self._start_note)
 
     def _settle(self, group: ActionGroup) -> None:
         """Answer the automatic prompts (random picks) that follow, with the seeded RNG."""
@@ -241,7 +289,7 @@ class Session:
         self.redo_stack.append(group)
         self.action_log.append({"t": self._t, "undo": group.title})
         self.screen = self._new_screen()
-        return f"Undone: {group.title}"
+        return f"Undone: {group.what or group.title}"
 
     def redo(self) -> str:
         if not self.redo_stack:
@@ -255,7 +303,7 @@ class Session:
         self.undo_stack.append((before, group))
         self.action_log.append({"t": self._t, "redo": group.title})
         self.screen = self._new_screen()
-        return f"Redone: {group.title}"
+        return f"Redone: {group.what or group.title}"
 
     # -------------------------------------------------------------- the game menu
     def _toggle_menu(self) -> None:
@@ -387,4 +435,28 @@ class Session:
                 "outcome": self.state_json()}
 
 
-__all__ = ["Session", "encode_event", "decode_event"]
+def describe(prompt: Prompt, value: Any, names: Sequence[str]) -> str:
+    """An answer in words, for the undo toast: "Ben: Build a fort", "Ana: Players 4", never a secret ballot."""
+    from fsm.prompts import Choice, Confirm, MultiSelect, Number, SecretVote
+
+    if isinstance(prompt, Choice):
+        label = next((o.label for o in prompt.options if o.key == value), "back" if value == prompt.back else value)
+        what = f"{prompt.title}: {label}" if value == prompt.back else str(label)
+    elif isinstance(prompt, Number):
+        what = f"{prompt.title} {value}{(' ' + prompt.unit) if prompt.unit else ''}"
+    elif isinstance(prompt, Confirm):
+        what = f"{prompt.title} {prompt.yes if value else prompt.no}"
+    elif isinstance(prompt, MultiSelect):
+        labels = [o.label for o in prompt.options if o.key in value]
+        what = f"{prompt.title}: " + (", ".join(labels) if labels else "none")
+    elif isinstance(prompt, SecretVote):
+        what = "a secret vote"
+    elif isinstance(prompt, Dice):
+        what = f"roll {prompt.die} {' '.join(map(str, value['values']))}"
+    else:
+        what = prompt.title
+    who = names[prompt.player - 1] if prompt.player is not None and 0 < prompt.player <= len(names) else ""
+    return f"{who}: {what}" if who else what
+
+
+__all__ = ["Session", "encode_event", "decode_event", "describe"]

@@ -37,7 +37,7 @@ class PromptScreen:
     @property
     def tag(self) -> str:
         p = self.prompt.player
-        return self.names[p - 1][:8] if p is not None and 0 < p <= len(self.names) else ""
+        return self.names[p - 1] if p is not None and 0 < p <= len(self.names) else ""
 
     def key(self, k: Key, repeat: bool = False) -> Outcome:
         raise NotImplementedError
@@ -82,7 +82,7 @@ class NumberScreen(PromptScreen):
     def __init__(self, prompt: Number, names: Sequence[str]) -> None:
         super().__init__(prompt, names)
         self.spin = Spinner(prompt.lo, prompt.hi, min(prompt.hi, max(prompt.lo, prompt.default)), prompt.step,
-                            prompt.unit)
+                            prompt.unit, back_ok=True)
 
     def key(self, k: Key, repeat: bool = False) -> Outcome:
         return self.spin.key(k, repeat)
@@ -97,7 +97,7 @@ class ConfirmScreen(PromptScreen):
 
     def __init__(self, prompt: Confirm, names: Sequence[str]) -> None:
         super().__init__(prompt, names)
-        self.box = ConfirmWidget(prompt.yes, prompt.no, prompt.default)
+        self.box = ConfirmWidget(prompt.yes, prompt.no, prompt.default, back_ok=True)
 
     def key(self, k: Key, repeat: bool = False) -> Outcome:
         return self.box.key(k, repeat)
@@ -114,6 +114,7 @@ class MultiSelectScreen(PromptScreen):
         super().__init__(prompt, names)
         items = [Item(o.key, o.label, o.enabled, o.hint, checked=o.key in prompt.preselected) for o in prompt.options]
         self.multi = MultiSelectWidget(items, prompt.min_count, prompt.max_count)
+        self.multi.inner.back_ok = True
 
     def key(self, k: Key, repeat: bool = False) -> Outcome:
         return self.multi.key(k, repeat)
@@ -141,7 +142,7 @@ class SecretVoteScreen(PromptScreen):
         if self.hidden:
             if k is Key.OK:
                 self.hidden = False
-            return None
+            return Back() if k is Key.BACK else None
         out = self.list.key(k, repeat)
         if isinstance(out, Back):
             self.hidden = True
@@ -170,6 +171,8 @@ class InfoScreen(PromptScreen):
     def key(self, k: Key, repeat: bool = False) -> Outcome:
         if k is Key.OK:
             return Done(True)
+        if k is Key.BACK:
+            return Back()
         if k in (Key.UP, Key.DOWN):
             self.view.key(k, repeat)
         return None
@@ -190,11 +193,12 @@ class DiceScreen(PromptScreen):
         self.typing: Spinner | None = None
         self.typed: list[int] = []
         items = []
+        roller = "roller" in ctx.sources  # the roller's status is a line of text; the menu offers the others
         if "typed" in ctx.sources:
-            items.append(Item("typed", "Type the dice"))
+            items.append(Item("typed", "Or type the dice" if roller else "Type the dice"))
         if "rng" in ctx.sources:
-            items.append(Item("rng", "Roll for me"))
-        self.menu = ListWidget(items, back_ok=False)
+            items.append(Item("rng", "Or roll here" if roller else "Roll for me"))
+        self.menu = ListWidget(items, back_ok=True)
 
     def _want(self) -> str:
         p = self.prompt
@@ -235,6 +239,8 @@ class DiceScreen(PromptScreen):
             return Done({"values": self.ctx.rng_values(self.prompt.die, self.prompt.count), "source": "rng"})
         if out is None and k is Key.OK and not self.menu.items:
             return Toast("roll the roller: typed and built-in dice are off")
+        if out is None and k is Key.BACK:
+            return Back()
         return out
 
     def draw_body(self, d: ImageDraw.ImageDraw) -> None:
@@ -255,7 +261,7 @@ class DiceScreen(PromptScreen):
             if self.got:
                 status = f"Got {' '.join(map(str, self.got))}, roll {p.count - len(self.got)} more"
             else:
-                status = "Roll the roller now" if self.ctx.roller_connected() else "Roller offline"
+                status = "Roller ready: roll it" if self.ctx.roller_connected() else "Roller offline"
             text_row(d, y, status)
             y += ROW
         if self.menu.items:

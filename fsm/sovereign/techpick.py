@@ -37,7 +37,7 @@ def prompt(g: "SovereignGame") -> Prompt:
                 opts.append(Option(str(s), f"{short(g, s, 12)} ({n})", enabled=n > 0,
                                    hint=f"{short(g, s, 12)} has nothing you could research"))
         first = next((o.key for o in opts if o.enabled), None)
-        return Choice(title="Take tech from", lines=("Only a tech you could", "research now."), player=seat,
+        return Choice(title="Take a tech", lines=("Only a tech you could", "research now."), player=seat,
                       options=tuple(opts), back=BACK, default=first)
     victim = int(sub["from"])
     opts = [Option(t.key, t.name) for t in _takeable(g, victim)]
