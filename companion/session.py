@@ -436,12 +436,12 @@ class Session:
 
 
 def describe(prompt: Prompt, value: Any, names: Sequence[str]) -> str:
-    """An answer in words, for the undo toast: "Ben: Build a fort", "Ana: Players 4", never a secret ballot."""
+    """An answer in words, for the undo toast: "Ben: Build a fort (Spend 4 pts)", never a secret ballot."""
     from fsm.prompts import Choice, Confirm, MultiSelect, Number, SecretVote
 
     if isinstance(prompt, Choice):
         label = next((o.label for o in prompt.options if o.key == value), "back" if value == prompt.back else value)
-        what = f"{prompt.title}: {label}" if value == prompt.back else str(label)
+        what = f"{prompt.title}: {label}" if value == prompt.back else f"{label} ({prompt.title})"
     elif isinstance(prompt, Number):
         what = f"{prompt.title} {value}{(' ' + prompt.unit) if prompt.unit else ''}"
     elif isinstance(prompt, Confirm):

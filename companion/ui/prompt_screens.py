@@ -10,7 +10,7 @@ from fsm.prompts import Choice, Confirm, Dice, Info, MultiSelect, Number, Prompt
 
 from ..events import Key, RollEvent
 from .draw import BAR, HEIGHT, ROW, text_row, title_bar
-from .widgets import (Back, ConfirmWidget, Done, Item, ListWidget, MultiSelectWidget, Outcome, Spinner, TextView,
+from .widgets import (Back, ButtonRow, ConfirmWidget, Done, Item, ListWidget, MultiSelectWidget, Outcome, Spinner, TextView,
                       Toast, draw_lines)
 
 ROWS = (HEIGHT - BAR) // ROW  #: text rows under the title bar (5)
@@ -62,12 +62,12 @@ class ChoiceScreen(PromptScreen):
         items = [Item(o.key, o.label, o.enabled, o.hint) for o in prompt.options]
         keys = [o.key for o in prompt.options]
         cursor = keys.index(prompt.default) if prompt.default in keys else 0
-        self.list = ListWidget(items, cursor=cursor, back_ok=prompt.back is not None)
+        self.list = ListWidget(items, cursor=cursor, back_ok=True)
 
     def key(self, k: Key, repeat: bool = False) -> Outcome:
         out = self.list.key(k, repeat)
-        if isinstance(out, Back):
-            return Done(self.prompt.back)
+        if isinstance(out, Back) and self.prompt.back is not None:
+            return Done(self.prompt.back)  # the game's own way back
         return out
 
     def draw_body(self, d: ImageDraw.ImageDraw) -> None:
@@ -192,13 +192,12 @@ class DiceScreen(PromptScreen):
         self.got: list[int] = []  #: values from the roller so far (a 2-dice roll may come one die at a time)
         self.typing: Spinner | None = None
         self.typed: list[int] = []
-        items = []
-        roller = "roller" in ctx.sources  # the roller's status is a line of text; the menu offers the others
+        items = []  # the roller's status is a line of text; these buttons offer the other sources
         if "typed" in ctx.sources:
-            items.append(Item("typed", "Or type the dice" if roller else "Type the dice"))
+            items.append(Item("typed", "Type dice"))
         if "rng" in ctx.sources:
-            items.append(Item("rng", "Or roll here" if roller else "Roll for me"))
-        self.menu = ListWidget(items, back_ok=True)
+            items.append(Item("rng", "Roll here"))
+        self.menu = ButtonRow(items)
 
     def _want(self) -> str:
         p = self.prompt
@@ -255,7 +254,7 @@ class DiceScreen(PromptScreen):
         head = f"Roll {self._want()}" + (f": {p.purpose}" if p.purpose else "")
         text_row(d, y, head)
         y += ROW
-        rows_left = ROWS - 1 - len(self.menu.items) - (1 if "roller" in self.ctx.sources else 0)
+        rows_left = ROWS - 1 - (1 if self.menu.items else 0) - (1 if "roller" in self.ctx.sources else 0)
         y = draw_lines(d, y, p.lines, max(0, rows_left))
         if "roller" in self.ctx.sources:
             if self.got:
@@ -265,7 +264,7 @@ class DiceScreen(PromptScreen):
             text_row(d, y, status)
             y += ROW
         if self.menu.items:
-            self.menu.draw(d, y)
+            self.menu.draw(d, HEIGHT - ROW)
 
 
 def screen_for(prompt: Prompt, names: Sequence[str], dice: DiceContext) -> PromptScreen:

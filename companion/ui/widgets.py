@@ -166,6 +166,34 @@ class ConfirmWidget:
 
 
 @dataclass
+class ButtonRow:
+    """One or two buttons side by side on one row (the dice screen's "Type" and "Roll here"). UP/DOWN switch."""
+
+    items: list[Item]
+    cursor: int = 0
+
+    def key(self, k: Key, repeat: bool = False) -> Outcome:
+        if k in (Key.UP, Key.DOWN) and self.items:
+            self.cursor = (self.cursor + 1) % len(self.items)
+        elif k is Key.OK and self.items:
+            return Done(self.items[self.cursor].key)
+        elif k is Key.BACK:
+            return Back()
+        return None
+
+    def draw(self, d: ImageDraw.ImageDraw, y: int) -> None:
+        n = max(1, len(self.items))
+        cell = WIDTH // n
+        for i, it in enumerate(self.items):
+            x0 = i * cell
+            shown = fit(it.label, cell - 6)
+            w = text_width(shown)
+            on = i == self.cursor
+            d.rectangle((x0 + 1, y, x0 + cell - 2, y + ROW - 1), outline=1, fill=1 if on else 0)
+            draw_text(d, x0 + (cell - w) // 2, y, shown, width=w, fill=0 if on else 1, height=ROW)
+
+
+@dataclass
 class MultiSelectWidget:
     """A list with checkboxes and a final "Done" row. OK toggles; OK on Done takes the selection."""
 
@@ -247,5 +275,5 @@ def draw_toast(d: ImageDraw.ImageDraw, text: str, max_lines: int = 3) -> None:
         draw_text(d, 4, y + 2 + i * ROW, line, width=WIDTH - 8, fill=0, height=ROW)
 
 
-__all__ = ["Done", "Back", "Toast", "Outcome", "Item", "ListWidget", "Spinner", "ConfirmWidget",
+__all__ = ["Done", "Back", "Toast", "Outcome", "Item", "ListWidget", "ButtonRow", "Spinner", "ConfirmWidget",
            "MultiSelectWidget", "TextView", "draw_lines", "draw_toast", "BAR"]
