@@ -9,6 +9,7 @@ from typing import Any
 from companion.games import load
 from companion.headless import parse_script
 from companion.session import Session
+from fsm.prompts import Info
 
 SCRIPTS = Path(__file__).parent / "scripts"
 NAMES = ("Ann", "Bob", "Cat", "Dan", "Eve", "Fay")
@@ -21,14 +22,19 @@ def header(path: Path) -> dict[str, Any]:
 
 
 def run_script(path: Path, seed: int = 5) -> tuple[Session, list[str]]:
+    """The session at the end, and every line the table saw in passing: toasts (refusals among them) and the
+    lines of every info screen (warnings)."""
     head = header(path)
     cls = load(head["game"])
     session = Session(cls, seed=seed, presets=NAMES, options=dict(head.get("options", {})))
-    toasts: list[str] = []
+    seen: list[str] = []
     for ln in parse_script(path.read_text(), path.name):
         if ln.event is None:
             continue
         session.handle(ln.event)
         if session.toast:
-            toasts.append(session.toast)
-    return session, toasts
+            seen.append(session.toast)
+        p = session.prompt()
+        if isinstance(p, Info):
+            seen.extend(p.lines)
+    return session, seen
