@@ -113,9 +113,9 @@ class SovereignChessGame(GameMachine):
     # ------------------------------------------------------------------ prompts
     def prompt(self) -> Prompt:
         if self.state == "first":
-            opts = [Option("random", "Draw at random")]
-            opts += [Option(f"seat{p.seat}", f"{p.name} moves first") for p in self.players]
-            return Choice("Who moves first?", lines=("They make White's", "first move."), options=tuple(opts))
+            firsts = [Option("random", "Draw at random")]
+            firsts += [Option(f"seat{p.seat}", f"{p.name} moves first") for p in self.players]
+            return Choice("Who moves first?", lines=("They make White's", "first move."), options=tuple(firsts))
         if self.state == "draw_first":
             return Random("Drawing who moves first", keys=tuple(str(s) for s in self.seats))
         eng = self.engine()
