@@ -170,6 +170,10 @@ class GameMachine:
     def is_over(self) -> bool:
         return self.state in self.FINAL
 
+    def phase_label(self) -> str:
+        """The phase in a word or two for the glance view ("Spend", "Council"); games may say it better."""
+        return str(self.state).replace("_", " ").capitalize()
+
     def active_seat(self) -> int | None:
         """The seat whose turn it is (their LED is lit), or None."""
         a = self.data.get("active")

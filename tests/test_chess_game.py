@@ -103,7 +103,7 @@ def test_state_json_keys_and_undo_move_by_move() -> None:
     assert set(js) >= STATE_KEYS and "clocks" not in js
     assert js["moves"] == ["wPi2-i4", "reject", "bPe15-e13"] and js["to_move"] == 1
     assert js["check"] is False and js["result"] is None and js["termination"] is None
-    assert s.undo() == "Undone: Move"
+    assert s.undo() == "Undone: Bo: bPe15-e13 (Move)"  # the move undone, not just the screen
     assert s.state_json()["moves"] == ["wPi2-i4", "reject"]
     s.undo()
     assert s.game is not None and s.game.state == "opening"
