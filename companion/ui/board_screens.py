@@ -13,7 +13,8 @@ from PIL import ImageDraw
 from fsm.prompts import BoardView, Choice, Info, Option
 
 from ..events import Key
-from .board import CELL, draw_board
+from ..timekeeper import draw_time, time_width
+from .board import CELL, paste_board
 from .draw import HEIGHT, ROW, WIDTH, text_row
 from .prompt_screens import PromptScreen
 from .widgets import Back, Done, Outcome, Toast
@@ -105,8 +106,12 @@ class BoardChoiceScreen(PromptScreen):
     def __init__(self, prompt: Choice, names: Sequence[str]) -> None:
         super().__init__(prompt, names)
         self.paths = PathChoice(prompt.options, prompt.default)
-        #: extra rows the platform adds under the prompt's lines (the chess clock)
-        self.extra: tuple[str, ...] = ()
+        #: the game clock's rows (name, time shown, running), set by the session before each draw
+        self.clock: list[tuple[str, str, bool]] = []
+        self.paused = False
+
+    def set_clock(self, rows: list[tuple[str, str, bool]], paused: bool) -> None:
+        self.clock, self.paused = rows, paused
 
     def key(self, k: Key, repeat: bool = False) -> Outcome:
         out = self.paths.key(k, repeat)
@@ -150,11 +155,21 @@ class BoardChoiceScreen(PromptScreen):
         if count:
             text_row(d, 0, count, x=WIDTH - 6 * len(count), width=6 * len(count))
         steps = list(self.paths.chosen)
-        room = ROWS - 1 - (depth + 1 if labels else 0)
-        lines = (list(p.lines) + list(self.extra))[:max(0, room)]
+        room = ROWS - 1 - (depth + 1 if labels else 0) - len(self.clock)
+        lines = list(p.lines)
+        if self.paused and self.clock:
+            lines.insert(1, "Clock paused")
         y = ROW
-        for line in lines:
+        for line in lines[:max(0, room)]:
             text_row(d, y, line, x=TEXT_X, width=TEXT_W)
+            y += ROW
+        y = ROW * (1 + max(0, min(room, len(lines))))
+        for name, shown, running in self.clock:
+            w = time_width(shown)
+            text_row(d, y, name, x=TEXT_X, width=TEXT_W - w - 4)
+            if running:
+                d.rectangle((WIDTH - w - 3, y, WIDTH - 1, y + ROW - 1), fill=1)
+            draw_time(d, WIDTH - 2, y, shown, fill=0 if running else 1)
             y += ROW
         if labels:
             y = HEIGHT - ROW * (depth + 1)
@@ -166,7 +181,7 @@ class BoardChoiceScreen(PromptScreen):
         if view is not None:
             cursor, selected, targets = self.focus()
             d.rectangle((0, 0, TEXT_X - 1, HEIGHT - 1), fill=0)
-            draw_board(d, view, cursor=cursor, selected=selected, targets=targets)
+            paste_board(d, view, cursor=cursor, selected=selected, targets=targets)
             d.line((view.files * CELL, 0, view.files * CELL, HEIGHT - 1), fill=1)
 
 
@@ -188,7 +203,7 @@ class BoardInfoScreen(PromptScreen):
             text_row(d, ROW * (i + 1), line, x=TEXT_X, width=TEXT_W)
         if p.board is not None:
             d.rectangle((0, 0, TEXT_X - 1, HEIGHT - 1), fill=0)
-            draw_board(d, p.board)
+            paste_board(d, p.board)
             d.line((p.board.files * CELL, 0, p.board.files * CELL, HEIGHT - 1), fill=1)
 
 

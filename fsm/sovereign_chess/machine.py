@@ -12,6 +12,7 @@ from typing import Any
 from companion.rules.sovereign_chess import ChessError, MoveKind, Role, SovereignChess, square_name
 from companion.rules.sovereign_chess.fen import START
 from fsm.base import GameMachine, OptionSpec
+from fsm.clock_option import ClockOption
 from fsm.prompts import Choice, Option, Prompt, Random, View
 
 from .board import board_view, changes, control, neutral
@@ -58,6 +59,7 @@ class SovereignChessGame(GameMachine):
         "first": OptionSpec("ask", "who makes White's first move: ask at the start, or draw at random",
                             choices=("ask", "random")),
         "start": PositionOption("", "a position text to start from (a study or a puzzle); empty: the usual start"),
+        "clock": ClockOption(),
     }
 
     _cache: tuple[str, SovereignChess] | None = None
@@ -193,6 +195,11 @@ class SovereignChessGame(GameMachine):
         if self.state == "opening":
             return self._opening(str(value), seat)
         self._move(str(value), seat)
+
+    def time_out(self, seat: int) -> None:
+        """The flag fell: the other player wins on time."""
+        if not self.is_over:
+            self._finish("time", 3 - seat)
 
     def entry_answer(self, text: str) -> Any:
         """Typed entry (a script's ``move TEXT``, a remote): engine move text, or accept/reject at the opening."""
