@@ -554,7 +554,8 @@ class Session:
                 "players": [{"name": n, "seat": i + 1} for i, n in enumerate(self.names)],
                 "actions": self.action_log, "dice": self.dice_history,
                 "log": list(self.game.data.get("log", [])) if self.game is not None else [],
-                "outcome": self.state_json()}
+                "outcome": self.state_json(),
+                **({"record": self.game.record()} if self.game is not None and hasattr(self.game, "record") else {})}
 
 
 __all__ = ["Session", "encode_event", "decode_event"]

@@ -294,6 +294,18 @@ class SovereignChessGame(GameMachine):
             "termination": d["termination"],
         }
 
+    def record(self) -> dict[str, Any]:
+        """The game record's header and moves (the export turns them into text with the date)."""
+        d = self.data
+        white = d["white"] or d["first"]
+        headers = {"Game": self.name,
+                   "White": self.player_name(white) if white else None,
+                   "Black": self.player_name(3 - white) if white else None,
+                   "Result": d["result"] or "*", "Termination": d["termination"],
+                   "Clock": self.options["clock"] if self.options["clock"] != "none" else None,
+                   "Start": self.options["start"] or None}
+        return {"headers": headers, "moves": list(d["moves"]), "result": d["result"]}
+
     def views(self) -> list[View]:
         return [View("Control map", tuple(self.control_map()))]
 
