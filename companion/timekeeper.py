@@ -8,13 +8,14 @@ again from the moment the game is resumed, so the time the companion was off is 
 from __future__ import annotations
 
 import json
+from functools import lru_cache
 from typing import Any
 
-from PIL import ImageDraw
+from PIL import Image, ImageDraw
 
 from .clock import ClockSpec, GameClock
 from .events import ClockEvent
-from .ui.draw import font
+from .ui.draw import ROW, font
 
 CHECKPOINT_S = 10.0  #: a running clock's state is journaled at least this often (what a power cut can lose)
 
@@ -89,21 +90,33 @@ class Timekeeper:
                 for s in sorted(c.left)]
 
 
+@lru_cache(maxsize=64)
+def _glyph(ch: str) -> Image.Image:
+    """One clock character drawn once, centred in its fixed cell (pasted on every tick after that)."""
+    f = font()
+    w = _cell()
+    img = Image.new("1", (w, ROW), 0)
+    ImageDraw.Draw(img).text(((w - f.getlength(ch)) / 2, -1), ch, font=f, fill=1)
+    return img
+
+
+@lru_cache(maxsize=1)
+def _cell() -> int:
+    f = font()
+    return max(int(f.getlength(c)) for c in "0123456789:x+") + 1
+
+
 def draw_time(d: ImageDraw.ImageDraw, right: int, y: int, text: str, fill: int = 1) -> None:
     """Clock digits right-aligned in fixed cells, one per character, so a tick changes only the digits that changed
     (the display then sends only those columns)."""
-    f = font()
-    cell = max(int(f.getlength("0")), int(f.getlength(":"))) + 1
-    x = right - cell * len(text)
+    x = right - _cell() * len(text)
     for ch in text:
-        w = f.getlength(ch)
-        d.text((x + (cell - w) / 2, y - 1), ch, font=f, fill=fill)
-        x += cell
+        d.bitmap((x, y), _glyph(ch), fill=fill)
+        x += _cell()
 
 
 def time_width(text: str) -> int:
-    f = font()
-    return (max(int(f.getlength("0")), int(f.getlength(":"))) + 1) * len(text)
+    return _cell() * len(text)
 
 
 def clock_setting(game: Any) -> ClockSpec:

@@ -6,16 +6,16 @@ BACK steps back. The board shows the cursor, the selected piece and its targets.
 """
 from __future__ import annotations
 
-from typing import Sequence
+from typing import Any, Sequence
 
-from PIL import ImageDraw
+from PIL import Image, ImageDraw
 
 from fsm.prompts import BoardView, Choice, Info, Option
 
 from ..events import Key
 from ..timekeeper import draw_time, time_width
 from .board import CELL, paste_board
-from .draw import HEIGHT, ROW, WIDTH, text_row
+from .draw import HEIGHT, ROW, WIDTH, new_frame, text_row
 from .prompt_screens import PromptScreen
 from .widgets import Back, Done, Outcome, Toast
 
@@ -109,6 +109,8 @@ class BoardChoiceScreen(PromptScreen):
         #: the game clock's rows (name, time shown, running), set by the session before each draw
         self.clock: list[tuple[str, str, bool]] = []
         self.paused = False
+        self._static: tuple[Any, Image.Image] | None = None
+        self._slots: list[tuple[int, bool]] = []
 
     def set_clock(self, rows: list[tuple[str, str, bool]], paused: bool) -> None:
         self.clock, self.paused = rows, paused
@@ -146,6 +148,21 @@ class BoardChoiceScreen(PromptScreen):
         return cursor, selected, targets
 
     def draw_body(self, d: ImageDraw.ImageDraw) -> None:
+        """Everything but the clock digits is drawn once per cursor position and kept; a clock tick pastes that and
+        draws the digits."""
+        key = (tuple(self.paths.chosen), self.paths.cursor, self.paused,
+               tuple((name, len(shown), running) for name, shown, running in self.clock))
+        if self._static is None or self._static[0] != key:
+            img, sd = new_frame()
+            self._slots = self._draw_static(sd)
+            self._static = (key, img)
+        d.bitmap((0, 0), self._static[1], fill=1)
+        for (y, running), (_name, shown, _r) in zip(self._slots, self.clock):
+            draw_time(d, WIDTH - 2, y, shown, fill=0 if running else 1)
+
+    def _draw_static(self, d: ImageDraw.ImageDraw) -> list[tuple[int, bool]]:
+        """Draw all but the clock digits; returns where the digits go: (y, on an inverted box)."""
+        slots: list[tuple[int, bool]] = []
         p = self.prompt
         depth = len(self.paths.chosen)
         labels = self.paths.labels()
@@ -169,7 +186,7 @@ class BoardChoiceScreen(PromptScreen):
             text_row(d, y, name, x=TEXT_X, width=TEXT_W - w - 4)
             if running:
                 d.rectangle((WIDTH - w - 3, y, WIDTH - 1, y + ROW - 1), fill=1)
-            draw_time(d, WIDTH - 2, y, shown, fill=0 if running else 1)
+            slots.append((y, running))
             y += ROW
         if labels:
             y = HEIGHT - ROW * (depth + 1)
@@ -183,6 +200,7 @@ class BoardChoiceScreen(PromptScreen):
             d.rectangle((0, 0, TEXT_X - 1, HEIGHT - 1), fill=0)
             paste_board(d, view, cursor=cursor, selected=selected, targets=targets)
             d.line((view.files * CELL, 0, view.files * CELL, HEIGHT - 1), fill=1)
+        return slots
 
 
 class BoardInfoScreen(PromptScreen):

@@ -6,6 +6,7 @@ player 1 is whoever makes the first move (with the White army); ``data["first"]`
 """
 from __future__ import annotations
 
+import json
 import logging
 from typing import Any
 
@@ -64,6 +65,7 @@ class SovereignChessGame(GameMachine):
 
     _cache: tuple[str, SovereignChess] | None = None
     _entries: tuple[str, list[Entry]] | None = None
+    _prompt: tuple[str, Prompt] | None = None
 
     # ------------------------------------------------------------------ setup
     def start(self) -> None:
@@ -114,6 +116,15 @@ class SovereignChessGame(GameMachine):
 
     # ------------------------------------------------------------------ prompts
     def prompt(self) -> Prompt:
+        """The prompt, cached on what it is built from (the clock redraws every second; the board is not rebuilt)."""
+        d = self.data
+        key = json.dumps([self.state, d["position"], d["moves"], d["check"], d["result"], d["quiet"], d["last"],
+                          d["first"], d["seen"].get(self._key(d["position"]), 0)], separators=(",", ":"))
+        if self._prompt is None or self._prompt[0] != key:
+            self._prompt = (key, self._build_prompt())
+        return self._prompt[1]
+
+    def _build_prompt(self) -> Prompt:
         if self.state == "first":
             firsts = [Option("random", "Draw at random")]
             firsts += [Option(f"seat{p.seat}", f"{p.name} moves first") for p in self.players]
