@@ -46,7 +46,7 @@ def prompt(g: "SocietyGame") -> Prompt:
         opts = [Option(f"soc:{k}", clip(f"{sname(g, k, 9)} {soc(g, k)['gold']}g T{soc(g, k)['tech']}", 22))
                 for k in alive(w)]
         opts += [Option("list", f"Order list ({len(orders)})", enabled=bool(orders), hint="no orders yet"),
-                 Option("process", "Process turn"), Option("concede", "Domination win")]
+                 Option("process", "Process turn"), Option("more", "More...")]
         return Choice(f"Turn {turn} orders", lines=(f"{len(orders)} orders entered", "pick who sent them"),
                       options=tuple(opts))
     step = e["step"]
@@ -60,6 +60,9 @@ def prompt(g: "SocietyGame") -> Prompt:
         o = orders[int(e["index"])]
         return Confirm("Delete order?", lines=(clip(f"{sname(g, o['seat'])}:"), clip(describe(o, w))),
                        default=False)
+    if step == "more":
+        return Choice("More", lines=(f"Turn {turn}",), options=(Option(BACK, "Back to orders"),
+                                                               Option("concede", "Domination win")), back=BACK)
     if step == "concede":
         opts = [Option(k, sname(g, k, 20)) for k in alive(w)]
         return Choice("Domination by", lines=("the GM and players", "concede to"), options=tuple(opts),
@@ -97,7 +100,7 @@ def prompt(g: "SocietyGame") -> Prompt:
         else:
             each = {"armies": int(s["tech"]), "nukes": NUKE_COST, "sdi": SDI_COST}[kind]
             hi = max(1, _avail(g, seat) // each)
-        return Number(title, lines=(head, f"how many? (max {hi}, 0 cancels)"), lo=0, hi=hi, default=1)
+        return Number(title, lines=(head, f"max {hi}; 0 cancels"), lo=0, hi=hi, default=1)
     if step == "levels":
         avail, costs, n = _avail(g, seat), research_costs(w, seat, 10, readings(g)), 0
         while n < len(costs) and sum(costs[: n + 1]) <= avail:
@@ -218,6 +221,9 @@ def answer(g: "SocietyGame", value: Any) -> None:
             g.note(f"Turn {world(g)['turn']}: deleted {sname(g, o['seat'])}: {describe(o, world(g))}")
         g.data["entry"] = {"step": "list"} if g.data["orders"] else None
         return
+    if step == "more":
+        g.data["entry"] = None if value == BACK else {"step": "concede"}
+        return
     if step == "concede":
         g.data["entry"] = None if value == BACK else {"step": "concede_ok", "seat": value}
         return
@@ -243,7 +249,7 @@ def answer(g: "SocietyGame", value: Any) -> None:
 def _main(g: "SocietyGame", value: str) -> None:
     if value.startswith("soc:"):
         g.data["entry"] = {"seat": value[4:], "step": "kind"}
-    elif value in ("list", "process", "concede"):
+    elif value in ("list", "process", "more"):
         g.data["entry"] = {"step": value}
 
 

@@ -21,7 +21,7 @@ PHASE_TITLES: dict[str, str] = {
 }
 ORDER = ("revolution", "espionage", "trade", "research", "military", "cities", "wonders", "production", "aid",
          "war", "tax", "victory")
-COLS = 20  #: map columns per device page (3 characters of row number + one per column)
+COLS = 14  #: map columns per device page (a row number and one character per column fit the width)
 
 
 def _soc_lines(s: dict[str, Any], inc: dict[str, int] | None) -> list[str]:

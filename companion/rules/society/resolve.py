@@ -309,8 +309,8 @@ def _research(t: Turn) -> None:
         if not _pay(t, i, seat, sum(costs)):
             continue
         s["tech"] = tech
-        t.say("research", f"{t.name(seat)} researches to {tech} {tech_name(tech)} for {sum(costs)} "
-                          f"({'+'.join(str(c) for c in costs)})")
+        parts = f" ({' + '.join(str(c) for c in costs)})" if len(costs) > 1 else ""
+        t.say("research", f"{t.name(seat)} researches to {tech} {tech_name(tech)} for {sum(costs)}{parts}")
 
 
 def _military(t: Turn) -> None:
