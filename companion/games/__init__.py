@@ -14,6 +14,7 @@ BUILTIN: dict[str, str] = {
     "sovereign": "fsm.sovereign:SovereignGame",
     "sovereigns-chain": "fsm.sovereigns_chain:SovereignsChainGame",
     "society": "fsm.society:SocietyGame",
+    "sovereign-chess": "fsm.sovereign_chess:SovereignChessGame",
 }
 
 
