@@ -124,10 +124,7 @@ def grouped(entries: list[Entry]) -> list[Entry]:
     for pos, item in zip(wrap_order(len(ranked)), ranked):
         slots[pos] = item
     out = []
-    for item in slots:
-        if item is None:
-            continue
-        name, es = item
+    for name, es in (item for item in slots if item is not None):
         for e in es:
             targets = len({x.path[1] for x in es})
             out.append(Entry(e.move, (e.path[0], f"{name} ({targets})", *e.path[1:]),
