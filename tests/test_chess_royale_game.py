@@ -42,7 +42,7 @@ STORY = [
     ("aQh16-h14", "Check: Dee by Ann, Ben"),
     ("sNn5-l6", "Check: Dee by Ann, Ben"),
     ("bPc14-c13", "Check: Dee by Ann, Ben"),
-    ("wNg12xh10", "Ann took Dee's king; last king: Ann wins"),
+    ("wNg12xh10", "Ann took Dee's king"),
 ]
 
 
@@ -92,7 +92,18 @@ def test_seats_option_and_the_default_start() -> None:
     assert js["kings"] == {"1": "i1", "2": "a9", "3": "p8", "4": "h16"}
     assert js["interregnum"] == [] and js["check"] == {} and js["result"] is None
     prompt = g.prompt()
-    assert isinstance(prompt, Choice) and prompt.player == 1 and len(prompt.options) == 20
+    assert isinstance(prompt, Choice) and prompt.player == 1 and prompt.board is not None
+    moves = [o for o in prompt.options if not o.in_menu]
+    assert len(moves) == 20 and all(o.path for o in moves)  # entered piece first, then target
+    assert [o.key for o in prompt.options if o.in_menu] == ["agree"]
+
+
+def test_all_agree_to_a_draw_from_the_menu() -> None:
+    g = new_game(armies="seats")
+    g.answer("agree")
+    js = g.state_json()
+    assert g.state == "game_over" and js["result"] == "1/4-1/4-1/4-1/4" and js["termination"] == "agreement"
+    assert js["winner"] is None and g.data["winners"] == list(NAMES)
 
 
 def test_bad_start_option_is_one_line() -> None:
@@ -116,11 +127,17 @@ def test_illegal_move_text_is_refused_and_changes_nothing() -> None:
 def test_scripted_four_player_game_to_the_last_king() -> None:
     g = new_game(armies="seats", start=STORY_START)
     assert g.state_json()["check"] == {"2": [1]}  # already in check at the start: shown before anyone moves
-    said = []
-    for text, announce in STORY:
+    for text, said in STORY:
         g.answer(g.entry_answer(text))
-        said.append(g.data["announce"])
-        assert g.data["announce"] == announce, text
+        if g.state == "news":  # kings taken, crowned or escaped: shown until the next player presses OK
+            prompt = g.prompt()
+            assert isinstance(prompt, Info) and prompt.title == "Announcement"
+            assert "; ".join(prompt.lines) == said, text
+            assert prompt.player == g.state_json()["to_move"]
+            g.answer(True)
+        elif g.state == "move":
+            assert g.data["announce"] == said, text  # checks only: a toast
+    assert g.data["news"] == ["Ann took Dee's king"]
     js = g.state_json()
     assert js["moves"] == [t for t, _ in STORY]
     assert js["winner"] == 1 and js["winner_name"] == "Ann"
@@ -129,13 +146,14 @@ def test_scripted_four_player_game_to_the_last_king() -> None:
     assert js["kings"] == {"1": "m1", "2": None, "3": None, "4": None}
     assert js["standing"] == {"1": "playing", "2": "interregnum", "3": "interregnum", "4": "interregnum"}
     assert g.state == "game_over" and isinstance(g.prompt(), Info)
-    assert g.prompt().lines == ("last king: Ann wins", "Tied: Ben, Cleo, Dee")
+    assert g.prompt().lines == ("Ann took Dee's king", "Ann wins (last king)", "Tied: Ben, Cleo, Dee")
 
 
 def test_state_json_in_the_middle_and_the_status_page() -> None:
     g = new_game(armies="seats", start=STORY_START)
     for text, _ in STORY[:2]:
         g.answer(g.entry_answer(text))
+    g.answer(True)  # the announcement: Dee's king taken, Cleo's escaped
     js = g.state_json()
     for key in ("position", "moves", "to_move", "owned", "controlled", "check", "result", "termination",
                 "interregnum", "kings"):
@@ -144,7 +162,7 @@ def test_state_json_in_the_middle_and_the_status_page() -> None:
     assert js["kings"] == {"1": "m1", "2": "c6", "3": None, "4": None}
     assert js["check"] == {"2": [1]}
     prompt = g.prompt()
-    assert isinstance(prompt, Choice) and prompt.lines == ("Cleo: slate", "Interregnum: no king")
+    assert isinstance(prompt, Choice) and prompt.lines == ("Cleo", "slate", "No king")
     (status,) = g.views()
     assert status.title == "Status"
     assert status.lines[:4] == ("Ann: playing", " white army, owns white", " king m1", "Ben: playing")
@@ -162,4 +180,5 @@ def test_an_army_with_no_piece_left_is_out_and_passed_over() -> None:
     assert js["standing"]["3"] == "out" and js["interregnum"] == [3]
     g.answer(g.entry_answer("wPm4-m5"))
     g.answer(g.entry_answer("aPa3-a4"))
-    assert g.data["announce"] == "Cleo has no move: passed" and g.state_json()["to_move"] == 4
+    assert g.state == "news" and g.prompt().lines == ("Cleo has no move: passed",)
+    assert g.state_json()["to_move"] == 4

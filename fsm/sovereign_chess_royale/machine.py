@@ -15,6 +15,9 @@ from companion.rules.sovereign_chess import ChessError, SovereignChessRoyale, sq
 from fsm.base import GameMachine, OptionSpec
 from fsm.prompts import Choice, Info, Option, Prompt, Random, View
 
+from fsm.sovereign_chess.board import board_view
+from fsm.sovereign_chess.entry import Entry, move_entries, move_options
+
 from .status import ARMIES, announcements, check_lines, standing, status_lines
 
 log = logging.getLogger(__name__)
@@ -43,13 +46,15 @@ class SovereignChessRoyaleGame(GameMachine):
     min_players = 4
     max_players = 4
     default_players = 4
-    STATES = ["assign", "draw_armies", "choose_army", "move", "game_over"]
+    STATES = ["assign", "draw_armies", "choose_army", "move", "news", "game_over"]
     TRANSITIONS = [
         {"trigger": "draw", "source": "assign", "dest": "draw_armies"},
         {"trigger": "choose", "source": "assign", "dest": "choose_army"},
         {"trigger": "assigned", "source": ["draw_armies", "choose_army", "assign"], "dest": "move"},
         {"trigger": "picked", "source": "choose_army", "dest": "choose_army"},
         {"trigger": "moved", "source": "move", "dest": "move"},
+        {"trigger": "tell", "source": "move", "dest": "news"},
+        {"trigger": "told", "source": "news", "dest": "move"},
         {"trigger": "finish", "source": "move", "dest": "game_over"},
     ]
     INITIAL = "assign"
@@ -62,14 +67,14 @@ class SovereignChessRoyaleGame(GameMachine):
     }
 
     _cache: tuple[str, SovereignChessRoyale] | None = None
-    _options: tuple[str, tuple[Option, ...]] | None = None
+    _entries: tuple[str, list[Entry]] | None = None
 
     # ------------------------------------------------------------------ setup
     def start(self) -> None:
         self.data.update({
             "position": SovereignChessRoyale(self.options["start"] or None).text, "moves": [], "army": None,
             "picks": [], "check": {}, "result": None, "termination": None, "winner": None, "winners": None,
-            "tied": [], "announce": None, "alert": [], "last_move": None,
+            "tied": [], "announce": None, "alert": [], "last_move": None, "last": {}, "news": [],
         })
         if self.options["armies"] == "random":
             self.fire("draw")
@@ -103,7 +108,7 @@ class SovereignChessRoyaleGame(GameMachine):
         return self.player_name(self.seat_of(army))
 
     def to_move(self) -> int | None:
-        if self.state != "move":
+        if self.state not in ("move", "news"):
             return None
         return self.seat_of(self.engine().turn)
 
@@ -128,25 +133,39 @@ class SovereignChessRoyaleGame(GameMachine):
             return Info("Game over", lines=tuple(self._result_lines()))
         army = eng.turn
         seat = self.seat_of(army)
-        lines = [f"{self.player_name(seat)}: {eng.owned(army).label}"]
+        if self.state == "news":
+            # kings taken, crowned or escaped, seats passed over: every player must see it, so it waits for OK
+            return Info("Announcement", lines=tuple(self.data["news"]), player=seat)
+        lines = [self.player_name(seat), eng.owned(army).label]
         if eng.king_square(army) is None:
-            lines.append("Interregnum: no king")
+            lines.append("No king")
         by = self.data["check"].get(str(seat))
         if by:
-            lines.append("CHECK by " + ", ".join(self.player_name(s) for s in by))
-        opts = self._move_options()
-        return Choice("Move", lines=tuple(lines), player=seat, options=opts)
+            lines += ["CHECK by", ", ".join(self.player_name(s) for s in by)]
+        entries = self.entries()
+        opts = move_options(entries) + (Option("agree", "All agree: draw", in_menu=True),)
+        return Choice("Move", lines=tuple(lines), player=seat, options=opts,
+                      board=board_view(eng, army, entries, self._last_squares()))
 
-    def _move_options(self) -> tuple[Option, ...]:
-        text = self.data["position"]
-        if self._options is None or self._options[0] != text:
-            self._options = (text, tuple(Option(m.text, m.text) for m in self.engine().legal_moves()))
-        return self._options[1]
+    def entries(self) -> list[Entry]:
+        """The legal moves as the buttons reach them (issue 11's move entry), cached per position."""
+        key = self.data["position"] + repr(self.data["last"])
+        if self._entries is None or self._entries[0] != key:
+            eng = self.engine()
+            last = self.data["last"].get(str(eng.turn))
+            self._entries = (key, move_entries(eng, last))
+        return self._entries[1]
+
+    def _last_squares(self) -> tuple[int, ...]:
+        sq = self.data["last_move"]
+        return tuple(sq) if sq else ()
 
     def _result_lines(self) -> list[str]:
         d = self.data
         w = self.winner_seat()
-        lines = [f"{d['termination']}: " + (f"{self.player_name(w)} wins" if w is not None else "all tie")]
+        lines = list(d["news"])
+        lines.append(f"{self.player_name(w)} wins ({d['termination']})" if w is not None
+                     else f"All tie ({d['termination']})")
         tied = [self.player_name(s) for s in d["tied"]] if w is not None else []
         if tied:
             lines.append("Tied: " + ", ".join(tied))
@@ -160,6 +179,10 @@ class SovereignChessRoyaleGame(GameMachine):
             return
         if self.state == "draw_armies":
             self._assign([int(ch) for ch in str(value)])
+            return
+        if self.state == "news":
+            self.data["news"] = []
+            self.fire("told")
             return
         if self.state == "choose_army":
             picks = [*self.data["picks"], int(value)]
@@ -197,11 +220,15 @@ class SovereignChessRoyaleGame(GameMachine):
         d["moves"].append(move.text)
         d["position"] = eng.text
         d["last_move"] = [move.from_sq, move.to_sq]
+        d["last"][str(report.seat)] = move.to_sq
         said = announcements(report, self.army_name)
         self.note(f"{self.army_name(report.seat)}: {move.text}" + ("; " + "; ".join(said) if said else ""))
-        d["announce"] = "; ".join(said) or None
-        if not self._settle():
-            self.fire("moved")
+        events = said[: len(said) - len(report.checks)]
+        d["news"] = said if events else []
+        d["announce"] = None if events else ("; ".join(said) or None)  # news wait for OK; checks are a toast
+        if self._settle():
+            return
+        self.fire("tell" if events else "moved")
 
     def _settle(self) -> bool:
         """Checks, alerts and the end, from the position now in ``data``; True if the game is over."""
@@ -229,7 +256,7 @@ class SovereignChessRoyaleGame(GameMachine):
             d["result"] = "-".join("1" if p.seat == winner else "0" for p in self.players)
         who = f"{self.player_name(winner)} wins" if winner is not None else "all tie"
         self.note(f"Game over: {termination}, {who} ({d['result']})")
-        d["announce"] = "; ".join(x for x in (d["announce"], f"{termination}: {who}") if x)
+        d["announce"] = None  # the game-over screen says it all
         self.fire("finish")
 
     # ------------------------------------------------------------------ state JSON and pages
