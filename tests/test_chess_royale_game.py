@@ -182,3 +182,23 @@ def test_an_army_with_no_piece_left_is_out_and_passed_over() -> None:
     g.answer(g.entry_answer("aPa3-a4"))
     assert g.state == "news" and g.prompt().lines == ("Cleo has no move: passed",)
     assert g.state_json()["to_move"] == 4
+
+
+def test_checked_seats_leds_flash_through_the_session() -> None:
+    from companion.events import EntryEvent, Key, KeyEvent
+    from companion.session import Session
+    from hw.leds import SimLeds
+
+    s = Session(SovereignChessRoyaleGame, seed=1, presets=list(NAMES),
+                options={"armies": "seats", "start": STORY_START})
+    s.handle(KeyEvent(Key.OK))  # the wizard: four players, start
+    assert s.game is not None and s.alerts() == (2,)  # Ben's king is in check from the start
+    s.handle(EntryEvent("move", STORY[0][0]))
+    assert s.alerts() == (2, 4) and s.toast == STORY[0][1]
+    leds = SimLeds(4)
+    leds.show(*s.leds(), s.alerts())
+    assert leds.snapshot().players == ("off", "fast", "off", "fast")  # Ben is to move, and in check
+    s.handle(EntryEvent("move", STORY[1][0]))  # Ben takes Dee's king: an announcement waits for OK
+    assert s.prompt().title == "Announcement" and s.alerts() == (2,)
+    s.handle(KeyEvent(Key.OK))
+    assert s.prompt().title == "Move" and s.game.state_json()["to_move"] == 3

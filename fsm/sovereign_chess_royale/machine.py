@@ -115,6 +115,10 @@ class SovereignChessRoyaleGame(GameMachine):
     def active_seat(self) -> int | None:
         return self.to_move()
 
+    def alert_seats(self) -> list[int]:
+        """The seats whose king is in check: their LEDs flash until the check is gone."""
+        return list(self.data["alert"]) if not self.is_over else []
+
     # ------------------------------------------------------------------ prompts
     def prompt(self) -> Prompt:
         if self.state == "assign":
