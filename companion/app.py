@@ -27,13 +27,13 @@ from .ui.draw import new_frame, text_row, title_bar
 log = logging.getLogger(__name__)
 
 TOAST_SECONDS = 2.5
-FLASH_S = 0.125  #: the LED's on/off time while a game clock is in its last seconds
 
 
 class Output(Protocol):
     """Where frames and LED states go: the OLED and GPIO LEDs, or the terminal simulator."""
 
-    def present(self, frame: Image.Image, active: int | None, waiting: bool) -> None: ...
+    def present(self, frame: Image.Image, active: int | None, waiting: bool,
+                alerts: tuple[int, ...] = ()) -> None: ...
 
     def set_roller(self, state: RollerState, detail: str) -> None: ...
 
@@ -165,18 +165,14 @@ class App:
 
     # ------------------------------------------------------------------ the game clock
     def clock_deadline(self) -> float | None:
-        """When the loop must wake for the game clock: its next second, the flag, a checkpoint, an LED flash."""
+        """When the loop must wake for the game clock: its next second, the flag, a checkpoint."""
         s = self.session
         if s is None or s.timekeeper is None or s.status != "active":
             return None
-        now = self.clock()
-        nxt = s.timekeeper.deadline(now)
-        if nxt is not None and s.clock_warning(now):
-            nxt = min(nxt, (int(now / FLASH_S) + 1) * FLASH_S)
-        return nxt
+        return s.timekeeper.deadline(self.clock())
 
     def _clock_tick(self) -> None:
-        """A clock deadline passed: journal a flag or a checkpoint, and redraw (the digits, the LED)."""
+        """A clock deadline passed: journal a flag or a checkpoint, and redraw (the digits, the LED's warning)."""
         s = self.session
         if s is None or s.timekeeper is None:
             return
@@ -227,12 +223,11 @@ class App:
         elif not toast:
             self.toast_until = None
         active, waiting = self.session.leds() if self.session is not None else (None, False)
-        if self.session is not None and self.session.clock_warning(self.clock()):  # the last seconds: flash
-            waiting = False
-            if int(self.clock() / FLASH_S) % 2:
-                active = None
+        alerts = self.session.alerts() if self.session is not None else ()
+        if self.session is not None and (seat := self.session.clock_warning(self.clock())) is not None:
+            alerts = (*alerts, seat)  # the last seconds on the clock: that seat's LED flashes fast
         try:
-            self.output.present(img, active, waiting)
+            self.output.present(img, active, waiting, alerts)
         except CompanionError as e:  # a loose wire must not stop the game: the journal has it all; retry next frame
             if not self._output_failed:
                 log.error("%s", e)

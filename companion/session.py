@@ -502,10 +502,18 @@ class Session:
             d.rectangle((127 - w - 3, 0, 127, 10), fill=1)
             draw_time(d, 126, 0, text, fill=0)
 
-    def clock_warning(self, now: float) -> bool:
-        """Whether the running seat is in its last seconds (the app flashes its LED)."""
+    def clock_warning(self, now: float) -> int | None:
+        """The running seat when it is in its last seconds (the app flashes its LED fast), else None."""
         tk = self.timekeeper
-        return tk is not None and not self._game_over and tk.clock.warning(now)
+        if tk is None or self._game_over or not tk.clock.warning(now):
+            return None
+        return tk.clock.running
+
+    def alerts(self) -> tuple[int, ...]:
+        """Seats whose LED flashes fast as a warning (the game's :meth:`~fsm.base.GameMachine.alert_seats`)."""
+        if self.game is None or self._game_over:
+            return ()
+        return tuple(self.game.alert_seats())
 
     def leds(self) -> tuple[int | None, bool]:
         """(the lit seat, whether it blinks because the companion waits for that player)."""

@@ -20,7 +20,7 @@ GAME = Path(__file__).parent / "data" / "sovereign_chess_game.txt"
 
 
 class Out:
-    def present(self, frame: Image.Image, active: int | None, waiting: bool) -> None:
+    def present(self, frame: Image.Image, active: int | None, waiting: bool, alerts: tuple[int, ...] = ()) -> None:
         self.frame = frame
 
     def set_roller(self, *args: Any) -> None:

@@ -48,8 +48,8 @@ def test_nukes_sdi_and_wonder_cities_last() -> None:
 def test_colosseum_stops_attacks_but_allows_the_counterattack() -> None:
     w = world(a={"armies": 5}, b={"armies": 1})
     wonder(w, "colosseum", "2", "B1")
-    _w2, rep = resolve(w, [o(1, "attack", target="2", armies=5)])
-    assert rep["results"] == ["stayed home: Ben's Colosseum"]
+    w2, rep = resolve(w, [o(1, "attack", target="2", armies=5)])
+    assert rep["results"] == ["stayed home: Ben's Colosseum"] and w2["soc"]["1"]["armies"] == 5
     _w2, rep = resolve(w, [o(2, "attack", target="1", armies=1), o(1, "attack", target="2", armies=5)])
     assert rep["wars"][0]["two_way"]["winner"] == 2  # Ana's counterattack goes ahead
 
@@ -176,6 +176,28 @@ def test_kgb_and_obsolete_wonders() -> None:
     wonder(w, "colosseum", "2", "B1")
     w2, _rep = resolve(w, [o(1, "research", levels=1)])  # Industrialization: the Colosseum expires
     assert w2["wonders"]["colosseum"]["obsolete"]
+
+
+def test_an_army_beaten_to_its_target_stays_home_and_defends() -> None:
+    # Cleo (C1, order first) takes Ben's only city B1: C = (9/1 - 0/1) x 3/1 -> 1. Ana's army meant for Ben stays
+    # home (and defends for the rest of the war phase)
+    w = world(a={"armies": 4}, b={"armies": 0}, c={"armies": 9, "cities": ["C1"], "tech": 3})
+    w["wars"] = {"2-3": {"since": 0, "by": "3"}, "1-2": {"since": 0, "by": "1"}}
+    w2, rep = resolve(w, [o(3, "attack", target="2", armies=9), o(1, "attack", target="2", armies=4)])
+    assert not w2["soc"]["2"]["alive"]
+    assert rep["results"] == ["ok", "stayed home: the target is gone"] and w2["soc"]["1"]["armies"] == 4
+
+
+def test_cultural_victory_counts_wonders_built_and_held() -> None:
+    w = world()
+    for k in ("babel", "colosseum", "trojan", "acropolis", "silk", "jihad", "mafia"):
+        wonder(w, k, "1", "A1")
+        w["wonders"][k]["builder"] = "1"
+    _w, rep = resolve(w, [])
+    assert rep["winners"] == [{"seat": "1", "how": "cultural"}]
+    w["wonders"]["mafia"]["builder"] = "2"  # conquered, not built: 6 built and held, 7 built or conquered
+    _w, rep = resolve(w, [])
+    assert rep["winners"] == []
 
 
 def test_wonder_rules() -> None:

@@ -381,8 +381,8 @@ def _wonders(t: Turn) -> None:
             seat = o["seat"]
             city = free_wonder_city(t.w, seat) if not won else None
             if city is not None:
-                t.w["wonders"][key] = {"owner": seat, "square": city, "obsolete": False, "turn": t.turn,
-                                       "cost": int(o["gold"])}
+                t.w["wonders"][key] = {"owner": seat, "builder": seat, "square": city, "obsolete": False,
+                                       "turn": t.turn, "cost": int(o["gold"])}
                 t.soc(seat)["built"] = int(t.soc(seat)["built"]) + 1
                 won = True
                 t.say("wonders", f"{t.name(seat)} builds {wd.name} at {city} for {o['gold']}")
@@ -537,8 +537,9 @@ def _end(t: Turn) -> None:
 
 
 def culture(w: World, seat: str, r: f.Readings) -> tuple[int, int]:
-    """(wonders held, wonders built or conquered) toward a cultural victory."""
-    held = sum(1 for v in w["wonders"].values() if v["owner"] == seat and (r.obsolete_culture or not v["obsolete"]))
+    """(wonders built and still held, wonders built or conquered) toward a cultural victory."""
+    held = sum(1 for v in w["wonders"].values() if v["owner"] == seat and v.get("builder", seat) == seat
+               and (r.obsolete_culture or not v["obsolete"]))
     s = w["soc"][seat]
     return held, int(s["built"]) + int(s["conquered"])
 

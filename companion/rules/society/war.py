@@ -49,16 +49,23 @@ def _counter(t: "Turn", a: str, b: str, away: dict[int, int]) -> int | None:
 def _attack(t: "Turn", i: int, o: "Order", away: dict[int, int], sdi_used: dict[str, int]) -> None:
     a, b = o["seat"], o["target"]
     sa, sb = t.soc(a), t.w["soc"][b]
+
+    def home(why: str) -> None:
+        # an army that cannot fight stays home and defends from now on
+        sa["armies"] = int(sa["armies"]) + away[i]
+        away[i] = 0
+        t.mark(i, f"stayed home: {why}")
+
     if not sb["alive"]:
-        t.mark(i, "stayed home: the target is gone")
+        home("the target is gone")
         return
     if not adjacent_socs(t.w, a, b):
-        t.mark(i, f"stayed home: not adjacent to {t.name(b)}")
+        home(f"not adjacent to {t.name(b)}")
         return
     counter = _counter(t, a, b, away)
     attacked_by_b = any(x["kind"] == "attack" and x["seat"] == b and x["target"] == a for x in t.orders)
     if holds(t.w, b, "colosseum") and not attacked_by_b:
-        t.mark(i, f"stayed home: {t.name(b)}'s Colosseum")
+        home(f"{t.name(b)}'s Colosseum")
         t.say("war", f"{t.name(a)}'s attack on {t.name(b)} is stopped by the Colosseum")
         return
     jihad = holds(t.w, a, "jihad")
