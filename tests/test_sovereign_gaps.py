@@ -202,7 +202,7 @@ def test_units_are_counted_built_less_lost() -> None:
     player(g, 1)["units"] = 66
     battle(g, ["Catapult"], ["Musketman"])
     one_roll(g, [1], [12, 1])
-    assert player(g, 1)["units"] == 65
+    assert player(g, 1)["units"] == 65 and g.state_json()["players"][0]["units"] == 65
 
 
 # ------------------------------------------------------------------------------------------------ 7 switches
