@@ -50,11 +50,12 @@ def test_bronstein_gives_back_at_most_the_delay() -> None:
 def test_simple_delay_starts_counting_after_the_delay() -> None:
     c = clock("delay 60+5")
     c.switch(1, 0.0)
-    assert c.shown(1, 2.0) == "1:00+3"  # the delay counts down first
+    assert c.shown(1, 2.0) == "1:00" and c.shown(1, 5.5) == "1:00" and c.shown(1, 6.5) == "0:59"
+    assert c.next_change(2.0) == 5.0  # the display stands still through the delay: no wake-ups
     assert c.remaining_ms(1, 4.0) == 60_000
     c.switch(2, 8.0)
     assert c.left[1] == 57_000
-    assert c.next_change(8.0) == 9.0
+    assert c.next_change(8.0) == 13.0
 
 
 def test_byoyomi_periods() -> None:
