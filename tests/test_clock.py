@@ -276,3 +276,16 @@ def test_a_toml_game_with_a_clock_table_runs_a_turn_timer(tmp_path: Path) -> Non
 
     with pytest.raises(GameFileError, match=r"bad.toml: \[clock\] main = 'x' must be a whole number"):
         load_toml_game(bad)
+
+
+def test_sovereign_offers_a_turn_timer() -> None:
+    from companion.games import load
+    from companion.session import Session
+
+    s = Session(load("sovereign"), seed=1, presets=["Ann", "Bo"], options={"clock": "sudden 120"})
+    for _ in range(12):
+        if s.game is not None and s.game.active_seat() is not None:
+            break
+        s.handle(KeyEvent(Key.OK), now=0.0)
+    assert s.game is not None and s.timekeeper is not None
+    assert s.timekeeper.clock.running == s.game.active_seat() is not None
