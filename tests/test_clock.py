@@ -283,9 +283,17 @@ def test_sovereign_offers_a_turn_timer() -> None:
     from companion.session import Session
 
     s = Session(load("sovereign"), seed=1, presets=["Ann", "Bo"], options={"clock": "sudden 120"})
-    for _ in range(12):
+    from companion.events import RollEvent
+    from fsm.prompts import Dice
+
+    values = iter(range(12, 0, -1))  # distinct rolls: no ties
+    for _ in range(20):
         if s.game is not None and s.game.active_seat() is not None:
             break
-        s.handle(KeyEvent(Key.OK), now=0.0)
+        p = s.prompt()
+        if isinstance(p, Dice):
+            s.handle(RollEvent(p.die, (next(values) % p.sides + 1,)), now=0.0)
+        else:
+            s.handle(KeyEvent(Key.OK), now=0.0)
     assert s.game is not None and s.timekeeper is not None
     assert s.timekeeper.clock.running == s.game.active_seat() is not None
