@@ -32,7 +32,8 @@ TOAST_SECONDS = 2.5
 class Output(Protocol):
     """Where frames and LED states go: the OLED and GPIO LEDs, or the terminal simulator."""
 
-    def present(self, frame: Image.Image, active: int | None, waiting: bool) -> None: ...
+    def present(self, frame: Image.Image, active: int | None, waiting: bool,
+                alerts: tuple[int, ...] = ()) -> None: ...
 
     def set_roller(self, state: RollerState, detail: str) -> None: ...
 
@@ -184,8 +185,9 @@ class App:
         elif not toast:
             self.toast_until = None
         active, waiting = self.session.leds() if self.session is not None else (None, False)
+        alerts = self.session.alerts() if self.session is not None else ()
         try:
-            self.output.present(img, active, waiting)
+            self.output.present(img, active, waiting, alerts)
         except CompanionError as e:  # a loose wire must not stop the game: the journal has it all; retry next frame
             if not self._output_failed:
                 log.error("%s", e)

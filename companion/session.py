@@ -392,6 +392,12 @@ class Session:
             draw_toast(d, self.toast)
         return img
 
+    def alerts(self) -> tuple[int, ...]:
+        """Seats whose LED flashes fast as a warning (the game's :meth:`~fsm.base.GameMachine.alert_seats`)."""
+        if self.game is None or self._game_over:
+            return ()
+        return tuple(self.game.alert_seats())
+
     def leds(self) -> tuple[int | None, bool]:
         """(the lit seat, whether it blinks because the companion waits for that player)."""
         p = self.prompt()

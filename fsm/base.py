@@ -126,6 +126,10 @@ class GameMachine:
         """Read-only pages for the game menu (status per player, charts, tallies)."""
         return []
 
+    def alert_seats(self) -> list[int]:
+        """Seats whose LED flashes fast as a warning that stays until the position changes (a king in check)."""
+        return []
+
     def entry_answer(self, text: str) -> Any:
         """Typed entry (a script's ``move TEXT``, a remote): the answer to the current prompt that ``text`` names.
 

@@ -15,6 +15,7 @@ BUILTIN: dict[str, str] = {
     "sovereigns-chain": "fsm.sovereigns_chain:SovereignsChainGame",
     "society": "fsm.society:SocietyGame",
     "sovereign-chess": "fsm.sovereign_chess:SovereignChessGame",
+    "sovereign-chess-royale": "fsm.sovereign_chess_royale:SovereignChessRoyaleGame",
 }
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from companion.rules.sovereign_chess import Move, MoveKind, Role, SovereignChess, square_name
+from companion.rules.sovereign_chess import AnyChess, Move, MoveKind, Role, square_name
 from fsm.prompts import Option
 
 ROLE_NAMES = {Role.QUEEN: "queen", Role.ROOK: "rook", Role.BISHOP: "bishop", Role.KNIGHT: "knight",
@@ -34,7 +34,7 @@ def _target(sq: int, capture: bool) -> str:
     return ("x" if capture else "") + square_name(sq)
 
 
-def entry_for(game: SovereignChess, move: Move) -> Entry:
+def entry_for(game: AnyChess, move: Move) -> Entry:
     head = piece_label(move)
     if move.kind is MoveKind.CASTLING:
         return Entry(move, (head, f"O-O {square_name(move.to_sq)}"), (move.from_sq, move.to_sq))
@@ -92,7 +92,7 @@ def _target_key(e: Entry) -> tuple[int, int, str]:
     return kind, dist, e.path[1]
 
 
-def move_entries(game: SovereignChess, last_sq: int | None = None) -> list[Entry]:
+def move_entries(game: AnyChess, last_sq: int | None = None) -> list[Entry]:
     """Every legal move of the side to move, in the order the buttons offer them."""
     by_piece: dict[int, list[Entry]] = {}
     for move in game.legal_moves():
