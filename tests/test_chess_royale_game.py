@@ -132,7 +132,8 @@ def test_scripted_four_player_game_to_the_last_king() -> None:
         if g.state == "news":  # kings taken, crowned or escaped: shown until the next player presses OK
             prompt = g.prompt()
             assert isinstance(prompt, Info) and prompt.title == "Announcement"
-            assert "; ".join(prompt.lines) == said, text
+            assert "; ".join(g.data["news"]) == said, text
+            assert all(len(line) <= 23 for line in prompt.lines) and len(prompt.lines) >= len(g.data["news"])
             assert prompt.player == g.state_json()["to_move"]
             g.answer(True)
         elif g.state == "move":
@@ -180,7 +181,7 @@ def test_an_army_with_no_piece_left_is_out_and_passed_over() -> None:
     assert js["standing"]["3"] == "out" and js["interregnum"] == [3]
     g.answer(g.entry_answer("wPm4-m5"))
     g.answer(g.entry_answer("aPa3-a4"))
-    assert g.state == "news" and g.prompt().lines == ("Cleo has no move: passed",)
+    assert g.state == "news" and g.prompt().lines == ("Cleo passes: no move",)
     assert g.state_json()["to_move"] == 4
 
 
@@ -202,3 +203,60 @@ def test_checked_seats_leds_flash_through_the_session() -> None:
     assert s.prompt().title == "Announcement" and s.alerts() == (2,)
     s.handle(KeyEvent(Key.OK))
     assert s.prompt().title == "Move" and s.game.state_json()["to_move"] == 3
+
+
+def test_the_story_played_from_a_script_through_the_cli(tmp_path: Any) -> None:
+    """`companion play sovereign-chess-royale --script` with `move` lines and OK after each announcement, from
+    the composed start given as the game's `start` option: the last king wins."""
+    import json
+
+    from companion.cli import main
+
+    cfg = tmp_path / "c.toml"
+    cfg.write_text(f'[players]\nnames = {json.dumps(list(NAMES))}\n[games.sovereign-chess-royale]\n'
+                   f'armies = "seats"\nstart = "{STORY_START}"\n')
+    lines = ["ok  # the wizard: four players, start"]
+    for i, (text, _) in enumerate(STORY):
+        lines.append(f"move {text}")
+        if i in (1, 3, 4):  # kings taken, escaped or crowned: OK on the announcement
+            lines.append("ok")
+    script = tmp_path / "royale.txt"
+    script.write_text("\n".join(lines) + "\n")
+    out = tmp_path / "state.json"
+    assert main(["--config", str(cfg), "play", "sovereign-chess-royale", "--script", str(script), "--seed", "1",
+                 "--state-json", str(out)]) == 0
+    state = json.loads(out.read_text())
+    assert state["state"] == "game_over" and state["winner_name"] == "Ann" and state["result"] == "1-0-0-0"
+    assert state["moves"] == [t for t, _ in STORY] and state["kings"]["1"] == "m1"
+
+
+#: A whole game from the default start (found by a capture-happy random player, then kept): Ash takes Black's king
+#: (ply 10), White takes Slate's (13), Black regains a king by promotion (60) and loses it to Slate (71), and
+#: White takes Ash's king (81): the last king.
+DEFAULT_START_GAME = (
+    "wPl2-l3 aPb9-c9 sPo11-n11 bPf15-f14 wPi2-i3 aQa8xh15 sBp10xk15 bBg16-d13 wQh1xo8 aQh15xh16 sBk15xj16 "
+    "bQi16xj16 wQo8xp8 aQh16xj16 sNp6-o8 bBd13xb11 wQp8xo8 aQj16xj15 sQp9xo8 bBb11xa12 wPk2-k4 aQj15xi15 "
+    "sQo8xk4 bNk16xi15 wPl3xk4 aNa11-c10 sBp7-m10 bPf14-f13 wBj1xo6 aPb12-b11 sBm10xe2 bPf13-g13 wRe1xe2 "
+    "aPb6-c6 sPn11-m11 bBa12xb11 wBo6xp5 aBa7xf2 sPo12-o11 bBb11xc10 wRe2xf2 aPc6-d6 sRp12-h12 bBc10-e12 "
+    "wPi3-i4 aPd6-d7 sRh12xe12 bPe15-f15 wBp5-k10 aBa10xf15 sRe12xe16 bPg13-g12 wBk10xf15 aPd7-e7 "
+    "sRe16xf16 bPg12-g11 wRl1-l4 aPe7-e8 sRf16xl16 bPg11-g10=K wPk4-j4 aKa9-b9 sRl16xl15 bNi15-k16 "
+    "wNk1-i2 aPb8-c8 sRl15xg15 bKg10-g9 wRf2-f9 aPb5-b6 sRg15xg9 bNk16-l14 wBg1xb6 aPe8xf9 sRg9xg2 "
+    "bNl14-k16 wRl4-l12 aKb9-a10 sPm11xl12 bNk16-i15 wBf15xa10 "
+).split()
+
+
+def test_a_whole_game_from_the_default_start() -> None:
+    g = new_game(armies="seats")
+    news = []
+    for text in DEFAULT_START_GAME:
+        g.answer(g.entry_answer(text))
+        if g.state == "news":
+            news += g.data["news"]
+            g.answer(True)
+    assert [n for n in news if not n.startswith("Check")] == [
+        "Ben took Dee's king", "Ann took Cleo's king", "Long live the king! Dee crowned on g10",
+        "Cleo took Dee's king",
+    ]
+    js = g.state_json()
+    assert g.state == "game_over" and js["winner_name"] == "Ann" and js["termination"] == "last king"
+    assert len(js["moves"]) == 81 and js["interregnum"] == [2, 3, 4]

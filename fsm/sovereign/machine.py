@@ -164,6 +164,7 @@ class SovereignGame(GameMachine):
             "city_tiles": [c["tiles"] for c in p["cities"]],
             "tiles": tiles(p),
             "forts": list(p["forts"]),
+            "units": int(p.get("units", 0)),
             "points": p["points"],
             "points_added": p["added"],
             "techs": [rt.tech(k).name for k in rt.sort_keys(p["techs"])],

@@ -18,7 +18,7 @@ from fsm.prompts import Choice, Info, Option, Prompt, Random, View
 from fsm.sovereign_chess.board import board_view
 from fsm.sovereign_chess.entry import Entry, move_entries, move_options
 
-from .status import ARMIES, announcements, check_lines, standing, status_lines
+from .status import ARMIES, announcements, check_lines, standing, status_lines, wrap
 
 log = logging.getLogger(__name__)
 
@@ -134,12 +134,12 @@ class SovereignChessRoyaleGame(GameMachine):
                           options=opts)
         eng = self.engine()
         if self.is_over:
-            return Info("Game over", lines=tuple(self._result_lines()))
+            return Info("Game over", lines=tuple(wrap(self._result_lines())))
         army = eng.turn
         seat = self.seat_of(army)
         if self.state == "news":
             # kings taken, crowned or escaped, seats passed over: every player must see it, so it waits for OK
-            return Info("Announcement", lines=tuple(self.data["news"]), player=seat)
+            return Info("Announcement", lines=tuple(wrap(self.data["news"])), player=seat)
         lines = [self.player_name(seat), eng.owned(army).label]
         if eng.king_square(army) is None:
             lines.append("No king")
@@ -289,5 +289,5 @@ class SovereignChessRoyaleGame(GameMachine):
             return [View("Status", ("Armies not assigned yet.",))]
         eng = self.engine()
         lines = status_lines(eng, self.army_name)
-        lines += check_lines(eng.checks(), self.army_name) or ["No king in check."]
+        lines += wrap(check_lines(eng.checks(), self.army_name)) or ["No king in check."]
         return [View("Status", tuple(lines))]

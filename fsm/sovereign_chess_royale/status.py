@@ -43,8 +43,24 @@ def announcements(report: MoveReport, name: Name) -> list[str]:
     for s in report.escaped:
         out.append(f"{name(s)}'s king escaped: Interregnum")
     for s in report.passed:
-        out.append(f"{name(s)} has no move: passed")
+        out.append(f"{name(s)} passes: no move")
     return out + check_lines(report.checks, name)
+
+
+def wrap(lines: list[str], width: int = WIDTH - 1) -> list[str]:
+    """Lines broken at spaces to fit ``width`` characters, continuations indented by one space."""
+    out = []
+    for line in lines:
+        cur = ""
+        for word in line.split(" "):
+            cand = f"{cur} {word}" if cur else word
+            if len(cand) > width and cur:
+                out.append(cur)
+                cur = " " + word
+            else:
+                cur = cand
+        out.append(cur)
+    return out
 
 
 def status_lines(game: SovereignChessRoyale, name: Name) -> list[str]:
