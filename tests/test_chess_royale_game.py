@@ -34,7 +34,7 @@ STORY_START = composed({
     "h16": "bk", "h11": "bp", "c14": "bp",
 })
 STORY = [
-    ("wRe13-e16", "Check: Ben by Ann; Check: Dee by Ann, Ben"),  # check given (and Ash's queen uncovered)
+    ("wRe13-e16", "Check: Ben by Ann; Dee by Ann, Ben"),  # check given (and Ash's queen uncovered)
     ("aQc11xh16", "Ben took Dee's king; Cleo's king escaped: Interregnum; Check: Ben by Ann"),
     ("sNp4-n5", "Check: Ben by Ann"),  # Slate, without its king, still moves
     ("bPh11-h10=K", "Long live the king! Dee crowned on h10; Check: Ben by Ann; Check: Dee by Ann, Ben"),

@@ -18,7 +18,7 @@ from fsm.prompts import Choice, Info, Option, Prompt, Random, View
 from fsm.sovereign_chess.board import board_view
 from fsm.sovereign_chess.entry import Entry, move_entries, move_options
 
-from .status import ARMIES, announcements, check_lines, standing, status_lines, wrap
+from .status import ARMIES, announcements, check_lines, check_toast, standing, status_lines, wrap
 
 log = logging.getLogger(__name__)
 
@@ -229,7 +229,8 @@ class SovereignChessRoyaleGame(GameMachine):
         self.note(f"{self.army_name(report.seat)}: {move.text}" + ("; " + "; ".join(said) if said else ""))
         events = said[: len(said) - len(report.checks)]
         d["news"] = said if events else []
-        d["announce"] = None if events else ("; ".join(said) or None)  # news wait for OK; checks are a toast
+        # news wait for OK on their own screen; checks alone are a toast
+        d["announce"] = None if events else check_toast(report.checks, self.army_name)
         if self._settle():
             return
         self.fire("tell" if events else "moved")
