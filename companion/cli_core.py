@@ -44,6 +44,8 @@ def _register_play(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -
     p.add_argument("--journal", type=Path, metavar="PATH", help="journal file (default from config)")
     p.add_argument("--list", action="store_true", help="list the saved games instead")
     p.add_argument("-o", "--output", type=Path, metavar="FILE", help="write here instead of stdout")
+    p.add_argument("--record", action="store_true",
+                   help="the game record instead of JSON (Sovereign Chess: header and moves, one per line)")
     p.add_argument("--report", action="store_true",
                    help="write the latest turn's report for the forum thread instead (games with one: society)")
     p.add_argument("--format", default="markdown", metavar="markdown|bbcode", help="the report's markup")
@@ -90,7 +92,16 @@ def cmd_export(args: argparse.Namespace) -> int:
             times = [t for _n, t, _e in journal.inputs(record.id)]
             out = {"id": record.id, "status": record.status, "seed": record.seed, "created": record.created,
                    "updated": record.updated, **session.export(), "inputs": len(times)}
-            text = json.dumps(out, indent=2, sort_keys=True, default=str) + "\n"
+            if "record" in out:  # the game record as text too, dated from the journal
+                from .chess_record import record_text
+
+                headers = dict(out["record"]["headers"])
+                headers = {"Game": headers.pop("Game", record.title),
+                           "Date": time.strftime("%Y.%m.%d", time.localtime(record.created)), **headers}
+                out["record"] = record_text(headers, out["record"]["moves"], out["record"]["result"])
+            elif args.record:
+                raise JournalError(f"game {record.id} ({record.title}) has no game record; export it as JSON")
+            text = out["record"] if args.record else json.dumps(out, indent=2, sort_keys=True, default=str) + "\n"
         if args.output:
             args.output.write_text(text, encoding="utf-8")
         else:

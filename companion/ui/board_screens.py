@@ -6,15 +6,16 @@ BACK steps back. The board shows the cursor, the selected piece and its targets.
 """
 from __future__ import annotations
 
-from typing import Sequence
+from typing import Any, Sequence
 
-from PIL import ImageDraw
+from PIL import Image, ImageDraw
 
 from fsm.prompts import BoardView, Choice, Info, Option
 
 from ..events import Key
-from .board import CELL, draw_board
-from .draw import HEIGHT, ROW, WIDTH, text_row
+from ..timekeeper import draw_time, time_width
+from .board import CELL, paste_board
+from .draw import HEIGHT, ROW, WIDTH, new_frame, text_row
 from .prompt_screens import PromptScreen
 from .widgets import Back, Done, Outcome, Toast
 
@@ -105,8 +106,14 @@ class BoardChoiceScreen(PromptScreen):
     def __init__(self, prompt: Choice, names: Sequence[str]) -> None:
         super().__init__(prompt, names)
         self.paths = PathChoice(prompt.options, prompt.default)
-        #: extra rows the platform adds under the prompt's lines (the chess clock)
-        self.extra: tuple[str, ...] = ()
+        #: the game clock's rows (name, time shown, running), set by the session before each draw
+        self.clock: list[tuple[str, str, bool]] = []
+        self.paused = False
+        self._static: tuple[Any, Image.Image] | None = None
+        self._slots: list[tuple[int, bool]] = []
+
+    def set_clock(self, rows: list[tuple[str, str, bool]], paused: bool) -> None:
+        self.clock, self.paused = rows, paused
 
     def key(self, k: Key, repeat: bool = False) -> Outcome:
         out = self.paths.key(k, repeat)
@@ -141,6 +148,21 @@ class BoardChoiceScreen(PromptScreen):
         return cursor, selected, targets
 
     def draw_body(self, d: ImageDraw.ImageDraw) -> None:
+        """Everything but the clock digits is drawn once per cursor position and kept; a clock tick pastes that and
+        draws the digits."""
+        key = (tuple(self.paths.chosen), self.paths.cursor, self.paused,
+               tuple((name, len(shown), running) for name, shown, running in self.clock))
+        if self._static is None or self._static[0] != key:
+            img, sd = new_frame()
+            self._slots = self._draw_static(sd)
+            self._static = (key, img)
+        d.bitmap((0, 0), self._static[1], fill=1)
+        for (y, running), (_name, shown, _r) in zip(self._slots, self.clock):
+            draw_time(d, WIDTH - 2, y, shown, fill=0 if running else 1)
+
+    def _draw_static(self, d: ImageDraw.ImageDraw) -> list[tuple[int, bool]]:
+        """Draw all but the clock digits; returns where the digits go: (y, on an inverted box)."""
+        slots: list[tuple[int, bool]] = []
         p = self.prompt
         depth = len(self.paths.chosen)
         labels = self.paths.labels()
@@ -150,11 +172,21 @@ class BoardChoiceScreen(PromptScreen):
         if count:
             text_row(d, 0, count, x=WIDTH - 6 * len(count), width=6 * len(count))
         steps = list(self.paths.chosen)
-        room = ROWS - 1 - (depth + 1 if labels else 0)
-        lines = (list(p.lines) + list(self.extra))[:max(0, room)]
+        room = ROWS - 1 - (depth + 1 if labels else 0) - len(self.clock)
+        lines = list(p.lines)
+        if self.paused and self.clock:
+            lines.insert(1, "Clock paused")
         y = ROW
-        for line in lines:
+        for line in lines[:max(0, room)]:
             text_row(d, y, line, x=TEXT_X, width=TEXT_W)
+            y += ROW
+        y = ROW * (1 + max(0, min(room, len(lines))))
+        for name, shown, running in self.clock:
+            w = time_width(shown)
+            text_row(d, y, name, x=TEXT_X, width=TEXT_W - w - 4)
+            if running:
+                d.rectangle((WIDTH - w - 3, y, WIDTH - 1, y + ROW - 1), fill=1)
+            slots.append((y, running))
             y += ROW
         if labels:
             y = HEIGHT - ROW * (depth + 1)
@@ -166,8 +198,9 @@ class BoardChoiceScreen(PromptScreen):
         if view is not None:
             cursor, selected, targets = self.focus()
             d.rectangle((0, 0, TEXT_X - 1, HEIGHT - 1), fill=0)
-            draw_board(d, view, cursor=cursor, selected=selected, targets=targets)
+            paste_board(d, view, cursor=cursor, selected=selected, targets=targets)
             d.line((view.files * CELL, 0, view.files * CELL, HEIGHT - 1), fill=1)
+        return slots
 
 
 class BoardInfoScreen(PromptScreen):
@@ -188,7 +221,7 @@ class BoardInfoScreen(PromptScreen):
             text_row(d, ROW * (i + 1), line, x=TEXT_X, width=TEXT_W)
         if p.board is not None:
             d.rectangle((0, 0, TEXT_X - 1, HEIGHT - 1), fill=0)
-            draw_board(d, p.board)
+            paste_board(d, p.board)
             d.line((p.board.files * CELL, 0, p.board.files * CELL, HEIGHT - 1), fill=1)
 
 

@@ -6,12 +6,14 @@ player 1 is whoever makes the first move (with the White army); ``data["first"]`
 """
 from __future__ import annotations
 
+import json
 import logging
 from typing import Any
 
 from companion.rules.sovereign_chess import ChessError, MoveKind, Role, SovereignChess, square_name
 from companion.rules.sovereign_chess.fen import START
 from fsm.base import GameMachine, OptionSpec
+from fsm.clock_option import ClockOption
 from fsm.prompts import Choice, Option, Prompt, Random, View
 
 from .board import board_view, changes, control, neutral
@@ -58,10 +60,12 @@ class SovereignChessGame(GameMachine):
         "first": OptionSpec("ask", "who makes White's first move: ask at the start, or draw at random",
                             choices=("ask", "random")),
         "start": PositionOption("", "a position text to start from (a study or a puzzle); empty: the usual start"),
+        "clock": ClockOption(),
     }
 
     _cache: tuple[str, SovereignChess] | None = None
     _entries: tuple[str, list[Entry]] | None = None
+    _prompt: tuple[str, Prompt] | None = None
 
     # ------------------------------------------------------------------ setup
     def start(self) -> None:
@@ -112,6 +116,15 @@ class SovereignChessGame(GameMachine):
 
     # ------------------------------------------------------------------ prompts
     def prompt(self) -> Prompt:
+        """The prompt, cached on what it is built from (the clock redraws every second; the board is not rebuilt)."""
+        d = self.data
+        key = json.dumps([self.state, d["position"], d["moves"], d["check"], d["result"], d["quiet"], d["last"],
+                          d["first"], d["seen"].get(self._key(d["position"]), 0)], separators=(",", ":"))
+        if self._prompt is None or self._prompt[0] != key:
+            self._prompt = (key, self._build_prompt())
+        return self._prompt[1]
+
+    def _build_prompt(self) -> Prompt:
         if self.state == "first":
             firsts = [Option("random", "Draw at random")]
             firsts += [Option(f"seat{p.seat}", f"{p.name} moves first") for p in self.players]
@@ -193,6 +206,11 @@ class SovereignChessGame(GameMachine):
         if self.state == "opening":
             return self._opening(str(value), seat)
         self._move(str(value), seat)
+
+    def time_out(self, seat: int) -> None:
+        """The flag fell: the other player wins on time."""
+        if not self.is_over:
+            self._finish("time", 3 - seat)
 
     def entry_answer(self, text: str) -> Any:
         """Typed entry (a script's ``move TEXT``, a remote): engine move text, or accept/reject at the opening."""
@@ -286,6 +304,18 @@ class SovereignChessGame(GameMachine):
             "result": d["result"],
             "termination": d["termination"],
         }
+
+    def record(self) -> dict[str, Any]:
+        """The game record's header and moves (the export turns them into text with the date)."""
+        d = self.data
+        white = d["white"] or d["first"]
+        headers = {"Game": self.name,
+                   "White": self.player_name(white) if white else None,
+                   "Black": self.player_name(3 - white) if white else None,
+                   "Result": d["result"] or "*", "Termination": d["termination"],
+                   "Clock": self.options["clock"] if self.options["clock"] != "none" else None,
+                   "Start": self.options["start"] or None}
+        return {"headers": headers, "moves": list(d["moves"]), "result": d["result"]}
 
     def views(self) -> list[View]:
         return [View("Control map", tuple(self.control_map()))]
