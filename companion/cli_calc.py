@@ -38,7 +38,7 @@ def register(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None
                                    "follow it (see the README's Society section). Prints one JSON object with "
                                    "--json. The readings come from [games.society] in the config.")
     p.add_argument("game", help="the game (society)")
-    p.add_argument("formula", help=", ".join(FLAGS))
+    p.add_argument("formula", nargs="?", help=", ".join(FLAGS))
     p.add_argument("rest", nargs=argparse.REMAINDER, help="the formula's flags, e.g. --cities 3 --tech 2")
     p.set_defaults(func=cmd_calc)
 
@@ -118,6 +118,8 @@ def cmd_calc(args: argparse.Namespace) -> int:
 
     if args.game not in GAMES:
         raise CalcError(f"no calculator for {args.game!r}; games with one: {', '.join(GAMES)}")
+    if not args.formula:
+        raise CalcError(f"name a formula: {', '.join(FLAGS)}")
     rest = list(args.rest)
     config = args.config
     if "--config" in rest:

@@ -54,6 +54,7 @@ def test_formulas_print_one_json_object(capsys: pytest.CaptureFixture[str], args
     (["city-cost", "--number", "-1"], "--number '-1'"),
     (["two-way", "--a1", "1", "--a1-tech", "1", "--a2", "1", "--a2-tech", "1", "--a3", "1"], "'--a3'"),
     (["pillage", "--x", "1"], "no formula 'pillage'"),
+    ([], "name a formula: capture, tax"),
 ])
 def test_bad_or_missing_values_name_the_flag(capsys: pytest.CaptureFixture[str], args: list[str], flag: str) -> None:
     rc, out, err = calc(capsys, *args, "--json")

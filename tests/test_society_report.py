@@ -69,7 +69,7 @@ def test_device_pages_show_the_same(journal: Path) -> None:
     for orders in TURNS[:4]:
         d.turn(orders)
     views = {v.title: v.lines for v in d.game.views()}
-    assert views["Map"][:4] == ("   ABCDEF", " 1 .2....", " 2 113...", " 3 11....")
+    assert views["Map"][:4] == ("     ABCDEF", "01 -2----", "02 113---", "03 11----")
     assert "Treasury 54 gold" in views["Ana"]
     assert "SPY" not in "".join(views["Turn 4 report"]) and "1. ESPIONAGE" in views["Turn 4 report"]
     for title, lines in views.items():
@@ -82,7 +82,8 @@ def test_wide_maps_split_into_screen_bands() -> None:
     g.data["setup"]["w"] = 26
     g.answer("start")
     m = next(v for v in g.views() if v.title == "Map")
-    assert m.lines[0] == "   " + "ABCDEFGHIJKLMN" and "   OPQRSTUVWXYZ" in m.lines
+    assert m.lines[0] == "     " + "ABCDEFGHIJKLMN" and "     OPQRSTUVWXYZ" in m.lines
+    assert all(c in "-0123456789ABCDEFGHJKL" for ln in m.lines if ln[:2].isdigit() for c in ln[3:])
     assert all(font().getlength(ln) <= 124 for ln in m.lines)
 
 

@@ -96,24 +96,25 @@ def render(g: "SocietyGame", fmt: str = "markdown") -> str:
         out += [f"[u]{s2['society']}[/u]" if bb else f"**{s2['society']}**", *items(_soc_lines(s2, inc)), ""]
     if g.data["winners"]:
         out += [sub(str(g.data["win_reason"])), ""]
-    out += [sub("Map"), *code(rep["map"]), "Digits and letters (A=10) are the owners' seats; + a wonder city; "
-            "* a nuked square.", ""]
+    out += [sub("Map"), *code(rep["map"]), "Digits and letters (A=10 .. L=20, no I) are the owners' seats; "
+            "+ a wonder city; * a nuked square.", ""]
     out.append("Seats: " + ", ".join(f"{k} {v['society']}" for k, v in rep["societies"].items()))
     return "\n".join(out) + "\n"
 
 
 def device_map(w: dict[str, Any]) -> list[str]:
-    """The map in screen-width bands: one character per square (owner, * nuked, . empty)."""
+    """The map in screen-width bands, one character a square (the owner's seat, * nuked, - empty). The characters
+    are the display font's full-width ones, so the columns line up under their letters."""
     rows = map_rows(w)
     width = int(w["w"])
     grid = [r[3:] for r in rows[1:]]
     out: list[str] = []
     for c0 in range(0, width, COLS):
         c1 = min(width, c0 + COLS)
-        out.append("   " + "".join(chr(ord("A") + c) for c in range(c0, c1)))
+        out.append("     " + "".join(chr(ord("A") + c) for c in range(c0, c1)))
         for i, r in enumerate(grid):
-            cells = "".join((r[2 * c] if 2 * c < len(r) else ".") for c in range(c0, c1))
-            out.append(f"{i + 1:>2} {cells}")
+            cells = "".join((r[2 * c] if 2 * c < len(r) else ".") for c in range(c0, c1)).replace(".", "-")
+            out.append(f"{i + 1:02d} {cells}")
     return out
 
 

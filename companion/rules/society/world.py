@@ -106,16 +106,22 @@ def wonder_name(key: str) -> str:
     return WONDER_BY_KEY[key].name
 
 
+SEAT_LETTERS = "ABCDEFGHJKL"  #: seats 10 to 20 (no I: it reads as a 1)
+
+
+def seat_mark(seat: int) -> str:
+    return str(seat) if seat < 10 else SEAT_LETTERS[seat - 10]
+
+
 def map_rows(w: World) -> list[str]:
     """The map as text: a header of column letters, then one row per line; each square is the owner's seat
-    number (a letter from 10 on: A=10), '*' a nuked square, '.' empty; a wonder city is marked with '+'."""
+    number (a letter from 10 on: A=10 .. L=20, no I), '*' a nuked square, '.' empty; a wonder city is marked '+'."""
     width, height = int(w["w"]), int(w["h"])
     marks: dict[str, str] = {s: "*" for s in w["nuked"]}
     won = wonder_squares(w)
     for k, s in w["soc"].items():
         for c in s["cities"]:
-            n = int(k)
-            marks[c] = str(n) if n < 10 else chr(ord("A") + n - 10)
+            marks[c] = seat_mark(int(k))
     head = "   " + " ".join(chr(ord("A") + c) for c in range(width))
     out = [head]
     for r in range(height):
