@@ -42,7 +42,8 @@ EXPECTED = {
             "armies": 2, "spies": 0, "wonders": ["Tower of Babel"], "at_war_with": [2]},
     "Ben": {"treasury": 31, "tech": 2, "government": "despotism", "cities": ["B1"], "armies": 3, "spies": 0,
             "wonders": [], "at_war_with": [1]},
-    "Cleo": {"treasury": 78, "tech": 3, "government": "monarchy", "cities": ["C2"], "armies": 0, "spies": 0,
+    "Cleo": {"treasury": 78, "tech": 3, "techs": ["Masonry", "Iron Working", "Monarchy"], "government": "monarchy",
+             "cities": ["C2"], "armies": 0, "spies": 0,
              "wonders": ["Trojan Horse"], "at_war_with": []},
 }
 TREASURY = {1: (8, 12, 12), 2: (14, 15, 18), 3: (28, 17, 9), 4: (54, 18, 32), 5: (117, 23, 55), 6: (186, 31, 78)}

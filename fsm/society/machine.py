@@ -175,7 +175,8 @@ def summary(w: dict[str, Any], seat: str) -> dict[str, Any]:
     held = sorted((k for k, v in w["wonders"].items() if v["owner"] == seat), key=lambda k: WONDER_BY_KEY[k].level)
     return {
         "society": s["name"], "alive": s["alive"], "treasury": s["gold"], "tech": s["tech"],
-        "tech_name": tech_name(int(s["tech"])), "government": s["gov"], "cities": list(s["cities"]),
+        "tech_name": tech_name(int(s["tech"])), "techs": [tech_name(n) for n in range(1, int(s["tech"]) + 1)],
+        "government": s["gov"], "cities": list(s["cities"]),
         "armies": s["armies"], "spies": s["spies"], "nukes": s["nukes"], "sdi": s["sdi"],
         "spaceship_parts": s["parts"], "wonders": [WONDER_BY_KEY[k].name for k in held],
         "wonders_built": s["built"], "wonders_conquered": s["conquered"],
