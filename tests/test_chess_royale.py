@@ -335,3 +335,14 @@ def test_a_king_that_can_defect_has_not_escaped() -> None:
     assert game.king_square(2) == parse_square("a1")
     assert not [m for m in game.legal_moves() if m.text.startswith("aP")]
     assert "aK=navy" in {m.text for m in game.legal_moves()}
+
+
+def test_remove_king_is_a_ruling_outside_the_moves() -> None:
+    game = SovereignChessRoyale()
+    game.make("wPe2-e4")
+    assert game.remove_king(2) == parse_square("a9")
+    assert game.interregnum() == [2] and game.piece_at(parse_square("a9")) is None
+    assert ",a5," not in game.text and "a12" not in game.text.split()[6]  # Ash's castling rights went with it
+    assert parse_royale(game.text) is not None and game.remove_king(2) is None
+    with pytest.raises(IndexError):
+        game.unmake()

@@ -34,7 +34,7 @@ STORY_START = composed({
     "h16": "bk", "h11": "bp", "c14": "bp",
 })
 STORY = [
-    ("wRe13-e16", "Check: Ben by Ann; Check: Dee by Ann, Ben"),  # check given (and Ash's queen uncovered)
+    ("wRe13-e16", "Check: Ben by Ann; Dee by Ann, Ben"),  # check given (and Ash's queen uncovered)
     ("aQc11xh16", "Ben took Dee's king; Cleo's king escaped: Interregnum; Check: Ben by Ann"),
     ("sNp4-n5", "Check: Ben by Ann"),  # Slate, without its king, still moves
     ("bPh11-h10=K", "Long live the king! Dee crowned on h10; Check: Ben by Ann; Check: Dee by Ann, Ben"),
@@ -163,7 +163,7 @@ def test_state_json_in_the_middle_and_the_status_page() -> None:
     assert js["kings"] == {"1": "m1", "2": "c6", "3": None, "4": None}
     assert js["check"] == {"2": [1]}
     prompt = g.prompt()
-    assert isinstance(prompt, Choice) and prompt.lines == ("Cleo", "slate", "No king")
+    assert isinstance(prompt, Choice) and prompt.lines == ("Cleo", "No king", "slate")
     (status,) = g.views()
     assert status.title == "Status"
     assert status.lines[:4] == ("Ann: playing", " white army, owns white", " king m1", "Ben: playing")
@@ -260,3 +260,45 @@ def test_a_whole_game_from_the_default_start() -> None:
     js = g.state_json()
     assert g.state == "game_over" and js["winner_name"] == "Ann" and js["termination"] == "last king"
     assert len(js["moves"]) == 81 and js["interregnum"] == [2, 3, 4]
+
+
+def test_a_seat_whose_time_runs_out_loses_its_king() -> None:
+    g = new_game(armies="seats", clock="fischer 60+1")
+    g.time_out(3)
+    js = g.state_json()
+    assert js["kings"]["3"] is None and js["interregnum"] == [3] and g.state == "news"
+    assert g.prompt().lines == ("Cleo: time is up, king", " off p8")
+    assert "p5" not in js["position"].split()[6]  # Slate's castling rights went with its king
+    g.answer(True)
+    g.answer(g.entry_answer("wPe2-e4"))  # play goes on
+    g.time_out(3)  # no king left to lose: only noted
+    assert g.data["log"][-1] == "Cleo: time is up (no king to lose)"
+
+
+def test_time_running_out_can_leave_the_last_king() -> None:
+    g = new_game(armies="seats", start=composed({"m1": "wk", "c6": "ak", "a3": "sp", "h16": "bp"}))
+    g.time_out(2)
+    assert g.state == "game_over" and g.state_json()["winner_name"] == "Ann"
+
+
+def test_four_clocks_run_through_the_session() -> None:
+    from companion.events import Key, KeyEvent
+    from companion.session import Session
+
+    s = Session(SovereignChessRoyaleGame, seed=1, presets=list(NAMES),
+                options={"armies": "seats", "clock": "sudden 300"})
+    s.handle(KeyEvent(Key.OK), 100.0)
+    js = s.state_json()
+    assert sorted(js["clocks"]) == [1, 2, 3, 4] or sorted(js["clocks"]) == ["1", "2", "3", "4"]
+    assert s.render().size == (128, 64)
+
+
+def test_board_screen_shows_only_the_running_seats_time_of_four() -> None:
+    from companion.events import Key, KeyEvent
+    from companion.session import Session
+
+    s = Session(SovereignChessRoyaleGame, seed=1, presets=list(NAMES), options={"armies": "seats", "clock": "sudden 300"})
+    s.handle(KeyEvent(Key.OK), 100.0)
+    s.render()
+    screen: Any = s.screen
+    assert len(screen.clock) == 4 and [r[0] for r in screen.shown_clock()] == ["Ann"]

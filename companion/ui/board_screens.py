@@ -115,6 +115,13 @@ class BoardChoiceScreen(PromptScreen):
     def set_clock(self, rows: list[tuple[str, str, bool]], paused: bool) -> None:
         self.clock, self.paused = rows, paused
 
+    def shown_clock(self) -> list[tuple[str, str, bool]]:
+        """The clock rows drawn: all of them for two players; with more, only the running seat's (else the first),
+        so the text half keeps room for the prompt's lines."""
+        if len(self.clock) <= 2:
+            return self.clock
+        return [r for r in self.clock if r[2]][:1] or self.clock[:1]
+
     def key(self, k: Key, repeat: bool = False) -> Outcome:
         out = self.paths.key(k, repeat)
         if isinstance(out, Back):
@@ -151,13 +158,13 @@ class BoardChoiceScreen(PromptScreen):
         """Everything but the clock digits is drawn once per cursor position and kept; a clock tick pastes that and
         draws the digits."""
         key = (tuple(self.paths.chosen), self.paths.cursor, self.paused,
-               tuple((name, len(shown), running) for name, shown, running in self.clock))
+               tuple((name, len(shown), running) for name, shown, running in self.shown_clock()))
         if self._static is None or self._static[0] != key:
             img, sd = new_frame()
             self._slots = self._draw_static(sd)
             self._static = (key, img)
         d.bitmap((0, 0), self._static[1], fill=1)
-        for (y, running), (_name, shown, _r) in zip(self._slots, self.clock):
+        for (y, running), (_name, shown, _r) in zip(self._slots, self.shown_clock()):
             draw_time(d, WIDTH - 2, y, shown, fill=0 if running else 1)
 
     def _draw_static(self, d: ImageDraw.ImageDraw) -> list[tuple[int, bool]]:
@@ -172,7 +179,7 @@ class BoardChoiceScreen(PromptScreen):
         if count:
             text_row(d, 0, count, x=WIDTH - 6 * len(count), width=6 * len(count))
         steps = list(self.paths.chosen)
-        room = ROWS - 1 - (depth + 1 if labels else 0) - len(self.clock)
+        room = ROWS - 1 - (depth + 1 if labels else 0) - len(self.shown_clock())
         lines = list(p.lines)
         if self.paused and self.clock:
             lines.insert(1, "Clock paused")
@@ -181,7 +188,7 @@ class BoardChoiceScreen(PromptScreen):
             text_row(d, y, line, x=TEXT_X, width=TEXT_W)
             y += ROW
         y = ROW * (1 + max(0, min(room, len(lines))))
-        for name, shown, running in self.clock:
+        for name, shown, running in self.shown_clock():
             w = time_width(shown)
             text_row(d, y, name, x=TEXT_X, width=TEXT_W - w - 4)
             if running:

@@ -13,12 +13,13 @@ from typing import Any
 
 from companion.rules.sovereign_chess import ChessError, SovereignChessRoyale, square_name
 from fsm.base import GameMachine, OptionSpec
+from fsm.clock_option import ClockOption
 from fsm.prompts import Choice, Info, Option, Prompt, Random, View
 
 from fsm.sovereign_chess.board import board_view
 from fsm.sovereign_chess.entry import Entry, move_entries, move_options
 
-from .status import ARMIES, announcements, check_lines, standing, status_lines, wrap
+from .status import ARMIES, announcements, check_lines, check_toast, standing, status_lines, wrap
 
 log = logging.getLogger(__name__)
 
@@ -62,6 +63,7 @@ class SovereignChessRoyaleGame(GameMachine):
     OPTIONS = {
         "armies": OptionSpec("ask", "who plays which army: ask at the start, draw at random, or by seat "
                                     "(seat 1 White, 2 Ash, 3 Slate, 4 Black)", choices=("ask", "random", "seats")),
+        "clock": ClockOption(),
         "start": RoyaleStartOption("", "a Royale position text to start from (the printed figure, a study); "
                                        "empty: the default start"),
     }
@@ -140,12 +142,14 @@ class SovereignChessRoyaleGame(GameMachine):
         if self.state == "news":
             # kings taken, crowned or escaped, seats passed over: every player must see it, so it waits for OK
             return Info("Announcement", lines=tuple(wrap(self.data["news"])), player=seat)
-        lines = [self.player_name(seat), eng.owned(army).label]
-        if eng.king_square(army) is None:
-            lines.append("No king")
+        # most important first: the board screen drops the last lines when the clock needs the room
+        lines = [self.player_name(seat)]
         by = self.data["check"].get(str(seat))
         if by:
             lines += ["CHECK by", ", ".join(self.player_name(s) for s in by)]
+        if eng.king_square(army) is None:
+            lines.append("No king")
+        lines.append(eng.owned(army).label)
         entries = self.entries()
         opts = move_options(entries) + (Option("agree", "All agree: draw", in_menu=True),)
         return Choice("Move", lines=tuple(lines), player=seat, options=opts,
@@ -202,6 +206,27 @@ class SovereignChessRoyaleGame(GameMachine):
             return self._finish("agreement", None, [1, 2, 3, 4])
         self._move(str(value))
 
+    def time_out(self, seat: int) -> None:
+        """The seat's time ran out: its king leaves the board (its army is in Interregnum and keeps moving, with no
+        time); if that leaves one king, its player wins."""
+        if self.is_over or not self.data["army"]:
+            return
+        army = self.army_of(seat)
+        eng = SovereignChessRoyale(self.data["position"])
+        sq = eng.remove_king(army)
+        if sq is None:
+            self.note(f"{self.player_name(seat)}: time is up (no king to lose)")
+            return
+        self.data["position"] = eng.text
+        said = f"{self.player_name(seat)}: time is up, king off {square_name(sq)}"
+        self.note(said)
+        self.data["news"] = [*self.data["news"], said] if self.state == "news" else [said]
+        self.data["announce"] = None
+        if self._settle():
+            return
+        if self.state == "move":
+            self.fire("tell")
+
     def entry_answer(self, text: str) -> Any:
         """Typed entry (a script's ``move TEXT``, a remote): engine move text."""
         if self.state != "move":
@@ -229,7 +254,8 @@ class SovereignChessRoyaleGame(GameMachine):
         self.note(f"{self.army_name(report.seat)}: {move.text}" + ("; " + "; ".join(said) if said else ""))
         events = said[: len(said) - len(report.checks)]
         d["news"] = said if events else []
-        d["announce"] = None if events else ("; ".join(said) or None)  # news wait for OK; checks are a toast
+        # news wait for OK on their own screen; checks alone are a toast
+        d["announce"] = None if events else check_toast(report.checks, self.army_name)
         if self._settle():
             return
         self.fire("tell" if events else "moved")

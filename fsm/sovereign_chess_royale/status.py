@@ -32,6 +32,13 @@ def check_lines(checks: dict[int, tuple[int, ...]], name: Name) -> list[str]:
     return [f"Check: {name(s)} by {', '.join(name(b) for b in by)}" for s, by in sorted(checks.items())]
 
 
+def check_toast(checks: dict[int, tuple[int, ...]], name: Name) -> str | None:
+    """The checks in one short line for a toast: ``Check: Ben by Ann; Dee by Ann, Ben``."""
+    if not checks:
+        return None
+    return "Check: " + "; ".join(f"{name(s)} by {', '.join(name(b) for b in by)}" for s, by in sorted(checks.items()))
+
+
 def announcements(report: MoveReport, name: Name) -> list[str]:
     """Everything the table must hear after a move, in order: kings taken, crowned, escaped, seats passed over, then
     every king in check and by whom."""
