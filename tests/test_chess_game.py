@@ -283,3 +283,13 @@ def test_no_text_is_clipped_on_the_board_screens_through_a_whole_game() -> None:
     too_wide = [label for label in seen if f.getlength(label) > TEXT_W]
     assert not too_wide
     assert {"defect", "Take White", "Play Black"} <= seen and any(s.startswith("=K") for s in seen)
+
+
+def test_check_flashes_the_checked_players_led() -> None:
+    g = game(start="16/16/16/16/16/16/br15/2br13/16/16/16/16/16/16/16/wk7bk7 2 w b - 0")
+    g.answer("seat1")
+    assert g.alert_seats() == []
+    g.answer("bRa10-a9")  # check (c9 does not cover b1 and b2: not mate)
+    assert g.state_json()["check"] is True and g.alert_seats() == [1]
+    g.answer(g.entry_answer("wKa1-b2"))
+    assert g.alert_seats() == []

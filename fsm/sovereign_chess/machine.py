@@ -224,6 +224,11 @@ class SovereignChessGame(GameMachine):
             return self._opening(str(value), seat)
         self._move(str(value), seat)
 
+    def alert_seats(self) -> list[int]:
+        """The checked player's LED flashes fast until the check is gone."""
+        seat = self.to_move()
+        return [seat] if self.data["check"] and seat is not None else []
+
     def time_out(self, seat: int) -> None:
         """The flag fell: the other player wins on time."""
         if not self.is_over:
