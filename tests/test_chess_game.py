@@ -293,3 +293,18 @@ def test_check_flashes_the_checked_players_led() -> None:
     assert g.state_json()["check"] is True and g.alert_seats() == [1]
     g.answer(g.entry_answer("wKa1-b2"))
     assert g.alert_seats() == []
+
+
+def test_back_at_the_piece_step_opens_the_control_map() -> None:
+    s = session()
+    s.handle(KeyEvent(Key.DOWN))
+    s.handle(KeyEvent(Key.OK))
+    moves(s, "wPl2-l4", "reject", "bPe15-e13", "wPl4-l5")  # l5 is a red square: Ann now controls red
+    assert s.toast == "Ann now controls red through l5"
+    s.handle(KeyEvent(Key.BACK))
+    assert s.overlays and s.overlays[-1].title == "Control map"
+    lines = s.overlays[-1].widget.lines
+    assert lines[:2] == ["Ann: owns white", " red via l5"] and lines[2] == "Bo: owns black"
+    assert lines[-1].startswith("Blocked:") and "e12" in lines[-1]
+    s.handle(KeyEvent(Key.BACK))
+    assert not s.overlays
