@@ -40,6 +40,7 @@ class Driver:
     def __init__(self, seed: int = 1, options: dict[str, Any] | None = None) -> None:
         self.session = Session(load("society"), seed=seed, presets=NAMES, options=options or {})
         self.keys: list[str] = []
+        self.reports: list[dict[str, Any]] = []  #: every turn's report, as each was shown
 
     def press(self, *names: str) -> None:
         for n in names:
@@ -119,6 +120,7 @@ class Driver:
             self.order(od)
         self.give("process")
         self.give(True)
+        self.reports.append(self.game.data["reports"][-1])
         self.give(True)  # the report page
 
     def script(self) -> str:

@@ -59,8 +59,8 @@ def drive() -> Driver:
 
 def test_six_turns_by_hand() -> None:
     d = drive()
-    reps = d.game.data["reports"]
-    assert len(reps) == 6
+    reps = d.reports
+    assert len(reps) == 6 and len(d.game.data["reports"]) == 3
     for n, rep in enumerate(reps, 1):
         assert tuple(rep["societies"][k]["treasury"] for k in ("1", "2", "3")) == TREASURY[n], n
     t1, t2, t3, t4, t5, t6 = reps

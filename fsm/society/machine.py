@@ -20,6 +20,8 @@ from .common import readings, soc, world, wrap
 
 log = logging.getLogger(__name__)
 
+KEEP_REPORTS = 3  #: turn reports kept in the game's data
+
 
 class SocietyGame(GameMachine):
     game_id = "society"
@@ -100,7 +102,8 @@ class SocietyGame(GameMachine):
         rep["societies"] = {k: summary(new, k) for k in new["soc"]}
         rep["map"] = map_rows(new)
         self.data["world"] = new
-        self.data["reports"].append(rep)
+        # the latest few turns only: every answer snapshots ``data`` for undo (older turns replay from the journal)
+        self.data["reports"] = [*self.data["reports"][-(KEEP_REPORTS - 1):], rep]
         self.data["orders"] = []
         self.data["entry"] = None
         self.data["round"] = int(new["turn"])
