@@ -256,3 +256,30 @@ def test_board_screen_draws_pieces_cursor_and_targets() -> None:
     assert _cell(img, target)[1] == ".##." and _cell(img, target)[2] == ".##."
     text = "".join(str(img.getpixel((x, y))) for x in range(66, 128) for y in range(0, 64))
     assert "1" in text  # the text half says something
+
+
+def test_no_text_is_clipped_on_the_board_screens_through_a_whole_game() -> None:
+    from pathlib import Path
+
+    from companion.ui.board_screens import TEXT_W, wrap
+    from companion.ui.draw import WIDTH, font
+
+    f = font()
+    moves = (Path(__file__).parent / "data" / "sovereign_chess_game.txt").read_text().split()
+    g = game(clock="fischer 600+5")
+    g.answer("seat1")
+    seen = set()
+    for move in moves:
+        p = g.prompt()
+        for line in p.lines:
+            assert all(f.getlength(row) <= TEXT_W for row in wrap(line, TEXT_W)), line
+        for o in p.options:
+            seen.update(o.path)
+        for line in g.control_map():
+            assert f.getlength(line) <= WIDTH - 8, line  # the game menu's page
+        g.answer(move)
+    for line in g.prompt().lines:  # game over
+        assert all(f.getlength(row) <= TEXT_W for row in wrap(line, TEXT_W)), line
+    too_wide = [label for label in seen if f.getlength(label) > TEXT_W]
+    assert not too_wide
+    assert {"defect", "Take White", "Play Black"} <= seen and any(s.startswith("=K") for s in seen)
