@@ -234,7 +234,7 @@ class Session:
             return
         if self.game is None or self._game_over:
             return
-        group = ActionGroup(title="Time")
+        group = ActionGroup(title="Time", what=f"{self._who(seat)}: time is up", rolled=True)
         before = self._snapshot()
         value = {"clock": "timeout", "seat": seat}
         self._model_answer(value)
@@ -244,7 +244,7 @@ class Session:
         self.redo_stack.clear()
         self.screen = self._new_screen()
         self.toast = f"{self.names[seat - 1]}: time is up"
-        self._announce()
+        self._announce([])
         self._follow_clock()
 
     def set_now(self, now: float) -> None:
