@@ -137,6 +137,7 @@ class WebServer:
         app = web.Application(client_max_size=16 * 1024, middlewares=[self._errors])
         app.router.add_get("/", self.index)
         app.router.add_get("/static/{name}", self.static)
+        app.router.add_get("/favicon.ico", self.no_icon)
         app.router.add_get("/api/state", self.state)
         app.router.add_get("/api/events", self.events)
         app.router.add_post("/api/pair", self.pair)
@@ -162,6 +163,9 @@ class WebServer:
     async def index(self, request: web.Request) -> web.Response:
         return web.Response(body=self._files["index.html"], content_type="text/html", charset="utf-8",
                             headers=SECURITY_HEADERS)
+
+    async def no_icon(self, request: web.Request) -> web.Response:
+        return web.Response(status=204, headers=SECURITY_HEADERS)
 
     async def static(self, request: web.Request) -> web.Response:
         name = request.match_info["name"]

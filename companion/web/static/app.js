@@ -17,14 +17,14 @@ function el(tag, attrs, ...children) {
     else if (k.startsWith("on")) e.addEventListener(k.slice(2), v);
     else e.setAttribute(k, v === true ? "" : String(v));
   }
-  for (const c of children.flat()) {
+  for (const c of children.flat(Infinity)) {
     if (c === null || c === undefined || c === false) continue;
     e.append(c instanceof Node ? c : document.createTextNode(String(c)));
   }
   return e;
 }
 
-function clear(node, ...children) { node.replaceChildren(...children.flat().filter((c) => c)); return node; }
+function clear(node, ...children) { node.replaceChildren(...children.flat(Infinity).filter((c) => c)); return node; }
 
 function say(text, good) {
   const t = $("toast");
@@ -154,7 +154,7 @@ function renderPrompt() {
   if (p.kind === "random") { box.append(el("p", {text: "The companion draws this itself."})); return; }
   if (!me.paired) { box.append(el("p", {text: "Pair this phone (below) to answer from here."})); return; }
   const form = FORMS[p.kind];
-  if (form) box.append(form(p));
+  if (form) box.append(...[form(p)].flat(Infinity));
 }
 
 function secretVote(p) {
