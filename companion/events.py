@@ -36,6 +36,15 @@ class RollEvent:
     seq: int | None = None
 
 
+@dataclass(frozen=True)
+class EntryEvent:
+    """Typed entry that answers the current prompt in the game's own notation: a script's ``move TEXT`` line, or a
+    remote. ``kind`` is the notation's word (``move``)."""
+
+    kind: str
+    text: str
+
+
 class RollerState(str, Enum):
     CONNECTED = "connected"
     OFFLINE = "offline"
@@ -80,7 +89,8 @@ class QuitEvent:
     reason: str = "quit"
 
 
-Event = Union[KeyEvent, RollEvent, AnswerEvent, RollerStatusEvent, RollRequestEvent, TickEvent, QuitEvent]
+Event = Union[KeyEvent, RollEvent, EntryEvent, AnswerEvent, RollerStatusEvent, RollRequestEvent, TickEvent,
+              QuitEvent]
 
 
 def key(name: str) -> KeyEvent:
@@ -88,5 +98,6 @@ def key(name: str) -> KeyEvent:
     return KeyEvent(Key(name))
 
 
-__all__ = ["Event", "Key", "KeyEvent", "RollEvent", "AnswerEvent", "RollerState", "RollerStatusEvent", "RollRequestEvent", "TickEvent",
+__all__ = ["AnswerEvent", "EntryEvent", "Event", "Key", "KeyEvent", "RollEvent", "RollerState", "RollerStatusEvent",
+           "RollRequestEvent", "TickEvent",
            "QuitEvent", "key"]
