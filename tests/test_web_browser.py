@@ -164,3 +164,34 @@ def test_the_page_fits_a_phone_upright(browser: Any, table: LiveTable) -> None:
     width = browser.execute_script("return document.documentElement.scrollWidth")
     inner = browser.execute_script("return window.innerWidth")
     assert width <= inner, f"the page is {width} px wide in a {inner} px phone screen: it scrolls sideways"
+
+
+def test_sovereign_chess_board_in_colour_and_a_move_from_the_phone(browser: Any, tmp_path: Path) -> None:
+    from selenium.webdriver.common.by import By
+
+    with LiveTable(tmp_path, game="sovereign-chess") as t:
+        phone = t.client()
+        phone.pair(t.hub.pairing.new_pin())
+        for value in ("start", "seat1"):
+            assert phone.answer(t.public()["prompt"]["seq"], value)[0] == 200
+        browser.delete_all_cookies()
+        open_view(browser, t)
+        pair(browser, t)
+        board = wait(browser, "the board", lambda b: b.find_elements(By.ID, "chess-board"))[0]
+        pieces = sum(1 for c in t.public()["chess"]["cells"] if c)
+        assert pieces > 100 and len(board.find_elements(By.CSS_SELECTOR, "g.piece")) == pieces
+        button(browser, "wN f1").click()  # the piece, then its target: the same steps as on the device
+        button(browser, "e3").click()
+        wait(browser, "the move to land", lambda b: "wNf1-e3" in text(b, "log-list"))
+        assert t.app.session.game.data["moves"] == ["wNf1-e3"]
+        wait(browser, "the last move marked", lambda b: len(b.find_elements(By.CSS_SELECTOR, "#chess-board .last")) == 2)
+        browser.find_element(By.XPATH, "//ul[@class='control']//button").click()  # show Ana's colours
+        wait(browser, "the control map on the board", lambda b: b.find_elements(By.CSS_SELECTOR, "#chess-board .lit"))
+        shot = tmp_path / "chess.png"
+        board = browser.find_element(By.ID, "chess-board")
+        board.screenshot(str(shot))
+        from PIL import Image
+
+        with Image.open(shot) as img:
+            colours = img.convert("RGB").getcolors(1 << 20) or []
+        assert img.width >= 300 and len(colours) > 50  # a board in many colours, not a blank box

@@ -40,7 +40,8 @@ EMPTY = Snapshot(0, "null", None, None, None, None, 0.0)
 
 
 def _options(opts: tuple[Option, ...]) -> list[dict[str, Any]]:
-    return [{"key": o.key, "label": o.label, "enabled": o.enabled, "hint": o.hint} for o in opts]
+    return [{"key": o.key, "label": o.label, "enabled": o.enabled, "hint": o.hint, "path": list(o.path),
+             "in_menu": o.in_menu} for o in opts]
 
 
 def prompt_json(p: Prompt, names: list[str], sources: tuple[str, ...]) -> dict[str, Any]:
@@ -107,8 +108,14 @@ class SnapshotBuilder:
             if isinstance(p, SecretVote):
                 ballot = ballot_json(p)
             g = s.game
+            state = s.state_json()
+            if str(state.get("game", "")).startswith("sovereign-chess"):
+                from .chess import chess_board
+
+                board = getattr(p, "board", None)
+                body["chess"] = chess_board(state, board.last if board is not None else ())
             body.update(screen="game", game={"id": s.game_cls.game_id, "name": s.game_cls.name},
-                        summary=s.summary(), state=s.state_json(), prompt=pj, toast=s.toast,
+                        summary=s.summary(), state=state, prompt=pj, toast=s.toast,
                         menu_open=bool(s.overlays), over=over,
                         views=[{"title": v.title, "lines": list(v.lines)} for v in g.views()] if g else [],
                         log=list(g.data.get("log", []))[-LOG_LINES:] if g else [],

@@ -174,6 +174,8 @@ function secretVote(p) {
 
 const FORMS = {
   choice(p) {
+    const main = p.options.filter((o) => !o.in_menu);
+    if (main.length > 8 && main.every((o) => o.path && o.path.length >= 2)) return pathChoice(p, main);
     const items = p.options.map((o) => el("button", {class: "choice", disabled: !o.enabled,
       "aria-describedby": null, onclick: () => answer(o.key)}, o.label,
       !o.enabled && o.hint ? el("span", {class: "hint", text: o.hint}) : null));
@@ -222,6 +224,29 @@ const FORMS = {
   },
   info(p) { return [el("button", {onclick: () => answer(true)}, "OK")]; },
 };
+
+// many options that share first steps (a chess move: the piece, then its target): pick step by step
+let pathPicked = null;
+function pathChoice(p, main) {
+  const box = el("div", {class: "answer", id: "path-choice"});
+  const draw = () => {
+    const first = [...new Set(main.map((o) => o.path[0]))];
+    const picked = pathPicked && first.includes(pathPicked) ? pathPicked : null;
+    clear(box, picked === null ?
+      el("fieldset", {}, el("legend", {text: "Pick a piece"}), el("div", {class: "answer"},
+        first.map((f) => el("button", {class: "secondary", onclick: () => { pathPicked = f; draw(); }}, f)))) :
+      el("fieldset", {}, el("legend", {text: picked + " to"}), el("div", {class: "answer"},
+        main.filter((o) => o.path[0] === picked).map((o) => el("button", {disabled: !o.enabled,
+          "aria-label": o.label, onclick: () => { pathPicked = null; answer(o.key); }},
+          o.path.slice(1).join(" "))),
+        el("button", {class: "secondary", onclick: () => { pathPicked = null; draw(); }}, "Another piece"))),
+      el("details", {}, el("summary", {text: "More"}), el("div", {class: "answer"},
+        p.options.filter((o) => o.in_menu).map((o) => el("button", {class: "secondary", disabled: !o.enabled,
+          onclick: () => answer(o.key)}, o.label)))));
+  };
+  draw();
+  return box;
+}
 
 // ------------------------------------------------------------------ this phone: pairing and seat
 function renderPhone() {
@@ -325,6 +350,91 @@ const GAME_VIEWS = {
       el("dt", {text: "attacker wins"}), el("dd", {text: pct(b.attacker_wins)})));
   }, {keys: ["battle"]}),
 };
+
+// ------------------------------------------------------------------ Sovereign Chess: the 16×16 board as SVG
+const ARMY = {white: "#f4f4f4", ash: "#b9b2a6", slate: "#6d7b8a", black: "#1b1b1b", pink: "#f08fc0",
+  red: "#d22b2b", orange: "#f08a24", yellow: "#f2d024", green: "#2e9e4f", cyan: "#22b8cf", navy: "#1f3a93",
+  violet: "#7d3cb5"};
+const DARK_ARMIES = ["slate", "black", "red", "green", "navy", "violet"];
+const ROLE_LETTER = {king: "K", queen: "Q", rook: "R", bishop: "B", knight: "N", pawn: "P"};
+const FILES = "abcdefghijklmnop";
+let highlightSeat = null;
+
+function svg(tag, attrs, ...children) {
+  const e = document.createElementNS("http://www.w3.org/2000/svg", tag);
+  for (const [k, v] of Object.entries(attrs || {})) if (v !== null && v !== undefined) e.setAttribute(k, String(v));
+  for (const c of children.flat(Infinity)) if (c !== null && c !== undefined)
+    e.append(c instanceof Node ? c : document.createTextNode(String(c)));
+  return e;
+}
+
+function chessBoard(st, board, box) {
+  const S = 24, M = 16, N = 16;
+  const name = (sq) => FILES[sq % 16] + (Math.floor(sq / 16) + 1);
+  const xy = (sq) => [M + (sq % 16) * S, (N - 1 - Math.floor(sq / 16)) * S];
+  const lit = new Set();
+  if (highlightSeat && board.control[highlightSeat]) {
+    const c = board.control[highlightSeat];
+    const colours = [c.owned, ...c.controlled];
+    board.cells.forEach((cell, sq) => { if (cell && colours.includes(cell[0])) lit.add(sq); });
+  }
+  const parts = [];
+  for (let sq = 0; sq < 256; sq++) {
+    const [x, y] = xy(sq);
+    const f = sq % 16, r = Math.floor(sq / 16);
+    const cs = board.colour_squares[name(sq)];
+    parts.push(svg("rect", {x, y, width: S, height: S, fill: cs ? ARMY[cs] : ((f + r) % 2 ? "#ead9b5" : "#b58863"),
+      stroke: cs ? "#000" : null, "stroke-width": cs ? 0.6 : null}));
+    if (board.blocked.includes(name(sq)))
+      parts.push(svg("path", {d: `M${x + 5} ${y + 5}L${x + S - 5} ${y + S - 5}M${x + S - 5} ${y + 5}L${x + 5} ${y + S - 5}`,
+        stroke: "#000", "stroke-width": 2}));
+    if (board.last.includes(name(sq)))
+      parts.push(svg("rect", {x: x + 1.5, y: y + 1.5, width: S - 3, height: S - 3, fill: "none", stroke: "#f0a500",
+        "stroke-width": 3, class: "last"}));
+    if (lit.has(sq))
+      parts.push(svg("rect", {x: x + 1, y: y + 1, width: S - 2, height: S - 2, fill: "none", stroke: "#00e5ff",
+        "stroke-width": 2.5, class: "lit"}));
+    const cell = board.cells[sq];
+    if (cell) {
+      const [army, role] = cell;
+      const check = board.check === name(sq);
+      parts.push(svg("g", {class: "piece"},
+        svg("title", {}, army + " " + role + " on " + name(sq) + (check ? ", in check" : "")),
+        check ? svg("circle", {cx: x + S / 2, cy: y + S / 2, r: S / 2, fill: "#ff1a1a", opacity: 0.75}) : null,
+        svg("circle", {cx: x + S / 2, cy: y + S / 2, r: S / 2 - 2.5, fill: ARMY[army], stroke: "#000",
+          "stroke-width": 1.2}),
+        svg("text", {x: x + S / 2, y: y + S / 2 + 4.5, "text-anchor": "middle", "font-size": 13,
+          "font-weight": 700, "font-family": "sans-serif", fill: DARK_ARMIES.includes(army) ? "#fff" : "#000"},
+          ROLE_LETTER[role] || "?")));
+    }
+  }
+  for (let i = 0; i < 16; i++) {
+    parts.push(svg("text", {x: M / 2, y: (N - 1 - i) * S + S / 2 + 4, "text-anchor": "middle", "font-size": 9,
+      fill: "#444"}, i + 1));
+    parts.push(svg("text", {x: M + i * S + S / 2, y: N * S + 11, "text-anchor": "middle", "font-size": 9,
+      fill: "#444"}, FILES[i]));
+  }
+  const to = board.to_move_seat ? playerName(st, board.to_move_seat) : null;
+  box.append(el("h2", {text: "The board" + (to ? " — " + to + " to move" : "") + (board.check ? " — check!" : "")}),
+    svg("svg", {id: "chess-board", viewBox: `0 0 ${M + N * S} ${N * S + 14}`, role: "img", class: "board",
+      "aria-label": "Sovereign Chess board" + (board.last.length ? ", last move " + board.last.join(" to ") : "")},
+      parts));
+  const rows = Object.entries(board.control).map(([seat, c]) => {
+    const who = playerName(st, parseInt(seat, 10)) || "Seat " + seat;
+    const on = highlightSeat === seat;
+    return el("li", {},
+      el("button", {class: "secondary", "aria-pressed": on ? "true" : "false", onclick: () => {
+        highlightSeat = on ? null : seat; renderGame(snap.state); }}, on ? "Hide" : "Show"),
+      " " + who + " owns ", el("span", {class: "chip", style: null, "data-army": c.owned, text: c.owned}),
+      c.controlled.length ? [" and controls ", c.controlled.map((x) => el("span", {class: "chip", "data-army": x,
+        text: x}))] : " and controls no other colour");
+  });
+  box.append(el("h3", {text: "Control map"}), el("ul", {class: "control"}, rows));
+}
+
+GAME_VIEWS["sovereign-chess"] = Object.assign((st, box) => {
+  if (snap.chess) chessBoard(st, snap.chess, box);
+}, {keys: ["position", "owned", "controlled", "check", "to_move"]});
 
 function renderViews() {
   clear($("views-list"), (snap.views || []).map((v) => el("details", {},
