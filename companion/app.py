@@ -16,8 +16,8 @@ from PIL import Image
 
 from .config import Config
 from .errors import CompanionError
-from .events import (AnswerEvent, Event, KeyEvent, QuitEvent, RollerState, RollerStatusEvent, RollEvent, RollRequestEvent,
-                     TickEvent)
+from .events import (AnswerEvent, ClockEvent, Event, KeyEvent, QuitEvent, RollerState, RollerStatusEvent, RollEvent,
+                     RollRequestEvent, TickEvent)
 from .headless import new_record, open_session
 from .journal import GameRecord, Journal, RollRecord
 from .menus import Home
@@ -32,7 +32,8 @@ TOAST_SECONDS = 2.5
 class Output(Protocol):
     """Where frames and LED states go: the OLED and GPIO LEDs, or the terminal simulator."""
 
-    def present(self, frame: Image.Image, active: int | None, waiting: bool) -> None: ...
+    def present(self, frame: Image.Image, active: int | None, waiting: bool,
+                alerts: tuple[int, ...] = ()) -> None: ...
 
     def set_roller(self, state: RollerState, detail: str) -> None: ...
 
@@ -84,6 +85,7 @@ class App:
         t0 = time.perf_counter()
         self.record = record
         self.session = self._open(record)
+        self.session.restart_clock(self.clock())  # the time the companion was off is not charged
         self.session.ended = self.session.closed = False  # the replay re-ends it; resuming means playing on
         if self.session.status != record.status:
             self.journal.set_status(record.id, self.session.status)
@@ -132,6 +134,7 @@ class App:
             self.running = False
             return
         if isinstance(ev, TickEvent):
+            self._clock_tick()
             if self.toast_until is not None and self.clock() >= self.toast_until:
                 self.toast_until = None
                 if self.session is not None:
@@ -164,9 +167,10 @@ class App:
         seq = self.session.prompt_seq if self.session is not None else None
         if self.session is not None and self.record is not None:
             s, rec = self.session, self.record
-            rolls = s.handle(ev, time.time())
+            rolls = s.handle(ev, time.time(), self.clock())
             self.journal.commit(rec.id, s.n_inputs, encode_event(ev), rolls, s.summary())
             self._t_input = time.perf_counter()
+            self._clock_save(s.clock_checkpoint(self.clock()))
             if s.status != rec.status:  # both ways: undo out of game over makes it active again
                 self.journal.set_status(rec.id, s.status, s.summary())
                 self.record = self.journal.game(rec.id)
@@ -196,6 +200,39 @@ class App:
         else:
             self.web.answered(ev.ref, False, s.toast or "Not taken")
 
+    # ------------------------------------------------------------------ the game clock
+    def clock_deadline(self) -> float | None:
+        """When the loop must wake for the game clock: its next second, the flag, a checkpoint."""
+        s = self.session
+        if s is None or s.timekeeper is None or s.status != "active":
+            return None
+        return s.timekeeper.deadline(self.clock())
+
+    def _clock_tick(self) -> None:
+        """A clock deadline passed: journal a flag or a checkpoint, and redraw (the digits, the LED's warning)."""
+        s = self.session
+        if s is None or s.timekeeper is None:
+            return
+        now = self.clock()
+        flag = s.clock_flag(now)
+        if flag is not None:
+            self._clock_save(flag)
+            self._clock_save(s.clock_checkpoint(now))
+            if self.record is not None and s.status != self.record.status:  # lost on time: the game is over
+                self.journal.set_status(self.record.id, s.status, s.summary())
+                self.record = self.journal.game(self.record.id)
+        elif s.timekeeper.checkpoint_due(now):
+            self._clock_save(s.clock_checkpoint(now))
+        self.draw()
+
+    def _clock_save(self, ev: ClockEvent | None) -> None:
+        """Journal a clock line like an input (the session takes it too, so replay sees the same sequence)."""
+        s, rec = self.session, self.record
+        if ev is None or s is None or rec is None:
+            return
+        s.handle(ev, time.time(), self.clock())
+        self.journal.commit(rec.id, s.n_inputs, encode_event(ev), [], s.summary())
+
     def _request_roll(self) -> None:
         if self.roller is None:
             return
@@ -216,6 +253,8 @@ class App:
         return self.home.render()
 
     def draw(self) -> None:
+        if self.session is not None:
+            self.session.set_now(self.clock())  # the game clock shows the time as of this frame
         img = self.frame()
         toast = self.session.toast if self.session is not None else self.home.toast
         if toast and self.toast_until is None:
@@ -223,11 +262,14 @@ class App:
         elif not toast:
             self.toast_until = None
         active, waiting = self.session.leds() if self.session is not None else (None, False)
+        alerts = self.session.alerts() if self.session is not None else ()
+        if self.session is not None and (seat := self.session.clock_warning(self.clock())) is not None:
+            alerts = (*alerts, seat)  # the last seconds on the clock: that seat's LED flashes fast
         if self.web is not None:
             self.web.publish(self, img, self._t_input)
             self._t_input = None
         try:
-            self.output.present(img, active, waiting)
+            self.output.present(img, active, waiting, alerts)
         except CompanionError as e:  # a loose wire must not stop the game: the journal has it all; retry next frame
             if not self._output_failed:
                 log.error("%s", e)
@@ -247,7 +289,7 @@ class App:
             self.notifier.ready("playing" if self.session else "home menu")
         next_ping = self.clock() + interval if interval else None
         while self.running:
-            deadlines = [d for d in (next_ping, self.toast_until) if d is not None]
+            deadlines = [d for d in (next_ping, self.toast_until, self.clock_deadline()) if d is not None]
             timeout = max(0.0, min(deadlines) - self.clock()) if deadlines else None
             try:
                 ev: Event = self.events.get(timeout=timeout)

@@ -45,6 +45,15 @@ class EntryEvent:
     text: str
 
 
+@dataclass(frozen=True)
+class ClockEvent:
+    """The game clock, journaled like an input so a resume is exact: ``state`` carries its JSON (time left, the
+    running seat and what it has used this turn); ``flag`` says a seat's time ran out."""
+
+    kind: str  #: "state" or "flag"
+    detail: str  #: the state's JSON, or the seat that flagged
+
+
 class RollerState(str, Enum):
     CONNECTED = "connected"
     OFFLINE = "offline"
@@ -89,8 +98,8 @@ class QuitEvent:
     reason: str = "quit"
 
 
-Event = Union[KeyEvent, RollEvent, EntryEvent, AnswerEvent, RollerStatusEvent, RollRequestEvent, TickEvent,
-              QuitEvent]
+Event = Union[KeyEvent, RollEvent, EntryEvent, AnswerEvent, ClockEvent, RollerStatusEvent, RollRequestEvent,
+              TickEvent, QuitEvent]
 
 
 def key(name: str) -> KeyEvent:
@@ -98,6 +107,6 @@ def key(name: str) -> KeyEvent:
     return KeyEvent(Key(name))
 
 
-__all__ = ["AnswerEvent", "EntryEvent", "Event", "Key", "KeyEvent", "RollEvent", "RollerState", "RollerStatusEvent",
-           "RollRequestEvent", "TickEvent",
+__all__ = ["AnswerEvent", "ClockEvent", "EntryEvent", "Event", "Key", "KeyEvent", "RollEvent", "RollerState",
+           "RollerStatusEvent", "RollRequestEvent", "TickEvent",
            "QuitEvent", "key"]

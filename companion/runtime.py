@@ -26,9 +26,9 @@ class PiOutput:
     def __init__(self, display: Any, leds: Any) -> None:
         self.display, self.leds = display, leds
 
-    def present(self, frame: Image.Image, active: int | None, waiting: bool) -> None:
+    def present(self, frame: Image.Image, active: int | None, waiting: bool, alerts: tuple[int, ...] = ()) -> None:
         self.display.show(frame)
-        self.leds.show(active, waiting)
+        self.leds.show(active, waiting, alerts)
 
     def set_roller(self, state: RollerState, detail: str) -> None:
         self.leds.set_status(state)
@@ -47,9 +47,9 @@ class SimOutput:
         self.web = ""  #: the web view's address, shown under the frame
         self._frame: Image.Image | None = None
 
-    def present(self, frame: Image.Image, active: int | None, waiting: bool) -> None:
+    def present(self, frame: Image.Image, active: int | None, waiting: bool, alerts: tuple[int, ...] = ()) -> None:
         self._frame = frame
-        self.leds.show(active, waiting)
+        self.leds.show(active, waiting, alerts)
         status = self.status + (f"  web: {self.web}" if self.web else "")
         self.terminal.draw(frame, self.leds.snapshot(), status, SIM_HELP)
 

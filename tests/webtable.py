@@ -93,7 +93,7 @@ class FakeOutput:
     def __init__(self) -> None:
         self.frames: list[Image.Image] = []
 
-    def present(self, frame: Image.Image, active: int | None, waiting: bool) -> None:
+    def present(self, frame: Image.Image, active: int | None, waiting: bool, alerts: tuple[int, ...] = ()) -> None:
         self.frames.append(frame)
 
     def set_roller(self, state: RollerState, detail: str) -> None: ...
