@@ -45,7 +45,7 @@ def test_back_on_every_screen(game: str) -> None:
                     problems.append(err)
                 depth = len(s.undo_stack)
         last_prompt, last_depth = s.prompt(), depth
-    assert len(seen) > 2, "the walk barely got into the game"
+    assert len(seen) >= 2, "the walk barely got into the game"
     assert not problems, "\n".join(problems)
 
 

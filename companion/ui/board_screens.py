@@ -240,6 +240,8 @@ class BoardInfoScreen(PromptScreen):
     prompt: Info
 
     def key(self, k: Key, repeat: bool = False) -> Outcome:
+        if k is Key.BACK:
+            return Back()  # the session steps back or says why not
         return Done(True) if k is Key.OK else None
 
     def draw(self, d: ImageDraw.ImageDraw) -> None:
