@@ -7,8 +7,9 @@ Not run by the companion or its tests; run it again only to change the fonts (ne
 
 Pillow's bitmap fonts hold 256 glyphs. Latin-1 takes its own slots; the few symbols the screens use beyond it (…, →,
 ▲, ▼, —) go into the unused control slots 0x80–0x9F, and ``companion.ui.draw.EXTRA`` maps them back when text
-is drawn. The body font is misc-fixed 6x10 made proportional (each glyph trimmed to its ink plus one blank column,
-digits kept the same width so numbers line up): about a fifth more text per row, same crisp pixels.
+is drawn. The body font is misc-fixed 6x10 (capitals, digits, signs) with the small letters of misc-fixed 5x8, made
+proportional (each glyph trimmed to its ink plus one blank column, digits kept the same width so numbers line up):
+about a fifth more text per row than the monospaced font, same crisp pixels.
 """
 from __future__ import annotations
 
@@ -26,6 +27,8 @@ OUT = Path(__file__).resolve().parents[1] / "companion" / "ui" / "fonts"
 EXTRA = {0x80: 0x2026, 0x81: 0x2192, 0x82: 0x2190, 0x83: 0x25B2, 0x84: 0x25BC, 0x85: 0x2014, 0x86: 0x2013,
          0x88: 0x2019, 0x89: 0x201C, 0x8A: 0x201D, 0x8B: 0x2022, 0x8C: 0x25B6, 0x8D: 0x25C0}
 
+#: the body font's small letters come from misc-fixed 5x8 (four pixels wide; same baseline, capitals stay 7 px)
+LOWER_FROM = "5x8.pcf.gz"
 #: (source file, output name, how it is changed)
 FONTS = [("6x10.pcf.gz", "body", "proportional"), ("spleen-8x16.pcf.gz", "medium", "wider"),
          ("spleen-12x24.pcf.gz", "large", "taller")]
@@ -119,6 +122,10 @@ def main() -> None:
         with gzip.open(Path(a.src) / src) as f:
             pf = UnicodePcf(io.BytesIO(f.read()))
         if how == "proportional":
+            with gzip.open(Path(a.src) / LOWER_FROM) as f:
+                lower = UnicodePcf(io.BytesIO(f.read()))
+            for ch in "abcdefghijklmnopqrstuvwxyz":  # narrower small letters: a fifth more text per row
+                pf.glyph[ord(ch)] = lower.glyph[ord(ch)]
             override(pf)
             proportional(pf)
         else:  # spleen 8x16 has one-pixel strokes; 12x24 two-pixel uprights but one-pixel bars

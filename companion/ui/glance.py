@@ -45,13 +45,18 @@ def _centred(d: "object", y: int, text: str) -> None:
     draw_text(d, max(1, (WIDTH - w) // 2), y, text, width=WIDTH - 2, height=ROW)  # type: ignore[arg-type]
 
 
-def render_glance(info: Glance) -> Image.Image:
+def render_glance(info: Glance, toast: str | None = None) -> Image.Image:
+    """The glance frame; an announcement still up (who starts, a result) covers its bottom rows."""
     img, d = new_frame()
     head = " · ".join(x for x in (f"Round {info.round}" if info.round is not None else "", info.phase) if x)
     _centred(d, 0, head)
     big_text(d, NAME_Y, info.name, "large")
     _centred(d, 41, info.doing)
     _centred(d, 53, "any key: back")
+    if toast:
+        from .widgets import draw_toast
+
+        draw_toast(d, toast, max_lines=2)
     return img
 
 

@@ -51,7 +51,7 @@ def prompt(g: "SocietyGame") -> Prompt:
                       options=tuple(opts))
     step = e["step"]
     if step == "process":
-        return Confirm(f"Process turn {turn}?", lines=(f"{len(orders)} orders", "phases 1-6, then the report"))
+        return Confirm(f"Process turn {turn}?", lines=(f"{len(orders)} orders", "phases 1-6, then report"))
     if step == "list":
         opts = [Option(str(i), clip(f"{i + 1} {sname(g, o['seat'], 5)} {describe(o, w)}", 22))
                 for i, o in enumerate(orders)]

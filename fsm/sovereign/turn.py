@@ -208,7 +208,7 @@ def finish_prompt(g: "SovereignGame") -> Prompt:
         raise RuntimeError("invariant: seat is set here")
     p = me(g)
     lines = (cards_line(p), pending_line(p), city_count(p))
-    opts = (Option("end", "Take cards, end turn"),
+    opts = (Option("end", "Collect cards, end turn"),
             Option("mark", "Mark Expansion card", hint="a city grew 4 to 7 tiles"),
             Option("unmark", "Unmark Expansion card", enabled=p["pending"]["expansion"] > 0,
                    hint="no Expansion card this turn"),
