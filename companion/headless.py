@@ -160,7 +160,16 @@ def play(game: str, script: Path, *, seed: int | None = None, journal_path: Path
         writer = FrameWriter(frames) if frames is not None else None
         if writer:
             writer.add(session)
-        done = session.n_inputs
+        # the script's events already journaled (clock lines are the companion's own, not the script's)
+        done = sum(1 for _n, _t, text in journal.inputs(record.id) if not text.startswith("clock "))
+
+        def flag_check() -> None:
+            """A game clock that ran out during a ``wait`` ends the game (journaled, as at the table)."""
+            ev = session.clock_flag(time.monotonic())
+            if ev is not None:
+                session.handle(ev, time.time(), time.monotonic())
+                journal.commit(record.id, session.n_inputs, encode_event(ev), [], session.summary())
+
         for ln in lines:
             if ln.event is None:
                 time.sleep(ln.wait)
@@ -168,6 +177,7 @@ def play(game: str, script: Path, *, seed: int | None = None, journal_path: Path
             if done > 0:
                 done -= 1
                 continue
+            flag_check()
             records = session.handle(ln.event, time.time(), time.monotonic())
             if isinstance(ln.event, EntryEvent) and session.refused:
                 where = f"{script.name} line {ln.line}: '{ln.event.kind} {ln.event.text}'"
@@ -175,6 +185,7 @@ def play(game: str, script: Path, *, seed: int | None = None, journal_path: Path
             journal.commit(record.id, session.n_inputs, encode_event(ln.event), records, session.summary())
             if writer:
                 writer.add(session)
+        flag_check()
         if session.status != record.status:
             journal.set_status(record.id, session.status, session.summary())
         state = session.state_json()

@@ -343,3 +343,18 @@ def test_held_buttons_go_faster_and_stop_at_the_ends() -> None:
     for _ in range(20):
         walk.key(Key.DOWN, repeat=True)
     assert walk.cursor == 29  # held, it stops at the end
+
+
+def test_companion_play_script_ends_on_time(tmp_path: Path) -> None:
+    cfg = tmp_path / "config.toml"
+    cfg.write_text('[games.sovereign-chess]\nclock = "sudden 1"\n')
+    script = tmp_path / "time.txt"
+    script.write_text("ok\ndown\nok\nmove wPi2-i4\nwait 1.2\n")  # Bo lets the second run out
+    journal = tmp_path / "j.sqlite"
+    out = tmp_path / "state.json"
+    r = run_companion("--config", str(cfg), "play", "sovereign-chess", "--script", str(script), "--state-json",
+                      str(out), "--seed", "1", "--journal", str(journal))
+    assert r.returncode == 0, r.stderr
+    state = json.loads(out.read_text())
+    assert (state["termination"], state["result"], state["winner_name"]) == ("time", "1-0", "Ana")
+    assert state["clocks"]["2"] == 0
