@@ -224,6 +224,11 @@ class SovereignChessGame(GameMachine):
             return self._opening(str(value), seat)
         self._move(str(value), seat)
 
+    def alert_seats(self) -> list[int]:
+        """The checked player's LED flashes fast until the check is gone."""
+        seat = self.to_move()
+        return [seat] if self.data["check"] and seat is not None else []
+
     def time_out(self, seat: int) -> None:
         """The flag fell: the other player wins on time."""
         if not self.is_over:
@@ -245,6 +250,8 @@ class SovereignChessGame(GameMachine):
         eng = SovereignChess(self.data["position"])
         if value == "accept":
             eng.accept_opening()
+            key = self._key(eng.text)  # a new position (the armies changed hands): it counts for repetition
+            self.data["seen"][key] = self.data["seen"].get(key, 0) + 1
             self.data["white"] = seat
             self.note(f"{self.player_name(seat)} accepts the first move and owns White")
         else:
