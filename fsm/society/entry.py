@@ -14,7 +14,7 @@ from companion.rules.society.resolve import research_costs, spendable
 from companion.rules.society.world import adjacent_socs, alive, at_war, blocked, can_build_level, holds, sqs
 from fsm.prompts import Choice, Confirm, Number, Option, Prompt
 
-from .common import BACK, clip, readings, sname, soc, world
+from .common import BACK, clip, readings, sname, soc, world, wrap
 
 if TYPE_CHECKING:
     from .machine import SocietyGame
@@ -53,12 +53,12 @@ def prompt(g: "SocietyGame") -> Prompt:
     if step == "process":
         return Confirm(f"Process turn {turn}?", lines=(f"{len(orders)} orders", "phases 1-6, then", "the report"))
     if step == "list":
-        opts = [Option(str(i), clip(f"{i + 1} {sname(g, o['seat'], 5)} {describe(o, w)}", 22))
+        opts = [Option(str(i), clip(f"{i + 1} {sname(g, o['seat'], 4)} {describe(o, w)}", 21))
                 for i, o in enumerate(orders)]
         return Choice("Order list", lines=("OK on one deletes it",), options=tuple(opts), back=BACK)
     if step == "delete":
         o = orders[int(e["index"])]
-        return Confirm("Delete order?", lines=(clip(f"{sname(g, o['seat'])}:"), clip(describe(o, w))),
+        return Confirm("Delete order?", lines=(clip(f"{sname(g, o['seat'])}:"), *wrap(describe(o, w))[:2]),
                        default=False)
     if step == "more":
         return Choice("More", lines=(f"Turn {turn}",), options=(Option(BACK, "Back to orders"),
