@@ -62,7 +62,7 @@ def _app(tmp: Path) -> Any:
     display = OledDisplay("ssd1306", bus=FakeI2CBus("ssd1306"))
 
     class NoLeds:
-        def show(self, active: int | None, waiting: bool) -> None: ...
+        def show(self, active: int | None, waiting: bool, alerts: Any = ()) -> None: ...
 
         def set_status(self, state: Any) -> None: ...
 
@@ -215,7 +215,7 @@ def clock_idle_cpu(seconds: float = 10.0) -> float:
             if p.stdout is None:
                 raise RuntimeError("no pipe from the bench child")
             p.stdout.readline()  # ready
-            time.sleep(0.5)
+            time.sleep(1.5)  # the game started and the first frames drawn
             c0 = _cpu(p.pid)
             time.sleep(seconds)
             c1 = _cpu(p.pid)
@@ -240,17 +240,16 @@ def _clock_child(tmp: str) -> None:
     display = OledDisplay("ssd1306", bus=FakeI2CBus("ssd1306"))
 
     class NoLeds:
-        def show(self, active: int | None, waiting: bool) -> None: ...
+        def show(self, active: int | None, waiting: bool, alerts: Any = ()) -> None: ...
 
         def set_status(self, state: Any) -> None: ...
 
         def close(self) -> None: ...
 
-    app = App(cfg, Journal(cfg.journal_path()), queue.SimpleQueue(), PiOutput(display, NoLeds()),
-              game="sovereign-chess")
-    app.boot()
+    events: "queue.SimpleQueue[Any]" = queue.SimpleQueue()
     for k in (Key.OK, Key.DOWN, Key.OK):  # start; the first player makes White's first move: the clock runs
-        app.dispatch(KeyEvent(k))
+        events.put(KeyEvent(k))
+    app = App(cfg, Journal(cfg.journal_path()), events, PiOutput(display, NoLeds()), game="sovereign-chess")
     print(json.dumps({"ready": True}), flush=True)
     app.run()
 

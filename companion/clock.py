@@ -176,13 +176,11 @@ class GameClock:
 
     def shown(self, seat: int, now: float) -> str:
         """What the screen shows: ``4:59`` (whole seconds, rounded up so 0:00 is the flag), byo-yomi ``3x0:28`` in
-        overtime, ``+5`` of delay not yet used under a simple delay."""
+        overtime. Under a simple delay the main time simply stands still for the first seconds of a move."""
         used = self.turn_ms(now) if seat == self.running else 0
         main, periods, in_period = self._split(seat, used)
         if self.spec.mode == "byoyomi" and main <= 0:
             return f"{max(periods, 0)}x{_clock_text(in_period if periods > 0 else 0)}"
-        if self.spec.mode == "delay" and seat == self.running and used < self.spec.extra * 1000:
-            return f"{_clock_text(main)}+{math.ceil((self.spec.extra * 1000 - used) / 1000)}"
         return _clock_text(main)
 
     def next_change(self, now: float) -> float | None:
@@ -192,7 +190,7 @@ class GameClock:
             return None
         used = self.turn_ms(now)
         if self.spec.mode == "delay" and used < self.spec.extra * 1000:
-            ms = (self.spec.extra * 1000 - used) % 1000 or 1000
+            ms = self.spec.extra * 1000 - used  # the main time stands still until the delay is used up
         else:
             left = self.remaining_ms(self.running, now)
             ms = left % 1000 or 1000

@@ -346,3 +346,36 @@ def test_remove_king_is_a_ruling_outside_the_moves() -> None:
     assert parse_royale(game.text) is not None and game.remove_king(2) is None
     with pytest.raises(IndexError):
         game.unmake()
+
+
+@pytest.mark.parametrize("seed", range(2))
+def test_four_seat_control_matches_a_fixpoint_reference(seed: int) -> None:
+    """Control computed as a plain fixpoint: each seat starts from its owned colour and adds the colour of every
+    square of colour holding one of its pieces, never another seat's owned colour."""
+    import random
+
+    from companion.rules.sovereign_chess.royale import control_of
+    from companion.rules.sovereign_chess.squares import COLOUR_SQUARES
+
+    rng = random.Random(seed)
+    for _ in range(200):
+        board = [0] * 256
+        owned = rng.sample(range(12), 4)
+        for a, b in COLOUR_SQUARES:
+            if rng.random() < 0.6:
+                board[rng.choice((a, b))] = (rng.randrange(12) << 3) | rng.randint(1, 5)
+        ref = [0] * 12
+        for seat, own in enumerate(owned, 1):
+            got = {own}
+            grew = True
+            while grew:
+                grew = False
+                for colour, pair in enumerate(COLOUR_SQUARES):
+                    if colour in got or colour in owned:
+                        continue
+                    if any(board[sq] and board[sq] >> 3 in got for sq in pair):
+                        got.add(colour)
+                        grew = True
+            for colour in got:
+                ref[colour] = seat
+        assert control_of(board, [-1, *owned]) == ref

@@ -302,3 +302,23 @@ def test_board_screen_shows_only_the_running_seats_time_of_four() -> None:
     s.render()
     screen: Any = s.screen
     assert len(screen.clock) == 4 and [r[0] for r in screen.shown_clock()] == ["Ann"]
+
+
+def test_export_record_names_the_four_armies(tmp_path: Any) -> None:
+    from companion.headless import play
+    from conftest import run_companion
+
+    journal = tmp_path / "j.sqlite"
+    script = tmp_path / "s.txt"
+    script.write_text("ok\nmove wPe2-e4\nmove aPb9-c9\n")
+    cfg = tmp_path / "c.toml"
+    cfg.write_text(f'[players]\nnames = {list(NAMES)!r}\n[games.sovereign-chess-royale]\narmies = "seats"\n'
+                   .replace("'", '"'))
+    play("sovereign-chess-royale", script, seed=2, journal_path=journal, config=str(cfg))
+    r = run_companion("export", "--journal", str(journal), "--record")
+    assert r.returncode == 0, r.stderr
+    lines = r.stdout.splitlines()
+    assert lines[0] == '[Game "Sovereign Chess Royale"]'
+    for army, name in zip(("White", "Ash", "Slate", "Black"), NAMES):
+        assert f'[{army} "{name}"]' in lines
+    assert lines[lines.index("") + 1:] == ["wPe2-e4", "aPb9-c9", "*"]

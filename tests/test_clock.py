@@ -50,11 +50,12 @@ def test_bronstein_gives_back_at_most_the_delay() -> None:
 def test_simple_delay_starts_counting_after_the_delay() -> None:
     c = clock("delay 60+5")
     c.switch(1, 0.0)
-    assert c.shown(1, 2.0) == "1:00+3"  # the delay counts down first
+    assert c.shown(1, 2.0) == "1:00" and c.shown(1, 5.5) == "1:00" and c.shown(1, 6.5) == "0:59"
+    assert c.next_change(2.0) == 5.0  # the display stands still through the delay: no wake-ups
     assert c.remaining_ms(1, 4.0) == 60_000
     c.switch(2, 8.0)
     assert c.left[1] == 57_000
-    assert c.next_change(8.0) == 9.0
+    assert c.next_change(8.0) == 13.0
 
 
 def test_byoyomi_periods() -> None:
@@ -275,3 +276,24 @@ def test_a_toml_game_with_a_clock_table_runs_a_turn_timer(tmp_path: Path) -> Non
 
     with pytest.raises(GameFileError, match=r"bad.toml: \[clock\] main = 'x' must be a whole number"):
         load_toml_game(bad)
+
+
+def test_sovereign_offers_a_turn_timer() -> None:
+    from companion.games import load
+    from companion.session import Session
+
+    s = Session(load("sovereign"), seed=1, presets=["Ann", "Bo"], options={"clock": "sudden 120"})
+    from companion.events import RollEvent
+    from fsm.prompts import Dice
+
+    values = iter(range(12, 0, -1))  # distinct rolls: no ties
+    for _ in range(20):
+        if s.game is not None and s.game.active_seat() is not None:
+            break
+        p = s.prompt()
+        if isinstance(p, Dice):
+            s.handle(RollEvent(p.die, (next(values) % p.sides + 1,)), now=0.0)
+        else:
+            s.handle(KeyEvent(Key.OK), now=0.0)
+    assert s.game is not None and s.timekeeper is not None
+    assert s.timekeeper.clock.running == s.game.active_seat() is not None

@@ -15,13 +15,36 @@ from fsm.prompts import BoardView, Choice, Info, Option
 from ..events import Key
 from ..timekeeper import draw_time, time_width
 from .board import CELL, paste_board
-from .draw import HEIGHT, ROW, WIDTH, new_frame, text_row
+from .draw import HEIGHT, ROW, WIDTH, font, new_frame, text_row
 from .prompt_screens import PromptScreen
 from .widgets import Back, Done, Outcome, Toast
 
 TEXT_X = 66  #: the text half starts here, right of the board
 TEXT_W = WIDTH - TEXT_X - 1
 ROWS = HEIGHT // ROW  #: text rows in the half (6)
+
+
+def wrap(text: str, width: int) -> list[str]:
+    """A line as the rows it takes at ``width`` pixels, broken between words."""
+    f = font()
+    rows: list[str] = []
+    cur = ""
+    for word in text.split():
+        cand = f"{cur} {word}".strip()
+        if cur and f.getlength(cand) > width:
+            rows.append(cur)
+            cur = word
+        else:
+            cur = cand
+    return [*rows, cur] if cur else rows
+
+
+def abbreviate(name: str, width: int) -> str:
+    """As much of a name as fits (at least its first letter), without an ellipsis: a clock row's label."""
+    f = font()
+    while len(name) > 1 and f.getlength(name) > width:
+        name = name[:-1]
+    return name
 
 
 def path(o: Option) -> tuple[str, ...]:
@@ -175,14 +198,15 @@ class BoardChoiceScreen(PromptScreen):
         labels = self.paths.labels()
         cur = self.paths.cursor % len(labels) if labels else 0
         count = f"{cur + 1}/{len(labels)}" if len(labels) > 1 else ""
-        text_row(d, 0, p.title, inverse=True, x=TEXT_X, width=TEXT_W - 6 * len(count))
+        # the player to act heads the text half (the prompt's title when nobody in particular acts)
+        text_row(d, 0, self.tag or p.title, inverse=True, x=TEXT_X, width=TEXT_W - 6 * len(count))
         if count:
             text_row(d, 0, count, x=WIDTH - 6 * len(count), width=6 * len(count))
         steps = list(self.paths.chosen)
         room = ROWS - 1 - (depth + 1 if labels else 0) - len(self.shown_clock())
-        lines = list(p.lines)
+        lines = [w for line in p.lines for w in wrap(line, TEXT_W)]
         if self.paused and self.clock:
-            lines.insert(1, "Clock paused")
+            lines.insert(1, "Paused")
         y = ROW
         for line in lines[:max(0, room)]:
             text_row(d, y, line, x=TEXT_X, width=TEXT_W)
@@ -190,7 +214,7 @@ class BoardChoiceScreen(PromptScreen):
         y = ROW * (1 + max(0, min(room, len(lines))))
         for name, shown, running in self.shown_clock():
             w = time_width(shown)
-            text_row(d, y, name, x=TEXT_X, width=TEXT_W - w - 4)
+            text_row(d, y, abbreviate(name, TEXT_W - w - 5), x=TEXT_X, width=TEXT_W - w - 4)
             if running:
                 d.rectangle((WIDTH - w - 3, y, WIDTH - 1, y + ROW - 1), fill=1)
             slots.append((y, running))
@@ -200,7 +224,7 @@ class BoardChoiceScreen(PromptScreen):
             for label in steps:
                 text_row(d, y, label, x=TEXT_X, width=TEXT_W)
                 y += ROW
-            text_row(d, y, f">{labels[cur]}", inverse=True, x=TEXT_X, width=TEXT_W)
+            text_row(d, y, labels[cur], inverse=True, x=TEXT_X, width=TEXT_W)
         view = p.board
         if view is not None:
             cursor, selected, targets = self.focus()
@@ -224,7 +248,8 @@ class BoardInfoScreen(PromptScreen):
     def draw_body(self, d: ImageDraw.ImageDraw) -> None:
         p = self.prompt
         text_row(d, 0, p.title, inverse=True, x=TEXT_X, width=TEXT_W)
-        for i, line in enumerate(p.lines[:ROWS - 1]):
+        lines = [w for line in p.lines for w in wrap(line, TEXT_W)]
+        for i, line in enumerate(lines[:ROWS - 1]):
             text_row(d, ROW * (i + 1), line, x=TEXT_X, width=TEXT_W)
         if p.board is not None:
             d.rectangle((0, 0, TEXT_X - 1, HEIGHT - 1), fill=0)

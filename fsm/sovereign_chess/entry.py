@@ -41,11 +41,11 @@ def entry_for(game: AnyChess, move: Move) -> Entry:
     if move.kind is MoveKind.DEFECTION:
         if move.defect_to is None:
             raise RuntimeError("invariant: a defection names its colour")
-        step = f"defect {move.defect_to.label}"
+        colour = move.defect_to.label
         if move.to_sq == move.from_sq:
-            return Entry(move, (head, step), (move.from_sq, move.from_sq))
-        return Entry(move, (head, step, "K" + _target(move.to_sq, move.capture)),
-                     (move.from_sq, move.from_sq, move.to_sq))
+            return Entry(move, (head, "defect", colour), (move.from_sq, move.from_sq, move.from_sq))
+        return Entry(move, (head, "defect", colour, "K" + _target(move.to_sq, move.capture)),
+                     (move.from_sq, move.from_sq, move.from_sq, move.to_sq))
     target = _target(move.to_sq, move.capture)
     if move.promotion is None:
         return Entry(move, (head, target), (move.from_sq, move.to_sq))
@@ -125,10 +125,11 @@ def grouped(entries: list[Entry]) -> list[Entry]:
         slots[pos] = item
     out = []
     for name, es in (item for item in slots if item is not None):
+        targets = len({x.path[2] if x.path[1] == "defect" else x.path[1] for x in es})
         for e in es:
-            targets = len({x.path[1] for x in es})
-            out.append(Entry(e.move, (e.path[0], f"{name} ({targets})", *e.path[1:]),
-                             (e.spots[0], e.spots[1], *e.spots[1:])))
+            rest = e.path[2:] if e.path[1] == "defect" else e.path[1:]  # "defect (2)" replaces the defect step
+            spots = e.spots[1:] if e.path[1] == "defect" else e.spots
+            out.append(Entry(e.move, (e.path[0], f"{name} ({targets})", *rest), (spots[0], spots[1], *spots[1:])))
     return out
 
 

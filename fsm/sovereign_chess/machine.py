@@ -34,6 +34,23 @@ class PositionOption(OptionSpec):
         return value
 
 
+PAGE_WIDTH = 20  #: characters a game-menu page shows on one line
+
+
+def wrap(head: str, words: list[str]) -> list[str]:
+    """``head`` and the words, as many lines as it takes (a page line holds about PAGE_WIDTH characters)."""
+    if not words:
+        return [f"{head} none"]
+    lines, cur = [], head
+    for w in words:
+        if len(cur) + 1 + len(w) > PAGE_WIDTH:
+            lines.append(cur)
+            cur = " " + w
+        else:
+            cur += " " + w
+    return [*lines, cur]
+
+
 FIFTY = 100  #: half-moves without a capture or a pawn move before a draw may be claimed
 DRAW_RESULT = "1/2-1/2"
 
@@ -138,12 +155,12 @@ class SovereignChessGame(GameMachine):
         board = board_view(eng, eng.turn, [] if self.state == "opening" else self.entries(), self._last_squares())
         if self.state == "opening":
             other = self.player_name(3 - seat)
-            opts = (Option("accept", "Accept: take White", path=("Accept: own White",)),
-                    Option("reject", "Reject: play Black", path=("Reject: own Black",)),
+            opts = (Option("accept", "Accept: take White", path=("Take White",)),
+                    Option("reject", "Reject: play Black", path=("Play Black",)),
                     *self._menu_options(seat))
-            return Choice("Opening", lines=(f"{other} moved", self.data["moves"][0], "White or Black?"),
+            return Choice("Opening", lines=(f"{other} moved", self.data["moves"][0]),
                           player=seat, options=opts, board=board)
-        lines = [f"{self.player_name(seat)}: {eng.owned(eng.turn).label}"]
+        lines = [f"owns {eng.owned(eng.turn).label}"]
         if self.data["check"]:
             lines.append("CHECK!")
         opts = move_options(self.entries()) + self._menu_options(seat)
@@ -162,9 +179,9 @@ class SovereignChessGame(GameMachine):
         from fsm.prompts import Info
 
         eng = self.engine()
-        lines = [f"{self.data['result']} {self.data['termination']}"]
         w = self.winner_seat()
-        lines.append(f"{self.player_name(w)} wins" if w is not None else "Draw")
+        lines = [f"{self.player_name(w)} wins" if w is not None else "Draw", self.data["result"],
+                 str(self.data["termination"])]
         return Info("Game over", lines=tuple(lines), board=board_view(eng, eng.turn, [], self._last_squares()))
 
     def _last_squares(self) -> tuple[int, ...]:
@@ -206,6 +223,11 @@ class SovereignChessGame(GameMachine):
         if self.state == "opening":
             return self._opening(str(value), seat)
         self._move(str(value), seat)
+
+    def alert_seats(self) -> list[int]:
+        """The checked player's LED flashes fast until the check is gone."""
+        seat = self.to_move()
+        return [seat] if self.data["check"] and seat is not None else []
 
     def time_out(self, seat: int) -> None:
         """The flag fell: the other player wins on time."""
@@ -328,7 +350,6 @@ class SovereignChessGame(GameMachine):
         for p in (1, 2):
             lines.append(f"{self.player_name(self.seat_of(p))}: owns {eng.owned(p).label}")
             lines += [f" {colour} via {sq}" for colour, sq in control(eng, p).items()]
-        lines.append("Neutral: " + (", ".join(neutral(eng)) or "none"))
-        blocked = [square_name(sq) for sq in eng.blocked()]
-        lines.append("Blocked: " + (" ".join(blocked) or "none"))
+        lines += wrap("Neutral:", neutral(eng))
+        lines += wrap("Blocked:", [square_name(sq) for sq in eng.blocked()])
         return lines

@@ -310,6 +310,17 @@ class SovereignChessRoyaleGame(GameMachine):
             "standing": {str(seats[a]): standing(eng, a) for a in seats},
         }
 
+    def record(self) -> dict[str, Any]:
+        """The game record's header and moves, for `companion export --record` (the export adds the date)."""
+        d = self.data
+        headers: dict[str, Any] = {"Game": self.name}
+        for army in (1, 2, 3, 4):
+            headers[ARMIES[army - 1].title()] = self.army_name(army) if d["army"] else None
+        headers.update({"Result": d["result"] or "*", "Termination": d["termination"],
+                        "Clock": self.options["clock"] if self.options["clock"] != "none" else None,
+                        "Start": self.options["start"] or None})
+        return {"headers": headers, "moves": list(d["moves"]), "result": d["result"]}
+
     def views(self) -> list[View]:
         if not self.data["army"]:
             return [View("Status", ("Armies not assigned yet.",))]
