@@ -16,7 +16,7 @@ from PIL import Image
 
 from .config import Config
 from .errors import CompanionError
-from .events import (ClockEvent, Event, KeyEvent, QuitEvent, RollerState, RollerStatusEvent, RollEvent,
+from .events import (AnswerEvent, ClockEvent, Event, KeyEvent, QuitEvent, RollerState, RollerStatusEvent, RollEvent,
                      RollRequestEvent, TickEvent)
 from .headless import new_record, open_session
 from .journal import GameRecord, Journal, RollRecord
@@ -53,7 +53,7 @@ class LoopStats:
 class App:
     def __init__(self, cfg: Config, journal: Journal, events: "queue.SimpleQueue[Event]", output: Output, *,
                  roller: Roller | None = None, notifier: Any = None, game: str | None = None,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+                 clock: Callable[[], float] = time.monotonic, web: Any = None) -> None:
         self.cfg = cfg
         self.journal = journal
         self.events = events
@@ -71,6 +71,9 @@ class App:
         self.running = True
         self._game_arg = game
         self._output_failed = False
+        self.web = web  #: the web view's Hub (companion/web/hub.py), or None when [web] is off
+        self.pair_screen: Any = None  #: the "Pair a phone" screen while it is shown
+        self._t_input: float | None = None
 
     # ------------------------------------------------------------------ games
     def start_new(self, game: str) -> None:
@@ -91,8 +94,20 @@ class App:
                  (time.perf_counter() - t0) * 1000)
 
     def _open(self, record: GameRecord) -> Session:
-        return open_session(self.journal, record, self.cfg,
-                            roller_connected=lambda: self.roller_state is RollerState.CONNECTED)
+        session = open_session(self.journal, record, self.cfg,
+                               roller_connected=lambda: self.roller_state is RollerState.CONNECTED)
+        session.pair_hook = self.open_pairing
+        return session
+
+    def open_pairing(self) -> None:
+        """Settings → Pair a phone: a fresh PIN and the address (with its QR code) on the OLED until a key."""
+        from .web.screen import PairScreen
+
+        if self.web is None or not self.web.address:
+            why = "Set [web] enabled = true" if not self.cfg.web.enabled else "It did not start: see the log"
+            self.pair_screen = PairScreen(None, None, why)
+        else:
+            self.pair_screen = PairScreen(self.web.address, self.web.pairing.new_pin())
 
     def boot(self) -> None:
         """Into the game in progress exactly where it was; else the game asked for; else the home menu."""
@@ -144,11 +159,17 @@ class App:
         if isinstance(ev, RollRequestEvent):
             self._request_roll()
             return
+        if self.pair_screen is not None and isinstance(ev, KeyEvent):  # not a game input: any key closes it
+            self.pair_screen = None
+            self.draw()
+            return
         self.stats.inputs += 1
+        seq = self.session.prompt_seq if self.session is not None else None
         if self.session is not None and self.record is not None:
             s, rec = self.session, self.record
             rolls = s.handle(ev, time.time(), self.clock())
             self.journal.commit(rec.id, s.n_inputs, encode_event(ev), rolls, s.summary())
+            self._t_input = time.perf_counter()
             self._clock_save(s.clock_checkpoint(self.clock()))
             if s.status != rec.status:  # both ways: undo out of game over makes it active again
                 self.journal.set_status(rec.id, s.status, s.summary())
@@ -162,6 +183,22 @@ class App:
         elif isinstance(ev, KeyEvent):
             self.home.key(ev.key, ev.repeat)
         self.draw()
+        if isinstance(ev, AnswerEvent):
+            self._answered(ev, seq)
+
+    def _answered(self, ev: AnswerEvent, seq_before: int | None) -> None:
+        """Tell the phone that sent ``ev`` whether it was taken (after the snapshot showing the result went out)."""
+        if self.web is None or not ev.ref:
+            return
+        s = self.session
+        if seq_before is None:
+            self.web.answered(ev.ref, False, "No game is running on the companion")
+        elif s is not None and s.prompt_seq != seq_before:
+            self.web.answered(ev.ref, True, s.toast or "")
+        elif s is None:  # the answer ended the game (closing it): it was taken
+            self.web.answered(ev.ref, True, "")
+        else:
+            self.web.answered(ev.ref, False, s.toast or "Not taken")
 
     # ------------------------------------------------------------------ the game clock
     def clock_deadline(self) -> float | None:
@@ -209,6 +246,8 @@ class App:
 
     # ------------------------------------------------------------------ drawing
     def frame(self) -> Image.Image:
+        if self.pair_screen is not None:
+            return self.pair_screen.render()
         if self.session is not None:
             return self.session.render()
         return self.home.render()
@@ -226,6 +265,9 @@ class App:
         alerts = self.session.alerts() if self.session is not None else ()
         if self.session is not None and (seat := self.session.clock_warning(self.clock())) is not None:
             alerts = (*alerts, seat)  # the last seconds on the clock: that seat's LED flashes fast
+        if self.web is not None:
+            self.web.publish(self, img, self._t_input)
+            self._t_input = None
         try:
             self.output.present(img, active, waiting, alerts)
         except CompanionError as e:  # a loose wire must not stop the game: the journal has it all; retry next frame

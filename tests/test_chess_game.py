@@ -308,3 +308,35 @@ def test_back_at_the_piece_step_opens_the_control_map() -> None:
     assert lines[-1].startswith("Blocked:") and "e12" in lines[-1]
     s.handle(KeyEvent(Key.BACK))
     assert not s.overlays
+
+
+def test_companion_play_script_ends_in_mate_from_a_composed_start(tmp_path: Path) -> None:
+    cfg = tmp_path / "config.toml"
+    cfg.write_text(f'[games.sovereign-chess]\nstart = "{MATE_IN_ONE}"\n')
+    script = tmp_path / "mate.txt"
+    script.write_text("ok\ndown\nok\nmove bRa10-a9\n")
+    out = tmp_path / "state.json"
+    r = run_companion("--config", str(cfg), "play", "sovereign-chess", "--script", str(script), "--state-json",
+                      str(out), "--seed", "1")
+    assert r.returncode == 0, r.stderr
+    state = json.loads(out.read_text())
+    assert (state["termination"], state["result"], state["winner_name"]) == ("checkmate", "0-1", "Ben")
+
+
+def test_held_buttons_go_faster_and_stop_at_the_ends() -> None:
+    from companion.ui.board_screens import PathChoice
+    from fsm.prompts import Option
+
+    walk = PathChoice([Option(str(i), str(i), path=(f"p{i:02d}", "t")) for i in range(30)])
+    walk.key(Key.UP)
+    assert walk.cursor == 29  # a press wraps
+    walk.key(Key.DOWN)
+    for _ in range(6):
+        walk.key(Key.DOWN, repeat=True)
+    assert walk.cursor == 7  # the sixth repeat already moves two
+    for _ in range(5):
+        walk.key(Key.DOWN, repeat=True)
+    assert walk.cursor == 17  # two a step from then on
+    for _ in range(20):
+        walk.key(Key.DOWN, repeat=True)
+    assert walk.cursor == 29  # held, it stops at the end

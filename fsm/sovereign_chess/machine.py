@@ -250,6 +250,8 @@ class SovereignChessGame(GameMachine):
         eng = SovereignChess(self.data["position"])
         if value == "accept":
             eng.accept_opening()
+            key = self._key(eng.text)  # a new position (the armies changed hands): it counts for repetition
+            self.data["seen"][key] = self.data["seen"].get(key, 0) + 1
             self.data["white"] = seat
             self.note(f"{self.player_name(seat)} accepts the first move and owns White")
         else:
