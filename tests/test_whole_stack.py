@@ -60,12 +60,13 @@ class Rig:
         wait_for(lambda: self.app.stats.frames >= 1)
 
     def press(self, name: str, hold: float = 0.0) -> None:
-        before = self.app.stats.inputs
+        before, drawn = self.app.stats.inputs, self.app.stats.frames
         pin = self.factory.pin(PINS[name])
         pin.drive_low()
         time.sleep(max(hold, 0.03))
         pin.drive_high()
-        wait_for(lambda: self.app.stats.inputs > before)
+        # the input is counted before it is drawn: wait for the frame too (a slow machine, qemu, lags here)
+        wait_for(lambda: self.app.stats.inputs > before and self.app.stats.frames > drawn)
         time.sleep(0.02)
 
     def stop(self) -> None:
