@@ -18,7 +18,8 @@ from .config import Config
 from .errors import CompanionError
 from .events import (Event, KeyEvent, QuitEvent, RollerState, RollerStatusEvent, RollEvent, RollRequestEvent,
                      TickEvent)
-from .headless import new_record, open_session
+from .errors import JournalError, JournalFullError
+from .headless import new_record, open_session, resume_verified
 from .journal import GameRecord, Journal, RollRecord
 from .menus import Home
 from .session import Session, encode_event
@@ -79,9 +80,13 @@ class App:
 
     def resume(self, record: GameRecord) -> None:
         t0 = time.perf_counter()
+        self.session, record, damage = resume_verified(
+            self.journal, record, self.cfg, roller_connected=lambda: self.roller_state is RollerState.CONNECTED)
         self.record = record
-        self.session = self._open(record)
         self.session.ended = self.session.closed = False  # the replay re-ends it; resuming means playing on
+        if damage is not None:  # the copy plays on from the last good input; the log has the whole line
+            log.error("%s", damage)
+            self.session.toast = f"Journal damaged at input {self.session.n_inputs + 1}: playing on from there"
         if self.session.status != record.status:
             self.journal.set_status(record.id, self.session.status)
             self.record = self.journal.game(record.id)
@@ -142,10 +147,17 @@ class App:
             self._request_roll()
             return
         self.stats.inputs += 1
+        try:
+            self._input(ev)
+        except JournalError as e:  # a full disk or a failing card: refuse the press, keep what is saved
+            self._refused(e)
+        self.draw()
+
+    def _input(self, ev: Event) -> None:
         if self.session is not None and self.record is not None:
             s, rec = self.session, self.record
-            rolls = s.handle(ev, time.time())
-            self.journal.commit(rec.id, s.n_inputs, encode_event(ev), rolls, s.summary())
+            rolls = s.handle(ev, time.time())  # type: ignore[arg-type]
+            self.journal.commit(rec.id, s.n_inputs, encode_event(ev), rolls, s.summary())  # type: ignore[arg-type]
             if s.status != rec.status:  # both ways: undo out of game over makes it active again
                 self.journal.set_status(rec.id, s.status, s.summary())
                 self.record = self.journal.game(rec.id)
@@ -157,7 +169,22 @@ class App:
             self.home.toast = f"Rolled {ev.die} {' '.join(map(str, ev.values))}: no game running"
         elif isinstance(ev, KeyEvent):
             self.home.key(ev.key, ev.repeat)
-        self.draw()
+
+    def _refused(self, e: JournalError) -> None:
+        """The journal refused a write: the game goes back to what is saved (replayed), and the screen says why."""
+        log.error("%s", e)
+        text = "Disk full: that press was not saved" if isinstance(e, JournalFullError) else \
+            "Journal error: not saved. See the log"
+        if self.record is not None and self.session is not None:
+            try:
+                self.session = self._open(self.record)
+                self.session.ended = self.session.closed = False
+                self.session.toast = text
+                return
+            except JournalError as again:
+                log.error("%s", again)
+                self.leave_game()
+        self.home.toast = text
 
     def _request_roll(self) -> None:
         if self.roller is None:

@@ -50,7 +50,8 @@ def cmd_play(args: argparse.Namespace) -> int:
     from .headless import play
 
     state = play(args.game, args.script, seed=args.seed, journal_path=args.journal, resume=args.resume,
-                 state_json=args.state_json, frames=args.frames, config=args.config)
+                 state_json=args.state_json, frames=args.frames, config=args.config,
+                 notify=lambda line: print(f"companion: {line}", file=sys.stderr))
     if args.state_json is None:
         print(json.dumps(state, indent=2, sort_keys=True))
     return 0
@@ -59,7 +60,7 @@ def cmd_play(args: argparse.Namespace) -> int:
 def cmd_export(args: argparse.Namespace) -> int:
     from .config import load_config
     from .errors import JournalError
-    from .headless import open_session
+    from .headless import replay
     from .journal import Journal
 
     cfg = load_config(args.config)
@@ -77,8 +78,10 @@ def cmd_export(args: argparse.Namespace) -> int:
         if not records:
             raise JournalError(f"no saved games in {path}")
         record = journal.game(args.game_id) if args.game_id is not None else records[0]
-        session = open_session(journal, record, cfg)
-        times = [t for _n, t, _e in journal.inputs(record.id)]
+        session, brk = replay(journal, record, cfg)
+        if brk is not None:
+            print(f"companion: {brk.message(path)}; exporting up to there", file=sys.stderr)
+        times = [t for _n, t, _e in journal.verified_inputs(record.id)[0]][:session.n_inputs]
         out = {"id": record.id, "status": record.status, "seed": record.seed, "created": record.created,
                "updated": record.updated, **session.export(), "inputs": len(times)}
         text = json.dumps(out, indent=2, sort_keys=True, default=str) + "\n"

@@ -13,7 +13,7 @@ from PIL import Image
 from .app import App, install_signal_handlers
 from .config import Config
 from .events import Event, RollerState, RollRequestEvent
-from .journal import Journal
+from .journal_salvage import open_for_run
 
 log = logging.getLogger(__name__)
 
@@ -86,7 +86,8 @@ def run(cfg: Config, *, mode: str | None = None, game: str | None = None) -> int
     events: "queue.SimpleQueue[Event]" = queue.SimpleQueue()
     notifier = Notifier.from_env()
     with ExitStack() as stack:
-        journal = Journal(cfg.journal_path())
+        journal, notice = open_for_run(cfg.journal_path())
+        stack.callback(journal.close)  # after app.shutdown() closed it this is a no-op; on a failed start it matters
         if mode == "pi":
             output, roller = _build_pi(cfg, events, stack)
         else:
@@ -97,6 +98,8 @@ def run(cfg: Config, *, mode: str | None = None, game: str | None = None) -> int
                                     "'companion play GAME --script FILE' for headless play")
             output, roller = _build_sim(cfg, events, stack)
         app = App(cfg, journal, events, output, roller=roller, notifier=notifier, game=game)
+        if notice is not None:
+            app.home.toast = "Journal damaged: kept aside, new one started"
         install_signal_handlers(events)
         log.info("companion running (%s mode), journal %s", mode, journal.path)
         try:
