@@ -44,6 +44,26 @@ class Roller(Protocol):
     def request(self, die: str, count: int) -> None: ...
 
 
+class DrawRetry:
+    """While the display fails, a deadline to draw again (1 s, doubling to 10 s): no press needed, no blocking."""
+
+    FIRST, LONGEST = 1.0, 10.0
+
+    def __init__(self) -> None:
+        self.at: float | None = None  #: when to try again; None while drawing works
+        self._delay = self.FIRST
+
+    def failed(self, now: float) -> None:
+        self.at = now + self._delay
+        self._delay = min(self._delay * 2, self.LONGEST)
+
+    def worked(self) -> None:
+        self.at, self._delay = None, self.FIRST
+
+    def due(self, now: float) -> bool:
+        return self.at is not None and now >= self.at
+
+
 @dataclass
 class LoopStats:
     inputs: int = 0
@@ -71,6 +91,7 @@ class App:
         self.running = True
         self._game_arg = game
         self._output_failed = False
+        self.draw_retry = DrawRetry()
 
     # ------------------------------------------------------------------ games
     def start_new(self, game: str) -> None:
@@ -122,6 +143,8 @@ class App:
             self.running = False
             return
         if isinstance(ev, TickEvent):
+            if self.draw_retry.due(self.clock()):
+                self.draw()
             if self.toast_until is not None and self.clock() >= self.toast_until:
                 self.toast_until = None
                 if self.session is not None:
@@ -213,11 +236,13 @@ class App:
         active, waiting = self.session.leds() if self.session is not None else (None, False)
         try:
             self.output.present(img, active, waiting)
-        except CompanionError as e:  # a loose wire must not stop the game: the journal has it all; retry next frame
+        except CompanionError as e:  # a loose wire must not stop the game: the journal has it all; retry on a timer
             if not self._output_failed:
                 log.error("%s", e)
             self._output_failed = True
+            self.draw_retry.failed(self.clock())
             return
+        self.draw_retry.worked()
         if self._output_failed:
             log.info("display working again")
             self._output_failed = False
@@ -232,7 +257,7 @@ class App:
             self.notifier.ready("playing" if self.session else "home menu")
         next_ping = self.clock() + interval if interval else None
         while self.running:
-            deadlines = [d for d in (next_ping, self.toast_until) if d is not None]
+            deadlines = [d for d in (next_ping, self.toast_until, self.draw_retry.at) if d is not None]
             timeout = max(0.0, min(deadlines) - self.clock()) if deadlines else None
             try:
                 ev: Event = self.events.get(timeout=timeout)

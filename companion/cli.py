@@ -60,7 +60,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         sys.stdout.flush()  # a reader that left shows here, not in the interpreter's own flush at exit
         return status
     except CompanionError as e:
-        print(f"companion: {e}", file=sys.stderr)
+        print("companion: " + " ".join(str(e).splitlines()), file=sys.stderr)  # one line, whatever it quotes
         return 2
     except KeyboardInterrupt:
         return 130

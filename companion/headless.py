@@ -47,7 +47,7 @@ def parse_script(text: str, name: str = "script") -> list[ScriptLine]:
             if len(words) < 3 or words[1] not in ("d6", "d12"):
                 raise ScriptError(f"{name} line {i}: '{line}': write 'roll d6 N' or 'roll d12 N [N ...]'")
             try:
-                values = tuple(int(v) for v in words[2:])
+                values = tuple(_ascii_int(v) for v in words[2:])
             except ValueError:
                 raise ScriptError(f"{name} line {i}: '{line}': dice values must be whole numbers") from None
             sides = 6 if words[1] == "d6" else 12
@@ -56,7 +56,7 @@ def parse_script(text: str, name: str = "script") -> list[ScriptLine]:
             out.append(ScriptLine(i, RollEvent(words[1], values, roller="roller")))
         elif head == "wait" and len(words) == 2:
             try:
-                secs = float(words[1])
+                secs = float(words[1]) if words[1].isascii() else -1.0
             except ValueError:
                 secs = -1.0
             if not 0 <= secs <= 3600:
@@ -66,6 +66,12 @@ def parse_script(text: str, name: str = "script") -> list[ScriptLine]:
             raise ScriptError(f"{name} line {i}: '{line}' is not an event; use up, down, ok, back, hold, "
                               "roll d6|d12 N…, wait SECONDS or # comment")
     return out
+
+
+def _ascii_int(v: str) -> int:
+    if not (v.isascii() and v.isdigit()):  # int() reads other scripts' digits: "١٢" would be 12
+        raise ValueError(v)
+    return int(v)
 
 
 def game_key(game: str, cfg: Config) -> str:

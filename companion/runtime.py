@@ -27,8 +27,8 @@ class PiOutput:
         self.display, self.leds = display, leds
 
     def present(self, frame: Image.Image, active: int | None, waiting: bool) -> None:
+        self.leds.show(active, waiting)  # first: a failing display bus must not stop the LEDs
         self.display.show(frame)
-        self.leds.show(active, waiting)
 
     def set_roller(self, state: RollerState, detail: str) -> None:
         self.leds.set_status(state)

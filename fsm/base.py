@@ -47,7 +47,7 @@ class OptionSpec:
         """Return ``value`` if allowed, else raise ValueError with one line naming key, value and what is allowed."""
         where = f"[games.{game_id}] {name}"
         if self.choices is not None:
-            if value not in self.choices:
+            if value not in self.choices or not any(type(value) is type(c) for c in self.choices):  # 2.0 is not 2
                 allowed = ", ".join(repr(c) for c in self.choices)
                 raise ValueError(f"{where} = {value!r} is not allowed; use one of {allowed}")
             return value

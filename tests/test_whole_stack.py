@@ -118,3 +118,29 @@ def test_the_journal_holds_every_press(tmp_path: Path, factory: Any) -> None:
     finally:
         rig.stop()
     assert events == ["ok", "ok", "down", "up", "back"]
+
+
+def test_a_panel_that_lost_power_comes_back_without_a_press(tmp_path: Path, factory: Any) -> None:
+    """While the bus fails the LEDs still follow the game (they go first); afterwards the controller is set up
+    again and the frame redrawn on the loop's retry deadline, with no press needed."""
+    import errno
+
+    rig = Rig(tmp_path, factory)
+    try:
+        rig.press("ok")  # the set-up's first answer
+        rig.bus.fail = OSError(errno.EREMOTEIO, "Remote I/O error")
+        frames = rig.app.stats.frames
+        for _ in range(3):
+            rig.press("ok")
+        assert rig.app.stats.frames == frames and rig.app.draw_retry.at is not None
+        active, _waiting = rig.app.session.leds()
+        if active is not None:  # the LED of the seat to play was updated although no frame went out
+            wait_for(lambda: rig.factory.pin(12 if active == 1 else 16).state != 0, timeout=1.0)
+        rig.bus.power_cycle()
+        rig.bus.fail = None
+        wait_for(lambda: rig.app.stats.frames > frames, timeout=4.0)
+        assert rig.bus.display_on and rig.display.reinits == 1
+        assert rig.bus.image().tobytes() == rig.app.frame().tobytes()
+        assert rig.app.draw_retry.at is None
+    finally:
+        rig.stop()
