@@ -11,7 +11,7 @@ from .errors import CompanionError
 if TYPE_CHECKING:
     from .rules.sovereign_chess import SovereignChess
 
-PERFT_GAMES = ("sovereign-chess",)
+PERFT_GAMES = ("sovereign-chess", "sovereign-chess-royale")
 
 
 class ChessInputError(CompanionError, ValueError):
@@ -19,10 +19,11 @@ class ChessInputError(CompanionError, ValueError):
 
 
 def register(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
-    p = sub.add_parser("perft", help="count move paths of a rules engine (sovereign-chess)",
+    p = sub.add_parser("perft", help="count move paths of a rules engine (sovereign-chess, sovereign-chess-royale)",
                        description="Count the legal move paths DEPTH plies deep (ordinary moves; each promotion "
-                                   "choice counts; defections are not counted) and time it.")
-    p.add_argument("game", help="the game (sovereign-chess)")
+                                   "choice counts; defections are not counted) and time it. sovereign-chess-royale "
+                                   "counts under the Royale rules: four seats in turn, moves into check legal.")
+    p.add_argument("game", help="the game (sovereign-chess or sovereign-chess-royale)")
     p.add_argument("--depth", type=int, required=True, metavar="N", help="plies to search (0 or more)")
     p.add_argument("--fen", metavar="TEXT", help="position text (default: the start position)")
     p.add_argument("--divide", action="store_true", help="also print the count below each first move")
@@ -62,6 +63,8 @@ def cmd_perft(args: argparse.Namespace) -> int:
         raise ChessInputError(f"perft: unknown game {args.game!r}; perft knows {', '.join(PERFT_GAMES)}")
     if args.depth < 0:
         raise ChessInputError(f"perft: --depth must be 0 or more, got {args.depth}")
+    if args.game == "sovereign-chess-royale":
+        return _perft_royale(args)
     game = _game(args.fen)
     pos = game.position
     t0 = time.perf_counter()
@@ -80,6 +83,33 @@ def cmd_perft(args: argparse.Namespace) -> int:
     if dt > 0:
         print(f"speed {nodes / dt:,.0f} nodes/s")
     return 0
+
+
+def _perft_royale(args: argparse.Namespace) -> int:
+    from .rules.sovereign_chess import ChessError, parse_royale, royale_divide, royale_perft, royale_start
+    from .rules.sovereign_chess.moves import move_from_packed
+
+    try:
+        pos = parse_royale(royale_start() if args.fen is None else args.fen)
+    except ChessError as e:
+        raise ChessInputError(str(e)) from None
+    t0 = time.perf_counter()
+    if args.divide and args.depth > 0:
+        rows = [(move_from_packed(pos.board, m).text, n) for m, n in royale_divide(pos, args.depth)]
+        nodes = sum(n for _, n in rows)
+        for text, n in sorted(rows):
+            print(f"{text} {n}")
+    else:
+        nodes = royale_perft(pos, args.depth)
+    _print_speed(nodes, time.perf_counter() - t0)
+    return 0
+
+
+def _print_speed(nodes: int, dt: float) -> None:
+    print(f"nodes {nodes}")
+    print(f"time {dt:.3f} s")
+    if dt > 0:
+        print(f"speed {nodes / dt:,.0f} nodes/s")
 
 
 def inspect_json(game: "SovereignChess") -> dict[str, Any]:

@@ -8,6 +8,9 @@ A pure library: no I/O, nothing from ``hw/`` or ``fsm/``. Start with :class:`Sov
     game.controlled(1), game.blocked(), game.in_check(), game.outcome()
 
 :func:`~.perft.perft` counts move paths on the fast internal :class:`~.position.Position`.
+
+The four-player Royale is :class:`SovereignChessRoyale` (seats 1–4, kings captured, Interregnum, escape) with its
+own position text (:func:`parse_royale`, :func:`royale_start`) and :func:`royale_perft`.
 """
 from __future__ import annotations
 
@@ -17,31 +20,45 @@ from .game import Outcome, Piece, SovereignChess
 from .moves import Move, MoveKind, parse_move_text
 from .perft import count_legal, divide, perft
 from .position import Position
+from .royale import RoyalePosition, royale_divide, royale_perft
+from .royale_game import MoveReport, RoyaleOutcome, SovereignChessRoyale
+from .royale_text import parse_royale, royale_start, royale_text
 from .squares import Colour, Role, parse_square, square_name
 
 GAME_ID = "sovereign-chess"
+ROYALE_ID = "sovereign-chess-royale"
 
 __all__ = [
     "GAME_ID",
+    "ROYALE_ID",
     "START",
     "ChessError",
     "Colour",
     "IllegalMoveError",
     "Move",
     "MoveKind",
+    "MoveReport",
     "MoveTextError",
     "Outcome",
     "Piece",
     "Position",
     "PositionTextError",
     "Role",
+    "RoyaleOutcome",
+    "RoyalePosition",
     "SovereignChess",
+    "SovereignChessRoyale",
     "count_legal",
     "divide",
     "parse_move_text",
     "parse_position",
+    "parse_royale",
     "parse_square",
     "perft",
     "position_text",
+    "royale_divide",
+    "royale_perft",
+    "royale_start",
+    "royale_text",
     "square_name",
 ]
