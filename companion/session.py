@@ -83,6 +83,8 @@ class Session:
         self.overlays: list[Overlay] = []
         self.toast: str | None = None
         self.n_inputs = 0
+        self._handling = False
+        self._memo: Prompt | None = None
         self.ended = False  #: the table ended the game from the menu
         self.closed = False  #: OK on the game-over screen: back to the main menu
         self._t = 0.0
@@ -102,7 +104,15 @@ class Session:
         return list(self.wizard.data["names"])
 
     def prompt(self) -> Prompt:
-        return self.model.prompt()  # type: ignore[no-any-return]
+        # Within one input the prompt is asked for several times (answer, automatic picks, the new screen); a
+        # long game's replay spends most of its time there, so it is kept until the model changes (an answer or
+        # a restore). Outside handle() it is always asked afresh.
+        if self._memo is not None:
+            return self._memo
+        p: Prompt = self.model.prompt()
+        if self._handling:
+            self._memo = p
+        return p
 
     def _snapshot(self) -> Any:
         if self.game is None:
@@ -110,6 +120,7 @@ class Session:
         return ("game", self.game.snapshot(), self.game)
 
     def _restore(self, snap: Any) -> None:
+        self._memo = None
         if snap[0] == "setup":
             self.game = None
             self.wizard.restore(snap[1])
@@ -131,6 +142,7 @@ class Session:
         self._t = t
         self._records = []
         self.toast = None
+        self._handling, self._memo = True, None
         try:
             if isinstance(ev, RollEvent):
                 self._on_roll(ev)
@@ -143,6 +155,8 @@ class Session:
         except Exception:  # a bug must never take the table down: log it, keep the state, say so
             log.exception("input %s failed", encode_event(ev))
             self.toast = "Internal error; the game is unchanged. See the log."
+        finally:
+            self._handling, self._memo = False, None
         return self._records
 
     def _on_roll(self, ev: RollEvent) -> None:
@@ -216,6 +230,7 @@ class Session:
 
     def _model_answer(self, value: Any) -> None:
         """Hand an answer to the wizard or the game; the wizard's last answer creates the game."""
+        self._memo = None
         self.model.answer(value)
         if self.game is None and self.wizard.done:
             self.game = self.game_cls(self.wizard.setup())
