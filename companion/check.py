@@ -61,13 +61,14 @@ def check_display(cfg: Config, *, bus: Any = None, dev: Path = Path("/dev")) -> 
 
 
 def check_gpio(dev: Path = Path("/dev")) -> Result:
+    from hw import faults
+
     chips = sorted(p.name for p in dev.glob("gpiochip*"))
     if not chips:
-        return Result("gpio", False, f"no /dev/gpiochip*: this is not a Raspberry Pi, or the kernel lacks GPIO; "
-                                     f"'companion sim' runs without it")
+        return Result("gpio", False, faults.NO_GPIOCHIP)
     unusable = [c for c in chips if not os.access(dev / c, os.R_OK | os.W_OK)]
     if len(unusable) == len(chips):
-        return Result("gpio", False, f"permission denied on /dev/{chips[0]}: add the user to the gpio group")
+        return Result("gpio", False, faults.GPIO_PERMISSION.format(chip=chips[0]))
     return Result("gpio", True, ", ".join(chips))
 
 
@@ -97,8 +98,7 @@ def check_roller(cfg: Config, *, dev: Path = Path("/dev"), wait: float = 3.5) ->
                 return Result("roller", True, ev.detail or port)
     finally:
         reader.stop()
-    return Result("roller", False, f"{port} is there but no roller answered in {wait:.0f} s: check it runs the "
-                                   "companion firmware (firmware_docs/roller/README.md)")
+    return Result("roller", False, faults.ROLLER_SILENT.format(port=port, wait=f"{wait:.0f}"))
 
 
 def run_checks(cfg: Config) -> list[Result]:

@@ -49,6 +49,7 @@ class EncoderConfig:
 class LedsConfig:
     players: tuple[int, ...] = (12, 16, 20, 21, 23, 24)  #: one BCM pin per seat
     status: int | None = 25
+    active_high: bool = True  #: true: GPIO → resistor → LED → ground; false: 3.3 V → LED → GPIO (common anode)
 
 
 @dataclass(frozen=True)
@@ -184,6 +185,25 @@ def _rotate(where: str, v: Any) -> Any:
     return v
 
 
+#: the 8-bit forms (the 7-bit address shifted left, write bit 0) some OLED boards print next to the address jumper
+EIGHT_BIT_ADDRESSES = {0x78: 0x3C, 0x7A: 0x3D}
+EIGHT_BIT_ADDRESS = ("{where} = {value} is the 8-bit address {eight} that some boards print; it means the 7-bit "
+                     "address {seven}: set {where} = {seven}")
+
+
+def _address(where: str, v: Any) -> Any:
+    number = v
+    if isinstance(v, str):
+        try:
+            number = int(v, 0)
+        except ValueError:
+            pass
+    if isinstance(number, int) and not isinstance(number, bool) and number in EIGHT_BIT_ADDRESSES:
+        raise ConfigError(EIGHT_BIT_ADDRESS.format(where=where, value=_fmt(v), eight=f"0x{number:02X}",
+                                                   seven=f"0x{EIGHT_BIT_ADDRESSES[number]:02X}"))
+    return _int(0x03, 0x77)(where, v)
+
+
 def _str(where: str, v: Any) -> Any:
     if not isinstance(v, str) or not v.strip() or not _plain(v):
         raise ConfigError(f"{where} = {_fmt(v)} must be a non-empty string without control characters")
@@ -236,7 +256,7 @@ def parse_config(raw: Mapping[str, Any], source: Path | None = None) -> Config:
     display = DisplayConfig(
         driver=t.get("driver", d.driver, _choice("ssd1306", "sh1106")),
         port=t.get("port", d.port, _int(0, 31)),
-        address=t.get("address", d.address, _int(0x03, 0x77)),
+        address=t.get("address", d.address, _address),
         rotate=t.get("rotate", d.rotate, _rotate),
         contrast=t.get("contrast", d.contrast, _int(0, 255)),
     )
@@ -254,7 +274,8 @@ def parse_config(raw: Mapping[str, Any], source: Path | None = None) -> Config:
     t.done()
     lc = LedsConfig()
     t = _Table("leds", raw.get("leds", {}))
-    leds = LedsConfig(players=t.get("players", lc.players, _pins), status=t.get("status", lc.status, PIN))
+    leds = LedsConfig(players=t.get("players", lc.players, _pins), status=t.get("status", lc.status, PIN),
+                      active_high=t.get("active_high", lc.active_high, _bool))
     t.done()
     t = _Table("roller", raw.get("roller", {}))
     roller = RollerConfig(port=t.get("port", "auto", _str))

@@ -36,6 +36,15 @@ class RollEvent:
     seq: int | None = None
 
 
+@dataclass(frozen=True)
+class EntryEvent:
+    """Typed entry that answers the current prompt in the game's own notation: a script's ``move TEXT`` line, or a
+    remote. ``kind`` is the notation's word (``move``)."""
+
+    kind: str
+    text: str
+
+
 class RollerState(str, Enum):
     CONNECTED = "connected"
     OFFLINE = "offline"
@@ -65,7 +74,7 @@ class QuitEvent:
     reason: str = "quit"
 
 
-Event = Union[KeyEvent, RollEvent, RollerStatusEvent, RollRequestEvent, TickEvent, QuitEvent]
+Event = Union[KeyEvent, RollEvent, EntryEvent, RollerStatusEvent, RollRequestEvent, TickEvent, QuitEvent]
 
 
 def key(name: str) -> KeyEvent:
@@ -73,5 +82,5 @@ def key(name: str) -> KeyEvent:
     return KeyEvent(Key(name))
 
 
-__all__ = ["Event", "Key", "KeyEvent", "RollEvent", "RollerState", "RollerStatusEvent", "RollRequestEvent", "TickEvent",
+__all__ = ["EntryEvent", "Event", "Key", "KeyEvent", "RollEvent", "RollerState", "RollerStatusEvent", "RollRequestEvent", "TickEvent",
            "QuitEvent", "key"]

@@ -1,7 +1,8 @@
 """Headless scripted play: `companion play GAME --script FILE`, for tests, demos and bug reports.
 
 A script has one event per line: ``up``, ``down``, ``ok``, ``back``, ``hold``, ``roll d12 7`` (a roll arriving from
-the roller; several values allowed), ``wait 0.5`` and ``#`` comments. Every event is journaled like a press at the
+the roller; several values allowed), ``move TEXT`` (a move typed in the game's notation, e.g. Sovereign Chess move
+text), ``wait 0.5`` and ``#`` comments. Every event is journaled like a press at the
 table, so a run killed part-way continues with ``--resume``: the events already in the journal are skipped.
 """
 from __future__ import annotations
@@ -17,7 +18,7 @@ from typing import Any, Callable
 
 from .config import Config, load_config
 from .errors import CompanionError, ScriptError
-from .events import Key, KeyEvent, RollEvent
+from .events import EntryEvent, Key, KeyEvent, RollEvent
 from .journal import ChainBreak, GameRecord, Journal
 from .session import Session, decode_event, encode_event
 
@@ -29,7 +30,7 @@ KEYS = {k.value for k in Key}
 @dataclass(frozen=True)
 class ScriptLine:
     line: int
-    event: KeyEvent | RollEvent | None  #: None for a wait
+    event: KeyEvent | RollEvent | EntryEvent | None  #: None for a wait
     wait: float = 0.0
 
 
@@ -54,6 +55,11 @@ def parse_script(text: str, name: str = "script") -> list[ScriptLine]:
             if not 1 <= len(values) <= 8 or any(not 1 <= v <= sides for v in values):
                 raise ScriptError(f"{name} line {i}: '{line}': 1 to 8 values, each 1 to {sides}")
             out.append(ScriptLine(i, RollEvent(words[1], values, roller="roller")))
+        elif head == "move":
+            if len(words) != 2:
+                raise ScriptError(f"{name} line {i}: '{line}': write 'move TEXT' with the move text, no spaces "
+                                  "(e.g. 'move wPi2-i4', 'move accept')")
+            out.append(ScriptLine(i, EntryEvent("move", words[1])))
         elif head == "wait" and len(words) == 2:
             try:
                 secs = float(words[1]) if words[1].isascii() else -1.0
@@ -64,7 +70,7 @@ def parse_script(text: str, name: str = "script") -> list[ScriptLine]:
             out.append(ScriptLine(i, None, secs))
         else:
             raise ScriptError(f"{name} line {i}: '{line}' is not an event; use up, down, ok, back, hold, "
-                              "roll d6|d12 N…, wait SECONDS or # comment")
+                              "roll d6|d12 N…, move TEXT, wait SECONDS or # comment")
     return out
 
 
@@ -212,6 +218,9 @@ def play(game: str, script: Path, *, seed: int | None = None, journal_path: Path
                 done -= 1
                 continue
             records = session.handle(ln.event, time.time())
+            if isinstance(ln.event, EntryEvent) and session.refused:
+                where = f"{script.name} line {ln.line}: '{ln.event.kind} {ln.event.text}'"
+                raise ScriptError(f"{where}: {session.refused}")
             journal.commit(record.id, session.n_inputs, encode_event(ln.event), records, session.summary())
             if writer:
                 writer.add(session)

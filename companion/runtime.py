@@ -128,7 +128,7 @@ def _build_pi(cfg: Config, events: "queue.SimpleQueue[Event]", stack: ExitStack)
 
     d = cfg.display
     display = OledDisplay(d.driver, port=d.port, address=d.address, rotate=d.rotate, contrast=d.contrast)
-    leds = GpioLeds(cfg.leds.players, cfg.leds.status)
+    leds = GpioLeds(cfg.leds.players, cfg.leds.status, active_high=cfg.leds.active_high)
     if cfg.encoder.enabled:
         from hw.encoder import Encoder
 

@@ -19,7 +19,7 @@ from PIL import Image
 from fsm.base import GameMachine
 from fsm.prompts import Dice, InvalidAnswer, Prompt, Random, validate_answer
 
-from .events import Key, KeyEvent, RollEvent
+from .events import EntryEvent, Key, KeyEvent, RollEvent
 from .journal import RollRecord
 from .ui.draw import new_frame, title_bar
 from .ui.prompt_screens import DiceContext, PromptScreen, roll_summary, screen_for
@@ -28,7 +28,10 @@ from .wizard import SetupWizard
 
 log = logging.getLogger(__name__)
 
-EventIn = KeyEvent | RollEvent
+EventIn = KeyEvent | RollEvent | EntryEvent
+
+#: the typed-entry notations a journal line may start with (``move wPi2-i4``)
+ENTRY_KINDS = ("move",)
 
 
 # ------------------------------------------------------------------------------------------------ event text
@@ -36,6 +39,8 @@ def encode_event(ev: EventIn) -> str:
     """The journal's text for an input: ``ok``, ``up+`` (auto-repeat), ``roll d12 7 5 roller``."""
     if isinstance(ev, KeyEvent):
         return ev.key.value + ("+" if ev.repeat else "")
+    if isinstance(ev, EntryEvent):
+        return f"{ev.kind} {ev.text}"
     return f"roll {ev.die} {' '.join(map(str, ev.values))} {ev.roller}"
 
 
@@ -43,6 +48,9 @@ def decode_event(text: str) -> EventIn:
     if text.startswith("roll "):
         parts = text.split()
         return RollEvent(parts[1], tuple(int(v) for v in parts[2:-1]), roller=parts[-1])
+    head, _, rest = text.partition(" ")
+    if head in ENTRY_KINDS:
+        return EntryEvent(head, rest)
     return KeyEvent(Key(text.rstrip("+")), repeat=text.endswith("+"))
 
 
@@ -82,6 +90,8 @@ class Session:
         self.action_log: list[dict[str, Any]] = []
         self.overlays: list[Overlay] = []
         self.toast: str | None = None
+        #: why the last input was refused (an impossible typed entry), for scripts to report; None when accepted
+        self.refused: str | None = None
         self.n_inputs = 0
         self._handling = False
         self._memo: Prompt | None = None
@@ -142,10 +152,13 @@ class Session:
         self._t = t
         self._records = []
         self.toast = None
+        self.refused = None
         self._handling, self._memo = True, None
         try:
             if isinstance(ev, RollEvent):
                 self._on_roll(ev)
+            elif isinstance(ev, EntryEvent):
+                self._on_entry(ev)
             elif ev.key is Key.HOLD:
                 self._toggle_menu()
             elif self.overlays:
@@ -176,6 +189,19 @@ class Session:
         else:
             self.toast = f"That was a {ev.die}; roll a {p.die}"
 
+    def _on_entry(self, ev: EntryEvent) -> None:
+        """Typed entry: the game turns the text into the answer to its prompt; then it is answered like OK."""
+        if self.game is None or self._game_over:
+            self.toast = self.refused = f"'{ev.kind} {ev.text}': no game is waiting for a {ev.kind}"
+            return
+        try:
+            value = self.game.entry_answer(ev.text)
+        except InvalidAnswer as e:
+            self.toast = self.refused = str(e)
+            return
+        self.overlays.clear()
+        self._answer(value)
+
     @property
     def _game_over(self) -> bool:
         return self.game is not None and self.game.is_over
@@ -189,6 +215,10 @@ class Session:
                 return
             self._answer(out.value)
         elif isinstance(out, Back):
+            views = self.game.views() if self.game is not None else []
+            if self.prompt().board is not None and views:  # a board game's first page (the control map) is near
+                self.overlays.append(Overlay("page", views[0].title, TextView(list(views[0].lines), top=0)))
+                return
             self.toast = "Hold OK for the menu: undo, log, end game"
 
     def _answer(self, value: Any) -> None:
@@ -200,7 +230,7 @@ class Session:
             self._settle(group)
         except InvalidAnswer as e:
             self._restore(before)
-            self.toast = str(e)
+            self.toast = self.refused = str(e)
             self.screen = self._new_screen()
             return
         except Exception:
@@ -210,6 +240,13 @@ class Session:
         self.undo_stack.append((before, group))
         self.redo_stack.clear()
         self.screen = self._new_screen()
+        self._announce()
+
+    def _announce(self) -> None:
+        """A game may leave a line in ``data["announce"]`` (what changed hands, check): shown as a toast."""
+        said = self.game.data.get("announce") if self.game is not None else None
+        if said and not self.toast:
+            self.toast = str(said)
 
     def _apply(self, prompt: Prompt, value: Any, group: ActionGroup, *, auto: bool) -> None:
         validate_answer(prompt, value)
@@ -283,6 +320,8 @@ class Session:
                  Item("log", "Game log"), Item("dice", "Dice history")]
         if self.game is not None:
             items += [Item(f"view:{i}", v.title) for i, v in enumerate(self.game.views())]
+            if not self._game_over:
+                items += [Item(f"act:{o.key}", o.label, o.enabled, o.hint) for o in self._menu_actions()]
         items += [Item("settings", "Settings"), Item("end", "End game")]
         self.overlays.append(Overlay("menu", "Game menu", ListWidget(items)))
 
@@ -300,10 +339,22 @@ class Session:
                 self.overlays.clear()
                 if out.value:
                     self.ended = True
+            elif top.kind.startswith("act:"):
+                self.overlays.clear()
+                if out.value:
+                    self._answer(top.kind[4:])
+
+    def _menu_actions(self) -> list[Any]:
+        """The prompt's options offered from the game menu (resign, claim a draw)."""
+        p = self.prompt()
+        return [o for o in getattr(p, "options", ()) if getattr(o, "in_menu", False)]
 
     def _menu_pick(self, key: str) -> None:
         if key == "resume":
             self.overlays.clear()
+        elif key.startswith("act:"):  # a game's menu action (resign, claim a draw): asked once more
+            label = next((o.label for o in self._menu_actions() if o.key == key[4:]), key[4:])
+            self.overlays.append(Overlay(key, f"{label}?", ConfirmWidget("Yes", "No", value=False, back_ok=True)))
         elif key in ("undo", "redo"):
             self.overlays.clear()
             self.toast = self.undo() if key == "undo" else self.redo()
@@ -321,7 +372,7 @@ class Session:
         elif key == "settings":
             self.overlays.append(Overlay("page", "Settings", TextView(self.settings_lines(), top=0)))
         elif key == "end":
-            self.overlays.append(Overlay("end", "End game?", ConfirmWidget("End", "Keep", value=False)))
+            self.overlays.append(Overlay("end", "End game?", ConfirmWidget("End", "Keep", value=False, back_ok=True)))
 
     def settings_lines(self) -> list[str]:
         """What this game runs with: its dice sources and rule switches (fixed when the game was started)."""
@@ -347,6 +398,8 @@ class Session:
             title_bar(d, top.title)
             if top.kind == "end":
                 draw_lines(d, 11, ("End this game?", "It stays in the saved", "games list."), 3)
+            elif top.kind.startswith("act:"):
+                draw_lines(d, 11, (top.title, "Undo takes it back."), 3)
             top.widget.draw(d, 11)
         else:
             self.screen.draw(d)

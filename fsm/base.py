@@ -137,6 +137,14 @@ class GameMachine:
         """Read-only pages for the game menu (status per player, charts, tallies)."""
         return []
 
+    def entry_answer(self, text: str) -> Any:
+        """Typed entry (a script's ``move TEXT``, a remote): the answer to the current prompt that ``text`` names.
+
+        Games that read a notation (chess move text) override this; raise :meth:`refuse` for text that names
+        nothing allowed now.
+        """
+        raise self.refuse(f"{self.name} takes no typed entries; use the buttons")
+
     # ----------------------------------------------------------------- provided
     @classmethod
     def resolve_options(cls, given: Mapping[str, Any]) -> dict[str, Any]:

@@ -34,6 +34,11 @@ class Option:
     enabled: bool = True
     #: why the option is disabled (shown as a toast when it is picked), or a short hint
     hint: str = ""
+    #: labels of the steps that lead to this option (piece, target, promotion): the widget offers the first step's
+    #: distinct labels, then the next step's among the options sharing the chosen prefix. Empty: a flat list.
+    path: tuple[str, ...] = ()
+    #: offered from the game menu (resign, claim a draw), not in the list itself
+    in_menu: bool = False
 
 
 def options(*items: Union[str, tuple[str, str], Option]) -> tuple[Option, ...]:
@@ -50,12 +55,33 @@ def options(*items: Union[str, tuple[str, str], Option]) -> tuple[Option, ...]:
 
 
 @dataclass(frozen=True)
+class BoardView:
+    """A square board to draw beside a prompt (Sovereign Chess): plain JSON-able data, rendered by the platform.
+
+    ``cells`` has ``files * ranks`` strings, square ``rank * files + file`` (a1 first, rank 1 at the bottom): ``""``
+    empty, ``"."`` a square of colour, ``"#"`` a square of colour blocked by its twin, else a role letter
+    (``KQRBNP``) and whose piece it is for the seat to act: ``o`` owned, ``c`` controlled, ``e`` an opponent's,
+    ``n`` neutral (``"Qc"``). ``spots`` maps an option key to the square of each step of its ``path``, so the widget
+    can show the cursor, the selected piece and its targets.
+    """
+
+    files: int
+    ranks: int
+    cells: tuple[str, ...]
+    spots: tuple[tuple[str, tuple[int, ...]], ...] = ()
+    #: squares to mark as the last move (from, to)
+    last: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True)
 class _Base:
     title: str
     #: context lines drawn above the widget (scores, sums, whose turn); keep each under ~21 characters
     lines: tuple[str, ...] = ()
     #: the seat (1-based) who must act; their LED blinks. None: anyone / the game master
     player: int | None = None
+    #: a board to draw beside the prompt (the lines then go in the text half)
+    board: BoardView | None = None
 
 
 @dataclass(frozen=True)
@@ -188,5 +214,5 @@ def validate_answer(prompt: Prompt, value: Any) -> None:
             raise InvalidAnswer(f"{value!r} is not a possible pick")
 
 
-__all__ = ["Prompt", "Choice", "Number", "Confirm", "MultiSelect", "SecretVote", "Dice", "Info", "Random",
+__all__ = ["BoardView", "Prompt", "Choice", "Number", "Confirm", "MultiSelect", "SecretVote", "Dice", "Info", "Random",
            "Option", "options", "View", "InvalidAnswer", "validate_answer", "DIE_SIDES"]

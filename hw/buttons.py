@@ -27,10 +27,10 @@ from typing import Any, Callable, Mapping
 
 from gpiozero import DigitalInputDevice, GPIOZeroError  # type: ignore[import-untyped]
 
-from companion.errors import ConfigError, HardwareError
+from companion.errors import ConfigError
 from companion.events import Event, Key, KeyEvent
 
-from .gpio import default_pin_factory
+from .gpio import default_pin_factory, pin_error, pin_errors
 
 log = logging.getLogger(__name__)
 
@@ -75,15 +75,17 @@ class Buttons:
         self._closed = False
         self._switches: list[_Switch] = []
         self.wakeups = 0  #: times the timer thread woke up (a test checks it stays put while idle)
+        where = ""
         try:
             for name, pin in pins.items():
+                where = f"[buttons] {name} = {pin}"
                 device = DigitalInputDevice(pin, pull_up=True, bounce_time=None, pin_factory=self._factory)
                 sw = _Switch(Key(name), device, pressed=bool(device.is_active))  # already down: wait for release
                 self._switches.append(sw)
                 device.when_activated = device.when_deactivated = self._callback(sw)
-        except GPIOZeroError as e:
+        except pin_errors() as e:
             self._close_devices()
-            raise HardwareError(f"[buttons] pins {dict(pins)}: {e}") from e
+            raise pin_error(where, e) from e
         self._thread = threading.Thread(target=self._run, name="buttons", daemon=True)
         self._thread.start()
 

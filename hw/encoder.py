@@ -21,7 +21,7 @@ from companion.errors import HardwareError
 from companion.events import Event, Key, KeyEvent
 
 from .buttons import Buttons
-from .gpio import default_pin_factory
+from .gpio import default_pin_factory, pin_error, pin_errors
 
 log = logging.getLogger(__name__)
 
@@ -36,8 +36,8 @@ class Encoder:
         try:
             # max_steps=0: count without bounds, nothing saturates; bounce is handled by the state machine
             self._rotor = RotaryEncoder(a, b, max_steps=0, pin_factory=factory)
-        except GPIOZeroError as e:
-            raise HardwareError(f"[encoder] a = {a}, b = {b}: {e}") from e
+        except pin_errors() as e:
+            raise pin_error(f"[encoder] a = {a}, b = {b}", e) from e
         self._rotor.when_rotated_clockwise = lambda: put(KeyEvent(clockwise))
         self._rotor.when_rotated_counter_clockwise = lambda: put(KeyEvent(counter))
         self.push: Buttons | None = None
@@ -46,8 +46,9 @@ class Encoder:
                 self.push = Buttons({"ok": push}, put, pin_factory=factory, hold_time=hold_time,
                                     bounce_time=bounce_time)
             except HardwareError as e:
-                self._rotor.close()
-                raise HardwareError(f"[encoder] push = {push}: {e}") from e
+                self._rotor.close()  # the push switch is a one-button Buttons: name it as the config does
+                message = str(e).replace(f"[buttons] ok = {push}", f"[encoder] push = {push}", 1)
+                raise HardwareError(message) from e
 
     def close(self) -> None:
         if self.push is not None:

@@ -13,3 +13,12 @@ ROLLER_PERMISSION = ("permission denied on {port}: add the user to the dialout g
                      "systemd/99-companion-roller.rules")
 WRONG_DRIVER = ("the display shows garbage or is shifted by two columns: set [display] driver = \"sh1106\" "
                 "for 1.3-inch modules, \"ssd1306\" for 0.96-inch ones")
+NO_GPIO = ("cannot use the GPIO pins ({detail}): on Raspberry Pi OS install lgpio "
+           "('sudo apt install python3-lgpio', or 'pip install lgpio' in the venv), or run 'companion sim'")
+GPIO_BUSY = ("{where}: GPIO busy: a dtoverlay in /boot/firmware/config.txt or another program holds the pin; "
+             "see it with 'pinctrl get PIN', then free it or choose another pin")
+GPIO_PERMISSION = "permission denied on /dev/{chip}: add the user to the gpio group"
+NO_GPIOCHIP = ("no /dev/gpiochip*: this is not a Raspberry Pi, or the kernel lacks GPIO; "
+               "'companion sim' runs without it")
+ROLLER_SILENT = ("{port} is there but no roller answered in {wait} s: check it runs the companion firmware "
+                 "(firmware_docs/roller/README.md)")

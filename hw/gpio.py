@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import logging
 import os
+import sys
 import tempfile
 from typing import Any
 
@@ -17,8 +18,7 @@ from companion.errors import HardwareError
 log = logging.getLogger(__name__)
 
 FACTORIES = ("auto", "lgpio", "rpigpio", "native", "mock")
-NO_GPIO = ("cannot use the GPIO pins ({detail}): on Raspberry Pi OS install lgpio "
-           "('sudo apt install python3-lgpio', or 'pip install lgpio' in the venv), or run 'companion sim'")
+from .faults import GPIO_BUSY, NO_GPIO
 
 _default: Any = None
 
@@ -66,6 +66,27 @@ def _build(kind: str) -> Any:
     return NativeFactory()
 
 
+def pin_errors() -> tuple[type[BaseException], ...]:
+    """What claiming a pin can raise: gpiozero's errors, and the backend's own (lgpio's ``error`` for "GPIO busy",
+    RPi.GPIO's RuntimeError, the native factory's OSError). lgpio is only looked at when it is already loaded."""
+    from gpiozero import GPIOZeroError
+
+    errors: list[type[BaseException]] = [GPIOZeroError, OSError, RuntimeError]
+    lgpio = sys.modules.get("lgpio")
+    backend = getattr(lgpio, "error", None)
+    if isinstance(backend, type) and issubclass(backend, BaseException):
+        errors.append(backend)
+    return tuple(errors)
+
+
+def pin_error(where: str, e: BaseException) -> HardwareError:
+    """One line for a pin that could not be claimed. ``where`` is the config key and its pin (``[buttons] back =
+    19``); a busy pin (held by a dtoverlay or another program) gets :data:`hw.faults.GPIO_BUSY`."""
+    if "busy" in str(e).lower():
+        return HardwareError(GPIO_BUSY.format(where=where))
+    return HardwareError(f"{where}: {e}")
+
+
 def default_pin_factory() -> Any:
     """The process's factory, made on first call with ``make_pin_factory("auto")`` and reused after.
 
@@ -80,4 +101,5 @@ def default_pin_factory() -> Any:
     return _default
 
 
-__all__ = ["FACTORIES", "default_pin_factory", "lgpio_workdir", "make_pin_factory"]
+__all__ = ["FACTORIES", "NO_GPIO", "default_pin_factory", "lgpio_workdir", "make_pin_factory", "pin_error",
+           "pin_errors"]

@@ -7,7 +7,8 @@ What they show (:class:`LedSnapshot`):
 * the status LED shows the dice roller: connected → on; offline → slow blink (the companion runs, no roller is
   answering); error → fast blink (0.1 s on / 0.1 s off); ``None`` (no roller in use) → off.
 
-:class:`GpioLeds` drives gpiozero ``LED`` objects (anode to the BCM pin through a resistor, cathode to ground);
+:class:`GpioLeds` drives gpiozero ``LED`` objects: active-high by default (BCM pin → resistor → anode, cathode to
+ground), or active-low with ``active_high=False`` (3.3 V → resistor → anode, cathode to the pin: common-anode parts);
 :class:`SimLeds` is the fake the terminal simulator draws and tests read. Both only touch the outputs when what
 they show changes, so the loop may call :meth:`~GpioLeds.show` after every frame.
 """
@@ -19,7 +20,7 @@ from typing import Any, Literal, Sequence
 
 from companion.events import RollerState
 
-from .gpio import default_pin_factory
+from .gpio import default_pin_factory, pin_error, pin_errors
 
 log = logging.getLogger(__name__)
 
@@ -86,27 +87,30 @@ class SimLeds:
 
 
 class GpioLeds:
-    """LEDs on BCM pins: ``players`` in seat order, ``status`` optional."""
+    """LEDs on BCM pins: ``players`` in seat order, ``status`` optional; ``active_high=False`` for LEDs wired from
+    3.3 V to the pin (lit when the pin is low)."""
 
     def __init__(self, players: Sequence[int], status: int | None, *, pin_factory: Any = None,
-                 blink: tuple[float, float] = BLINK, fast: tuple[float, float] = FAST) -> None:
-        from gpiozero import LED, GPIOZeroError  # type: ignore[import-untyped]
-
-        from companion.errors import HardwareError
+                 blink: tuple[float, float] = BLINK, fast: tuple[float, float] = FAST,
+                 active_high: bool = True) -> None:
+        from gpiozero import LED  # type: ignore[import-untyped]
 
         factory = pin_factory if pin_factory is not None else default_pin_factory()
         self._blink = blink
         self._fast = fast
         self._players: list[Any] = []
         self._status: Any = None
+        where = ""
         try:
-            for pin in players:
-                self._players.append(LED(pin, pin_factory=factory))
+            for seat, pin in enumerate(players):
+                where = f"[leds] players[{seat}] = {pin}"
+                self._players.append(LED(pin, active_high=active_high, initial_value=False, pin_factory=factory))
             if status is not None:
-                self._status = LED(status, pin_factory=factory)
-        except GPIOZeroError as e:
+                where = f"[leds] status = {status}"
+                self._status = LED(status, active_high=active_high, initial_value=False, pin_factory=factory)
+        except pin_errors() as e:
             self._close_all()
-            raise HardwareError(f"[leds] players = {list(players)}, status = {status}: {e}") from e
+            raise pin_error(where, e) from e
         self._n = len(self._players)
         self._snap = LedSnapshot.dark(self._n)
 

@@ -15,6 +15,7 @@ readonly APP_GROUPS=(gpio i2c dialout)
 readonly PREFIX=/opt/companion
 readonly VENV=$PREFIX/venv
 readonly DOCS=$PREFIX/docs
+readonly BIN_LINK=/usr/local/bin/companion
 readonly CONF_DIR=/etc/companion
 readonly CONF=$CONF_DIR/config.toml
 readonly GAMES_DIR=$CONF_DIR/games
@@ -216,12 +217,34 @@ venv_and_package() {
     did "installed the companion from $SRC"
     "$venv/bin/companion" --help >/dev/null || die "the installed 'companion' command does not start"
     same "'$VENV/bin/companion --help' runs"
+    command_link
+}
+
+# /usr/local/bin/companion -> the venv's command, so the docs' bare `companion ...` works for every user.
+# The link is relative, so the tree laid under --root is whole in itself.
+link_target() { echo "../../..$VENV/bin/companion"; }
+
+command_link() {
+    local link; link=$(at "$BIN_LINK")
+    if [ -L "$link" ] && [ "$(readlink "$link")" = "$(link_target)" ]; then
+        same "$BIN_LINK links to $VENV/bin/companion"
+    elif [ -e "$link" ] && [ ! -L "$link" ]; then
+        warn "$BIN_LINK is someone else's file: left alone; run $VENV/bin/companion instead"
+    else
+        install -d "$(dirname "$link")"
+        ln -sfn "$(link_target)" "$link"
+        did "linked $BIN_LINK to $VENV/bin/companion (the 'companion' command)"
+    fi
 }
 
 docs() {
     local f
     for f in "$SRC"/firmware_docs/*.md "$SRC/README.md"; do
         if [ -f "$f" ]; then put_file "$f" "$DOCS/$(basename "$f")" 644; fi
+    done
+    # the dice roller: its build guide and the firmware to copy onto the Pico
+    for f in "$SRC"/firmware_docs/roller/*; do
+        if [ -f "$f" ]; then put_file "$f" "$DOCS/roller/$(basename "$f")" 644; fi
     done
 }
 
@@ -348,10 +371,13 @@ install_all() {
     start
     echo
     echo "Done: $CHANGED change(s)."
+    echo "  command:     companion ($BIN_LINK; try: companion --help)"
     echo "  service:     $UNIT (systemctl status companion; journalctl -u companion -f)"
     echo "  config:      $CONF"
     echo "  saved games: $STATE_DIR"
     echo "  roller:      /dev/companion-roller when a Pico running MicroPython is plugged in"
+    echo "               (build it: $DOCS/roller/README.md; firmware: $DOCS/roller/main.py)"
+    echo "  docs:        $DOCS (first-boot.md is the checklist for the first power-up)"
     if [ "$REBOOT" = 1 ]; then echo "  reboot now to turn I2C on: sudo reboot"; fi
 }
 
@@ -397,6 +423,8 @@ uninstall_all() {
         rm -f "$tmp" "$file.companion-backup"
         gone "removed the installer's I2C lines from $cfg"
     fi
+    local link; link=$(at "$BIN_LINK")
+    if [ -L "$link" ] && [ "$(readlink "$link")" = "$(link_target)" ]; then remove_path "$BIN_LINK"; fi
     remove_path "$PREFIX"
     remove_path "$CONF"
     local games; games=$(at "$GAMES_DIR")

@@ -2,12 +2,15 @@
 troubleshooting.md; and the wiring table agrees with the config's default pins."""
 from __future__ import annotations
 
+import inspect
 import re
 import string
 from pathlib import Path
 
 import pytest
 
+from companion.check import check_display, check_roller
+from companion.config import ButtonsConfig, Config
 from hw import faults
 
 DOCS = Path(__file__).resolve().parent.parent / "firmware_docs"
@@ -82,6 +85,36 @@ def test_example_values_are_the_defaults() -> None:
     assert seen and seen["where"] == describe("auto")
     perm = template_regex(faults.ROLLER_PERMISSION).fullmatch(quoted("ROLLER_PERMISSION"))
     assert perm and perm["port"] == "/dev/companion-roller"
+    silent = template_regex(faults.ROLLER_SILENT).fullmatch(quoted("ROLLER_SILENT"))
+    wait = inspect.signature(check_roller).parameters["wait"].default
+    assert silent and silent["port"] == "/dev/companion-roller" and silent["wait"] == f"{wait:.0f}"
+    busy = template_regex(faults.GPIO_BUSY).fullmatch(quoted("GPIO_BUSY"))
+    assert busy and busy["where"] == f"[buttons] back = {ButtonsConfig().back}"
+    perm_chip = template_regex(faults.GPIO_PERMISSION).fullmatch(quoted("GPIO_PERMISSION"))
+    assert perm_chip and perm_chip["chip"] == "gpiochip0"
+
+
+def test_wrong_driver_is_explained_as_the_end_of_checks_display_line() -> None:
+    """The WRONG_DRIVER text is not printed on its own: it ends `companion check`'s display line, as the doc says."""
+    from hw.fake_i2c import FakeI2CBus
+
+    line = check_display(Config(), bus=FakeI2CBus()).line()
+    section = TROUBLE.split("<!-- fault: WRONG_DRIVER -->", 1)[1].split("\n## ", 2)[1]
+    blocks = re.findall(r"^```\n(.*?)\n```$", section, re.M | re.S)
+    assert len(blocks) == 2 and blocks[0] == faults.WRONG_DRIVER
+    assert blocks[1] == line, "the wrong-driver section quotes companion check's display line"
+    assert line.endswith(faults.WRONG_DRIVER)
+
+
+def test_first_boot_quotes_checks_roller_line() -> None:
+    """first-boot.md says what `companion check` prints before the roller is plugged in."""
+    from companion.check import Result
+
+    first_boot = (DOCS / "first-boot.md").read_text()
+    m = re.search(r"`(FAIL  roller   [^`(]*)\(…\)`", first_boot)
+    assert m, "first-boot.md quotes the roller's FAIL line"
+    line = Result("roller", False, faults.ROLLER_NOT_SEEN.format(where="(x)")).line()
+    assert line.startswith(m[1]) and "exits with status 1" in first_boot
 
 
 @pytest.mark.parametrize("heading", ["OLED not found at 0x3C", "Permission denied on /dev/i2c-1", "Roller not seen",
@@ -164,10 +197,13 @@ def test_header_map_agrees_with_the_table() -> None:
 
 
 def test_links_between_the_docs_resolve() -> None:
-    for doc in DOCS.glob("*.md"):
-        for target, anchor in re.findall(r"\]\(([\w.-]+\.md)(?:#([\w-]+))?\)", doc.read_text()):
-            assert (DOCS / target).exists(), f"{doc.name} links to missing {target}"
+    docs = sorted(DOCS.rglob("*.md"))
+    assert DOCS / "roller" / "README.md" in docs
+    for doc in docs:
+        for target, anchor in re.findall(r"\]\(([\w./-]+\.md)(?:#([\w-]+))?\)", doc.read_text()):
+            path = (doc.parent / target).resolve()
+            assert path.exists(), f"{doc.name} links to missing {target}"
             if anchor:
                 headings = [re.sub(r"[^\w\- ]", "", h).strip().lower().replace(" ", "-")
-                            for h in re.findall(r"^#+ (.+)$", (DOCS / target).read_text(), re.M)]
+                            for h in re.findall(r"^#+ (.+)$", path.read_text(), re.M)]
                 assert anchor in headings, f"{doc.name} links to missing #{anchor} in {target}"

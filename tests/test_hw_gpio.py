@@ -59,3 +59,69 @@ def test_importing_hw_has_no_side_effects(tmp_path: Path) -> None:
                             text=True, timeout=60, env={"PYTHONPATH": env_path, "PATH": "/usr/bin:/bin"})
     assert result.returncode == 0, result.stderr
     assert list(tmp_path.iterdir()) == []  # nothing written in the working directory
+
+
+# ------------------------------------------------------------------ a pin held by an overlay: "GPIO busy"
+
+class _LgpioError(Exception):
+    """Stands for lgpio.error, which is what lgpio raises for a pin a dtoverlay or another program holds."""
+
+
+@pytest.fixture
+def busy_factory(monkeypatch: pytest.MonkeyPatch):  # type: ignore[no-untyped-def]
+    """A MockFactory whose GPIO 19 and 20 are busy the way lgpio reports it (lgpio itself loaded)."""
+    import types
+
+    from gpiozero.pins.mock import MockPin
+
+    fake = types.ModuleType("lgpio")
+    fake.error = _LgpioError  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "lgpio", fake)
+
+    class BusyPin(MockPin):  # type: ignore[misc]
+        def __init__(self, factory, info):  # type: ignore[no-untyped-def]
+            if info.name in ("GPIO19", "GPIO20"):
+                raise _LgpioError("GPIO busy")
+            super().__init__(factory, info)
+
+    f = MockFactory(pin_class=BusyPin)
+    yield f
+    f.close()
+
+
+def test_busy_led_pin_is_one_line_naming_the_key(busy_factory: MockFactory) -> None:
+    from hw import faults
+    from hw.leds import GpioLeds
+
+    with pytest.raises(HardwareError) as e:
+        GpioLeds([12, 16, 20], 25, pin_factory=busy_factory)
+    assert str(e.value) == faults.GPIO_BUSY.format(where="[leds] players[2] = 20")
+    GpioLeds([12, 16], 25, pin_factory=busy_factory).close()  # the pins it had claimed were given back
+
+
+def test_busy_button_pin(busy_factory: MockFactory) -> None:
+    from hw import faults
+    from hw.buttons import Buttons
+
+    with pytest.raises(HardwareError) as e:
+        Buttons({"ok": 13, "back": 19}, lambda ev: None, pin_factory=busy_factory)
+    assert str(e.value) == faults.GPIO_BUSY.format(where="[buttons] back = 19")
+
+
+def test_busy_encoder_push(busy_factory: MockFactory) -> None:
+    from hw import faults
+    from hw.encoder import Encoder
+
+    with pytest.raises(HardwareError) as e:
+        Encoder(17, 18, 19, lambda ev: None, pin_factory=busy_factory)
+    assert str(e.value) == faults.GPIO_BUSY.format(where="[encoder] push = 19")
+    with pytest.raises(HardwareError) as e:
+        Encoder(20, 18, None, lambda ev: None, pin_factory=busy_factory)
+    assert str(e.value) == faults.GPIO_BUSY.format(where="[encoder] a = 20, b = 18")
+
+
+def test_other_pin_errors_keep_their_text(busy_factory: MockFactory) -> None:
+    from hw.leds import GpioLeds
+
+    with pytest.raises(HardwareError, match=r"^\[leds\] players\[1\] = 12: .*in use"):
+        GpioLeds([12, 12], None, pin_factory=busy_factory)

@@ -130,3 +130,50 @@ def test_sim_history_records_distinct_states() -> None:
     sim.set_status(RollerState.OFFLINE)
     assert sim.history == [LedSnapshot(("off", "off")), LedSnapshot(("on", "off")), LedSnapshot(("blink", "off")),
                            LedSnapshot(("blink", "off"), "blink")]
+
+
+# ------------------------------------------------------------------ active-low (common-anode) LEDs
+
+def test_active_low_leds_light_on_a_low_pin(factory: MockFactory) -> None:
+    leds = GpioLeds(PLAYERS, STATUS, pin_factory=factory, blink=BLINK, active_high=False)
+    assert all(lit(factory, p) for p in [*PLAYERS, STATUS])  # pins high: every LED dark from the start
+    leds.show(2, waiting=False)
+    assert [lit(factory, p) for p in PLAYERS] == [True, False, True, True]  # seat 2's pin low: lit
+    assert leds.snapshot().players == ("off", "on", "off", "off")
+    leds.set_status(RollerState.CONNECTED)
+    assert not lit(factory, STATUS)
+    leds.show(3, waiting=True)
+    assert toggles(factory, PLAYERS[2], 0.3) >= 3 and lit(factory, PLAYERS[1])
+    leds.close()
+
+
+def test_active_high_is_the_default_and_starts_dark(factory: MockFactory) -> None:
+    leds = GpioLeds(PLAYERS, STATUS, pin_factory=factory)
+    assert not any(lit(factory, p) for p in [*PLAYERS, STATUS])
+    leds.show(1, waiting=False)
+    assert lit(factory, PLAYERS[0])
+    leds.close()
+
+
+def test_the_config_switch_reaches_the_leds(monkeypatch: pytest.MonkeyPatch) -> None:
+    """[leds] active_high = false is what companion.runtime builds the LEDs with."""
+    from companion import runtime
+    from companion.config import parse_config
+
+    made: dict[str, object] = {}
+
+    class Spy:
+        def __init__(self, players: object, status: object, **kw: object) -> None:
+            made.update(players=players, status=status, **kw)
+
+    monkeypatch.setattr("hw.leds.GpioLeds", Spy)
+    monkeypatch.setattr("hw.display.OledDisplay", lambda *a, **kw: object())
+    cfg = parse_config({"leds": {"active_high": False}, "buttons": {"up": "none", "down": "none", "back": "none",
+                                                                  "ok": 13}, "roller": {"port": "none"}})
+    import contextlib
+    import queue
+
+    monkeypatch.setattr("hw.buttons.Buttons", lambda *a, **kw: type("B", (), {"close": lambda self: None})())
+    with contextlib.ExitStack() as stack:
+        runtime._build_pi(cfg, queue.SimpleQueue(), stack)
+    assert made == {"players": (12, 16, 20, 21, 23, 24), "status": 25, "active_high": False}

@@ -5,12 +5,15 @@ venv would have, so these tests need no network; `make pi-check` runs the real t
 """
 from __future__ import annotations
 
+import json
 import os
 import shutil
+import signal
 import stat
 import subprocess
 import sys
 import textwrap
+import time
 from importlib import metadata
 from pathlib import Path
 
@@ -65,7 +68,10 @@ STUB = textwrap.dedent("""\
             print("gpiozero==2.0.1.post3")
         elif "--no-deps" in args:
             companion = Path(sys.argv[0]).parent / "companion"
-            companion.write_text("#!/bin/sh\\nexit 0\\n")
+            if os.environ.get("STUB_REAL_COMPANION"):  # the real command of the tests' environment
+                companion.write_text("#!/bin/sh\\nexec " + {python!r} + " -m companion.cli \\"$@\\"\\n")
+            else:
+                companion.write_text("#!/bin/sh\\nexit 0\\n")
             companion.chmod(0o755)
         sys.exit(0)
     sys.exit("stub python: unexpected " + " ".join(args))
@@ -88,8 +94,11 @@ def stub(tmp_path: Path) -> Path:
     return path
 
 
-def run(root: Path, stub: Path, *args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
+def run(root: Path, stub: Path, *args: str, stdin: str = "", real_companion: bool = False
+        ) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "PYTHON": str(stub), "STUB_LOG": str(stub.parent / "stub.log")}
+    if real_companion:
+        env["STUB_REAL_COMPANION"] = "1"
     return subprocess.run(["bash", str(INSTALL), "--root", str(root), *args], input=stdin, env=env,
                           capture_output=True, text=True, timeout=60)
 
@@ -135,6 +144,9 @@ def test_fresh_install_lays_every_file(target: Path, stub: Path) -> None:
     assert os.access(target / exec_start.split("=", 1)[1].split()[0].lstrip("/"), os.X_OK)
     for doc in (ROOT / "firmware_docs").glob("*.md"):
         assert (target / "opt/companion/docs" / doc.name).read_text() == doc.read_text()
+    for name in ("README.md", "main.py"):  # the roller's guide and the firmware to flash
+        assert (target / "opt/companion/docs/roller" / name).read_bytes() == (ROOT / "firmware_docs/roller" / name
+                                                                            ).read_bytes()
     if HAS_SYSTEMCTL:
         wants = target / "etc/systemd/system/multi-user.target.wants/companion.service"
         assert os.readlink(wants) == "/etc/systemd/system/companion.service"
@@ -257,6 +269,8 @@ def test_uninstall_keeps_only_the_saved_games(target: Path, stub: Path) -> None:
     assert not (target / "boot/firmware/config.txt.companion-backup").exists()
     left = sorted(str(p.relative_to(target)) for p in target.rglob("*") if not p.is_dir())
     assert left == ["boot/firmware/config.txt", "var/lib/companion/journal.sqlite"], left
+    assert not (target / "usr/local/bin/companion").is_symlink()
+    assert "- removed /usr/local/bin/companion" in out
     assert not (target / "etc/companion").exists()
     assert "- removed /etc/systemd/system/companion.service" in out
     assert "- removed the installer's I2C lines from /boot/firmware/config.txt" in out
@@ -282,6 +296,87 @@ def test_uninstall_twice_and_reinstall(target: Path, stub: Path) -> None:
     assert "Done: 0 change(s)" in out
     ok(run(target, stub, "--yes"))
     assert tree(target) == installed
+
+
+# ------------------------------------------------------------------ `companion` on the PATH, as the docs use it
+
+BIN = "usr/local/bin/companion"
+
+
+def test_companion_is_linked_onto_the_path(target: Path, stub: Path) -> None:
+    out = ok(run(target, stub, "--yes"))
+    link = target / BIN
+    assert os.readlink(link) == "../../../opt/companion/venv/bin/companion"  # /opt/companion/venv/bin/companion
+    assert link.resolve() == (target / "opt/companion/venv/bin/companion").resolve()
+    assert "+ linked /usr/local/bin/companion to /opt/companion/venv/bin/companion" in out
+    again = ok(run(target, stub, "--yes"))
+    assert "= /usr/local/bin/companion links to /opt/companion/venv/bin/companion" in again
+
+
+def test_someone_elses_usr_local_bin_companion_is_left_alone(target: Path, stub: Path) -> None:
+    mine = target / BIN
+    mine.parent.mkdir(parents=True)
+    mine.write_text("#!/bin/sh\necho mine\n")
+    out = ok(run(target, stub, "--yes"))
+    assert "! /usr/local/bin/companion is someone else's file: left alone" in out
+    ok(run(target, stub, "--uninstall"))
+    assert mine.read_text() == "#!/bin/sh\necho mine\n"
+
+
+def on_path(root: Path, command: str, **kw: object) -> subprocess.CompletedProcess[str]:
+    """``command`` through a shell whose PATH is the installed layout's, as a maker's login shell has it."""
+    env = {k: v for k, v in os.environ.items() if k not in ("VIRTUAL_ENV", "PYTHONPATH")}
+    env["PATH"] = f"{root / 'usr/local/bin'}:/usr/bin:/bin"
+    return subprocess.run(["bash", "-c", command], env=env, capture_output=True, text=True, cwd=root, **kw)
+
+
+def doc_commands() -> set[str]:
+    from test_maker_docs import DOC_COMMANDS
+
+    return {command for _doc, command in DOC_COMMANDS}
+
+
+def test_the_docs_commands_run_as_written_on_the_installed_layout(target: Path, stub: Path) -> None:
+    ok(run(target, stub, "--yes", real_companion=True))
+    where = on_path(target, "command -v companion", timeout=30)
+    assert where.stdout.strip() == str(target / BIN)
+    assert {"--help", "check", "roller listen auto --json"} <= doc_commands()
+    assert on_path(target, "companion --help", timeout=60).returncode == 0
+    check = on_path(target, "companion check", timeout=60)
+    assert check.returncode in (0, 1), check.stderr  # 1: a part failed (no Pi here), never a usage error (2)
+    assert [line.split()[1] for line in check.stdout.splitlines()] == ["display", "gpio", "roller"], check.stdout
+    listen = subprocess.Popen(["bash", "-c", "exec companion roller listen auto --json"], cwd=target,
+                              env={**os.environ, "PATH": f"{target / 'usr/local/bin'}:/usr/bin:/bin"},
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        time.sleep(1.0)
+        listen.send_signal(signal.SIGTERM)  # what Ctrl-C / stopping it does: a summary line, exit 0
+        out, err = listen.communicate(timeout=30)
+    finally:
+        listen.kill()
+    assert listen.returncode == 0, err
+    assert json.loads(out.splitlines()[-1])["summary"]["accepted"] == 0
+
+
+@pytest.mark.skipif(shutil.which("git") is None or not (ROOT / ".git").exists(), reason="not a git checkout")
+def test_installs_from_the_archive_the_docs_make(tmp_path: Path, target: Path, stub: Path) -> None:
+    """first-boot.md's way onto the Pi without a git host: git archive, copy, tar xzf, install."""
+    first_boot = (ROOT / "firmware_docs/first-boot.md").read_text()
+    make = "git archive --format=tar.gz --prefix=companion/ -o companion.tar.gz HEAD"
+    unpack = "tar xzf companion.tar.gz && cd companion"
+    assert make in first_boot and unpack in first_boot and make in (ROOT / "README.md").read_text()
+    git_dir = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--absolute-git-dir"], capture_output=True,
+                             text=True, timeout=30, check=True).stdout.strip()
+    pi = tmp_path / "home"
+    pi.mkdir()
+    made = subprocess.run(["bash", "-c", make], cwd=pi, env={**os.environ, "GIT_DIR": git_dir}, capture_output=True,
+                          text=True, timeout=120)
+    assert made.returncode == 0, made.stderr
+    env = {**os.environ, "PYTHON": str(stub), "STUB_LOG": str(stub.parent / "stub.log")}
+    proc = subprocess.run(["bash", "-c", f"{unpack} && systemd/install.sh --root {target} --yes"], cwd=pi, env=env,
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert f"+ installed the companion from {pi / 'companion'}" in proc.stdout
 
 
 def test_bad_option_is_one_line(target: Path, stub: Path) -> None:

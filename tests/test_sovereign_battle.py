@@ -57,6 +57,8 @@ def battle(g: SovereignGame, att: Sequence[Any], dfn: Sequence[Any], where: str 
     pick(g, "done")
     pick(g, where)
     if where == "city":
+        if g.options["construction_bonus"] == "central":
+            pick(g, "yes")  # the defender holds the central tile
         g.answer(value)
     elif where == "fort":
         pick(g, {2: "river", 6: "hill", 9: "desert"}[value])
@@ -220,6 +222,7 @@ def test_medicine_can_save_a_destroyed_army() -> None:
 def test_air_raid_flow() -> None:
     g = at_manoeuvre()
     give(g, 1, "rocketry")
+    player(g, 1)["cities"][0]["tiles"] = 6  # air raids launch from a city of six tiles or more
     give(g, 2, "construction")
     pick(g, "battle")
     ok(g)
@@ -234,6 +237,7 @@ def test_air_raid_flow() -> None:
     build(g, ["Musketman"])
     pick(g, "done")
     pick(g, "city")
+    pick(g, "yes")
     g.answer(5)
     assert g.prompt().lines[0].startswith("A8 v D3+1 ")  # Construction only: no adjacency against air raids
     one_roll(g, [1], [12, 1])
@@ -246,6 +250,7 @@ def test_air_raid_flow() -> None:
 def test_air_raid_in_a_mixed_army_is_lost_first_and_removed_at_the_end() -> None:
     g = at_manoeuvre()
     give(g, 1, "rocketry")
+    player(g, 1)["cities"][0]["tiles"] = 6
     g.data["unit_stats"]["Air raid"] = [4, 0, 6, 2]
     battle(g, ["Catapult", "Air raid", "Air raid"], ["Musketman", "Musketman"], "city", 3)
     assert g.prompt().lines[0].startswith("A10 v D6+3 ")  # a mixed army: the city bonus stays

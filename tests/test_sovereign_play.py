@@ -53,10 +53,8 @@ ok
 ok
 ok
 ok
-# Manoeuvre: UP from Done three times = Battle
-up
-up
-up
+# Manoeuvre: DOWN from Done wraps to Battle
+down
 ok
 # attacker: seat 3 itself; defender: DOWN from seat 1 to seat 2
 ok

@@ -13,6 +13,7 @@ BUILTIN: dict[str, str] = {
     "soverana": "fsm.soverana:SoveranaGame",
     "sovereign": "fsm.sovereign:SovereignGame",
     "sovereigns-chain": "fsm.sovereigns_chain:SovereignsChainGame",
+    "sovereign-chess": "fsm.sovereign_chess:SovereignChessGame",
 }
 
 

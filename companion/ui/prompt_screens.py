@@ -59,8 +59,9 @@ class ChoiceScreen(PromptScreen):
 
     def __init__(self, prompt: Choice, names: Sequence[str]) -> None:
         super().__init__(prompt, names)
-        items = [Item(o.key, o.label, o.enabled, o.hint) for o in prompt.options]
-        keys = [o.key for o in prompt.options]
+        shown = [o for o in prompt.options if not o.in_menu]  # the others are offered from the game menu
+        items = [Item(o.key, o.label, o.enabled, o.hint) for o in shown]
+        keys = [o.key for o in shown]
         cursor = keys.index(prompt.default) if prompt.default in keys else 0
         self.list = ListWidget(items, cursor=cursor, back_ok=prompt.back is not None)
 
@@ -263,6 +264,10 @@ class DiceScreen(PromptScreen):
 
 
 def screen_for(prompt: Prompt, names: Sequence[str], dice: DiceContext) -> PromptScreen:
+    if prompt.board is not None and isinstance(prompt, (Choice, Info)):
+        from .board_screens import BoardChoiceScreen, BoardInfoScreen
+
+        return BoardChoiceScreen(prompt, names) if isinstance(prompt, Choice) else BoardInfoScreen(prompt, names)
     if isinstance(prompt, Choice):
         return ChoiceScreen(prompt, names)
     if isinstance(prompt, Number):

@@ -11,7 +11,7 @@ from companion.rules.sovereign.units import Fighter
 from fsm.prompts import Choice, Dice, MultiSelect, Option, Prompt
 
 from . import battle_setup as bs
-from .common import BACK, clip, pl, short, use_bonus
+from .common import BACK, clip, count_units, pl, short, use_bonus
 from .battle_setup import bt, fighters, seat_of
 
 if TYPE_CHECKING:
@@ -29,7 +29,8 @@ def odds_now(g: "SovereignGame") -> float:
     """The attacker's exact chance to win the battle from here (as a float for the screen)."""
     b = bt(g)
     att, dfn = fighters(b, "att"), fighters(b, "def")
-    return battle_odds(att, dfn, bs.field(g, b), bs.model(g, b), at_sea=b["where"] == "sea").attacker_float
+    return battle_odds(att, dfn, bs.field(g, b), bs.model(g, b), at_sea=b["where"] == "sea",
+                       air_all=g.options["air_raid_loss"] == "all").attacker_float
 
 
 def raw(dice: list[int]) -> str:
@@ -162,6 +163,7 @@ def answer(g: "SovereignGame", value: Any) -> None:
         unit = b[f"{k}_lost"].pop(int(value))
         b[k].append(unit)
         seat = seat_of(b, side)
+        count_units(pl(g, seat), 1)
         use_bonus(pl(g, seat), "medicine")
         _log(g, f"{g.player_name(seat)} uses Medicine: {unit['name']} returns")
         b["step"] = "menu"
@@ -186,12 +188,14 @@ def _menu_answer(g: "SovereignGame", b: dict[str, Any], value: Any) -> None:
     if value == BACK:
         b["step"] = "where"
     elif value == "roll":
+        _mark_raid(g, b)
         b["roll"] = {"att": [], "att_bonus": [], "def": [], "def_bonus": []}
         b["step"] = "att_roll"
     elif value == "add":
         b["step"] = "add_res"
     elif value in ("ret_att", "ret_def"):
         side = Side.ATTACK if value == "ret_att" else Side.DEFEND
+        _mark_raid(g, b)
         _log(g, f"{g.player_name(seat_of(b, side))} retreats and loses one more unit")
         _lose(g, side, then="retreat")
     elif value in ("med_att", "med_def"):
@@ -201,6 +205,12 @@ def _menu_answer(g: "SovereignGame", b: dict[str, Any], value: Any) -> None:
         if won is None:
             raise RuntimeError("invariant: won is set here")
         _end(g, won, "destroyed")
+
+
+def _mark_raid(g: "SovereignGame", b: dict[str, Any]) -> None:
+    """Air raids in the attack have flown: the attacker's air raids are used for this turn."""
+    if any(u.get("air") for u in b["att"] + b["res"]):
+        pl(g, seat_of(b, Side.ATTACK))["raid_turn"] = int(g.data["turn"])
 
 
 def _roll_answer(g: "SovereignGame", b: dict[str, Any], step: str, vals: list[int]) -> None:
@@ -264,8 +274,17 @@ def _remove(g: "SovereignGame", side: Side, i: int, then: str) -> None:
     b[f"{k}_lost"].append(unit)
     b["loss"] = None
     seat = seat_of(b, side)
-    gone = "is destroyed (air raid)" if unit.get("air") and side is Side.ATTACK else "is lost"
+    count_units(pl(g, seat), -1)
+    raid = bool(unit.get("air")) and side is Side.ATTACK
+    gone = "is destroyed (air raid)" if raid else "is lost"
     _log(g, f"B{b['no']}: {g.player_name(seat)}'s {Fighter.from_json(unit).label()} {gone}")
+    if raid and g.options["air_raid_loss"] == "all":
+        rest = [u for u in b[k] if u.get("air")]
+        if rest:
+            b[k] = [u for u in b[k] if not u.get("air")]
+            b[f"{k}_lost"].extend(rest)
+            count_units(pl(g, seat), -len(rest))
+            _log(g, f"B{b['no']}: {g.player_name(seat)}'s other {len(rest)} air raid(s) go too (lost roll)")
     _after_loss(g, side, then)
 
 
@@ -290,6 +309,7 @@ def _end(g: "SovereignGame", won: Side, how: str) -> None:
     raids = [u for u in b["att"] if u.get("air")]
     if raids:
         b["att"] = [u for u in b["att"] if not u.get("air")]
+        count_units(pl(g, a_seat), -len(raids))
         _log(g, f"{len(raids)} air raid(s) of {g.player_name(a_seat)} end their mission (removed)")
     if won is Side.ATTACK and b["res"]:
         b["step"] = "rollon"

@@ -29,7 +29,8 @@ def new_battle(g: "SovereignGame", attacker: int, card_done: bool = False, army:
     return {"no": int(g.data["battles"]) + 1, "step": step, "attacker": attacker, "defender": None,
             "att": list(army or []), "res": [], "def": [], "att_lost": [], "def_lost": [],
             "where": "field", "adjacent": 0, "fort": 0, "roll": None, "last": None, "rolls": 0,
-            "card_done": card_done, "entry": None, "cursor": None, "loss": None, "med": None, "result": None}
+            "card_done": card_done, "entry": None, "cursor": None, "loss": None, "med": None, "result": None,
+            "central": True}
 
 
 def bt(g: "SovereignGame") -> dict[str, Any]:
@@ -48,9 +49,31 @@ def ready(g: "SovereignGame", seat: int, key: str) -> bool:
     return bonus_ready(g, pl(g, seat), key)
 
 
+def construction_applies(g: "SovereignGame", b: dict[str, Any]) -> bool:
+    """Construction's +1: the defender holds it, and (by default) holds the city's central tile."""
+    central = bool(b.get("central", True)) or g.options["construction_bonus"] == "every_city"
+    return central and ready(g, seat_of(b, Side.DEFEND), "construction")
+
+
 def field(g: "SovereignGame", b: dict[str, Any]) -> Field:
     return Field(Where(b["where"]), adjacent=int(b["adjacent"]), fort=int(b["fort"]),
-                 construction=ready(g, seat_of(b, Side.DEFEND), "construction"))
+                 construction=construction_applies(g, b))
+
+
+LAUNCH_TILES = 6  #: an air raid launches from a city of this many tiles or more
+
+
+def raid_refusal(g: "SovereignGame", b: dict[str, Any]) -> str | None:
+    """Why the attacker cannot add an air raid to this battle, or None."""
+    seat = seat_of(b, Side.ATTACK)
+    p = pl(g, seat)
+    biggest = max((int(c["tiles"]) for c in p["cities"]), default=0)
+    if biggest < LAUNCH_TILES:
+        return f"air raids launch from a city of {LAUNCH_TILES}+ tiles; {short(g, seat, 8)}'s largest has {biggest}"
+    in_this = any(u.get("air") for u in b["att"] + b["res"])
+    if p.get("raid_turn") == g.data["turn"] and not in_this:
+        return f"air raids fly once a turn: {short(g, seat, 8)}'s have flown this turn"
+    return None
 
 
 def dice_for(g: "SovereignGame", seat: int) -> int:
@@ -102,6 +125,11 @@ def prompt(g: "SovereignGame") -> Prompt:
         opts = tuple(Option(k, v) for k, v in WHERE_LABEL.items())
         return Choice(title="Where?", lines=(f"{short(g, dfn, 12)} defends", f"city: {cons}"),
                       player=dfn, options=opts, back=BACK, default=b["where"])
+    if step == "central":
+        dfn = seat_of(b, Side.DEFEND)
+        opts = (Option("yes", "Holds the central tile"), Option("no", "Not the central tile"))
+        return Choice(title="Central tile?", lines=(f"Does {short(g, dfn, 12)}", "hold this city's", "central tile?"),
+                      player=dfn, options=opts, back=BACK, default="yes" if b.get("central", True) else "no")
     if step == "adjacent":
         return Number(title="Adjacent tiles", lines=("City tiles next to the", "defended tile (0-6)"),
                       player=seat_of(b, Side.DEFEND), lo=0, hi=6, default=int(b["adjacent"]))
@@ -164,7 +192,17 @@ def answer(g: "SovereignGame", value: Any) -> None:
             b["step"] = "army_def"
             return
         b["where"] = value
-        b["step"] = {"city": "adjacent", "fort": "fort"}.get(value, "menu")
+        ask_central = g.options["construction_bonus"] == "central"
+        b["step"] = {"city": "central" if ask_central else "adjacent", "fort": "fort"}.get(value, "menu")
+    elif step == "central":
+        if value == BACK:
+            b["step"] = "where"
+            return
+        b["central"] = value == "yes"
+        if b["central"]:
+            b["step"] = "adjacent"
+        else:  # no adjacency bonus either: both are for the player holding the central tile
+            b["adjacent"], b["step"] = 0, "menu"
     elif step == "adjacent":
         b["adjacent"], b["step"] = int(value), "menu"
     elif step == "fort":
@@ -172,7 +210,7 @@ def answer(g: "SovereignGame", value: Any) -> None:
             b["step"] = "where"
             return
         b["fort"], b["step"] = int(TERRAIN[value].value or 0), "menu"
-    if b.get("step") == "menu" and step in ("where", "adjacent", "fort"):
+    if b.get("step") == "menu" and step in ("where", "central", "adjacent", "fort"):
         g.note(f"battle {b['no']}: {g.player_name(b['attacker'])} attacks {g.player_name(b['defender'])} "
                f"({WHERE_LABEL[b['where']].lower()})")
 
@@ -191,14 +229,23 @@ def _builder_answer(g: "SovereignGame", b: dict[str, Any], which: str, value: An
     if value == "hold":
         b["cursor"], b["step"] = None, "army_res"
         return
-    b["cursor"] = value
     name = value[2:] if value.startswith("u:") else None
+    if name is not None and which in ("att", "res") and _is_air(name):
+        why = raid_refusal(g, b)
+        if why is not None:
+            raise g.refuse(why)
+    b["cursor"] = value
     st = unit_stats_known(g, name) if name else None
     if name is not None and st is not None:
         b[which].append(_fighter(name, st).to_json())
         return
     b["entry"] = {"name": name, "for": which, "vals": []}
     b["step"] = "stats"
+
+
+def _is_air(name: str) -> bool:
+    u = default_table().get(norm_name(name))
+    return bool(u and u.air)
 
 
 def _fighter(name: str, st: list[int]) -> Fighter:

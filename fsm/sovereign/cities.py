@@ -1,4 +1,5 @@
-"""Adjusting cities when the board changes: tiles gained or lost, a city founded, captured or razed."""
+"""Adjusting cities to the board: tiles gained or lost, a city added or razed. Captures have their own flow
+(Manoeuvre, :mod:`.capture`): a whole city never changes hands here."""
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
@@ -39,21 +40,18 @@ def prompt(g: "SovereignGame") -> Prompt:
     if step == "edit":
         opts = (Option("add", "+1 tile", enabled=c["tiles"] < MAX_CITY, hint=f"a city has at most {MAX_CITY} tiles"),
                 Option("remove", "-1 tile", enabled=c["tiles"] > 1, hint="the central tile goes last: Remove city"),
-                Option("give", "Captured: give to..."),
                 Option("raze", "Remove city"),
                 Option("done", "Done"))
         return Choice(title=f"{c['name']}: {c['tiles']}t", lines=(f"of {short(g, seat, 16)}",),
                       player=active, options=opts, back=BACK, default="done")
-    to = tuple(Option(str(s), short(g, s, 16)) for s in g.seats if s != seat)
-    return Choice(title="Captured by", lines=(c["name"],), player=active, options=to, back=BACK,
-                  default=to[0].key)
+    raise RuntimeError(f"invariant: no cities step {step!r}")
 
 
 def answer(g: "SovereignGame", value: Any) -> None:
     sub = g.data["sub"]
     step = sub["step"]
     if value == BACK:
-        prev = {"player": None, "city": "player", "edit": "city", "give": "edit"}[step]
+        prev = {"player": None, "city": "player", "edit": "city"}[step]
         if prev is None:
             g.data["sub"] = None
         else:
@@ -76,24 +74,12 @@ def answer(g: "SovereignGame", value: Any) -> None:
         return
     i = int(sub["city"])
     c = p["cities"][i]
-    if step == "give":
-        to = int(value)
-        p["cities"].pop(i)
-        q = pl(g, to)
-        moved = {"name": f"City {q['next_city']}", "tiles": c["tiles"], "start": None}
-        q["next_city"] += 1
-        q["cities"].append(moved)
-        g.note(f"{c['name']} of {who} ({c['tiles']} tiles) goes to {g.player_name(to)} as {moved['name']}")
-        sub["step"] = "city"
-        return
     if value == "add":
         c["tiles"] += 1
         g.note(f"{who}'s {c['name']} +1 tile ({c['tiles']})")
     elif value == "remove":
         c["tiles"] -= 1
         g.note(f"{who}'s {c['name']} -1 tile ({c['tiles']})")
-    elif value == "give":
-        sub["step"] = "give"
     elif value == "raze":
         p["cities"].pop(i)
         g.note(f"{who}'s {c['name']} is removed")

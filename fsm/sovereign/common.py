@@ -11,6 +11,8 @@ from companion.rules.sovereign import techs as rt
 from companion.rules.sovereign.scoring import CARD_KINDS, START_CITY
 
 if TYPE_CHECKING:
+    from companion.rules.sovereign.box import Holdings
+
     from .machine import SovereignGame
 
 LINE = 24  #: characters of a context line
@@ -32,6 +34,7 @@ def new_player() -> dict[str, Any]:
         "mode": {},  #: tech key -> "expand" | "units" (Industrialisation, Mass production once chosen)
         "dry": False,  #: Banking was used: the cities produce nothing in the next turn
         "turns": 0,
+        "units": 0,  #: units on the board as the companion counts them (built, less lost and settled)
     }
 
 
@@ -153,3 +156,24 @@ def unit_cost(g: "SovereignGame", name: str) -> int | None:
     if u is None or u.stats is None:
         return None
     return u.stats.cost
+
+
+def holdings(p: dict[str, Any]) -> "Holdings":
+    from companion.rules.sovereign.box import holdings as make
+
+    return make([c["tiles"] for c in p["cities"]], len(p["forts"]), int(p.get("units", 0)))
+
+
+def warn_box(g: "SovereignGame", seat: int, before: "Holdings") -> None:
+    """After a build: if it took the player past what the box holds, say so on a screen and in the log."""
+    from companion.rules.sovereign.box import over_box
+
+    over = over_box(before, holdings(pl(g, seat)))
+    if over:
+        g.data["notice"] = {"title": "Over the box", "player": seat,
+                            "lines": [clip(x) for x in over][:3] + ["Use a marker."]}
+        g.note(f"{g.player_name(seat)} is past the box: " + "; ".join(over))
+
+
+def count_units(p: dict[str, Any], n: int) -> None:
+    p["units"] = max(0, int(p.get("units", 0)) + n)

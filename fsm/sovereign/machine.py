@@ -12,7 +12,7 @@ from companion.rules.sovereign import techs as rt
 from fsm.base import GameMachine, OptionSpec
 from fsm.prompts import Info, Prompt, View, validate_answer
 
-from . import battle, battle_setup, cities, manoeuvre, spend, techpick, turn, views
+from . import battle, battle_setup, capture, cities, manoeuvre, spend, techpick, turn, views
 from .common import held, new_player, pl, tiles
 
 log = logging.getLogger(__name__)
@@ -42,6 +42,14 @@ class SovereignGame(GameMachine):
     INITIAL = "rolloff"
     FINAL = ("game_over",)
     OPTIONS: ClassVar[Mapping[str, OptionSpec]] = {
+        "air_raid_loss": OptionSpec("one", "a roll lost by an army with air raids destroys one air raid (one) or "
+                                           "every air raid in it (all)", choices=("one", "all")),
+        "construction_bonus": OptionSpec("central", "Construction's +1 in a city battle: only for the player "
+                                                    "holding the central tile (central), or in every city battle "
+                                                    "(every_city)", choices=("central", "every_city")),
+        "espionage_researchable": OptionSpec(True, "Espionage takes only a technology the spy could research now "
+                                                   "(the text sets that limit on captures only)"),
+        "forts_need_code_of_laws": OptionSpec(True, "a fort can be built only once Code of Laws is discovered"),
         "explode": OptionSpec("once", "a natural 12 on the kept die earns one more d12: once, chain (again on "
                                       "every 12) or off", choices=("once", "chain", "off")),
         "expansion_tiles": OptionSpec(28, "city tiles a player must control to win with seven Expansion cards "
@@ -69,6 +77,9 @@ class SovereignGame(GameMachine):
     # --------------------------------------------------------------------------------------------- dispatch
     def prompt(self) -> Prompt:
         st, sub = self.state, self.data["sub"]
+        notice = self.data.get("notice")
+        if notice and st != "game_over":
+            return Info(title=notice["title"], lines=tuple(notice["lines"]), player=notice["player"])
         if st == "rolloff":
             return turn.rolloff_prompt(self)
         if st == "place_cities":
@@ -85,6 +96,8 @@ class SovereignGame(GameMachine):
                 return cities.prompt(self)
             if kind == "take":
                 return techpick.prompt(self)
+            if kind in capture.KINDS:
+                return capture.prompt(self)
             if kind in spend.KINDS:
                 return spend.sub_prompt(self)
         return {"add": turn.add_prompt, "spend": spend.menu_prompt, "move": turn.move_prompt,
@@ -95,7 +108,9 @@ class SovereignGame(GameMachine):
             raise self.refuse("the game is over")
         validate_answer(self.prompt(), value)
         st, sub = self.state, self.data["sub"]
-        if st == "rolloff":
+        if self.data.get("notice"):
+            self.data["notice"] = None
+        elif st == "rolloff":
             turn.rolloff_answer(self, value)
         elif st == "place_cities":
             turn.place_answer(self, value)
@@ -108,6 +123,8 @@ class SovereignGame(GameMachine):
             cities.answer(self, value)
         elif sub is not None and sub["kind"] == "take":
             techpick.answer(self, value)
+        elif sub is not None and sub["kind"] in capture.KINDS:
+            capture.answer(self, value)
         elif sub is not None and sub["kind"] in spend.KINDS:
             spend.sub_answer(self, value)
         elif st == "manoeuvre":

@@ -5,9 +5,14 @@ from typing import TYPE_CHECKING, Any
 
 from fsm.prompts import Choice, Option, Prompt
 
+from companion.rules.sovereign import techs as rt
+
 from . import battle_setup as bs
+from . import capture
 from .cities import new_city
-from .common import BACK, cards_line, clip, has, me, pending_line, short
+from .common import BACK, cards_line, count_units, has, held, holdings, me, pending_line, warn_box
+
+SETTLER = "Settler"
 
 if TYPE_CHECKING:
     from .machine import SovereignGame
@@ -23,7 +28,14 @@ def prompt(g: "SovereignGame") -> Prompt:
         return Choice(title="New city", lines=("Seafaring: on a coast", "hex, +1 free tile."), player=seat,
                       options=(Option("inland", "Not on the coast"), Option("coast", "Coastal hex: 2 tiles")),
                       back=BACK, default="inland")
-    opts = (Option("battle", "Battle..."), Option("found", "Settler founds a city"), Option("cities", "Cities..."),
+    opts = (Option("battle", "Battle..."),
+            Option("found", "Settler founds a city", enabled=can_found(p),
+                   hint="no Settler: Pottery brings it"),
+            Option("capture", "Capture a city...", enabled=capture.can_capture_city(g),
+                   hint="no one else has a city"),
+            Option("fort", "Capture a fort...", enabled=capture.can_capture_fort(g),
+                   hint="no one else has a fort"),
+            Option("cities", "Cities..."),
             Option("done", "Done: to Finish"))
     return Choice(title="Manoeuvre",
                   lines=(cards_line(p), pending_line(p), "Attack: move onto hex"), player=seat, options=opts,
@@ -48,13 +60,26 @@ def answer(g: "SovereignGame", value: Any) -> None:
             g.data["sub"] = {"kind": "found"}
         else:
             _found(g, seat, coastal=False)
+    elif value == "capture":
+        capture.start_city(g)
+    elif value == "fort":
+        capture.start_fort(g)
     elif value == "cities":
         g.data["sub"] = {"kind": "cities", "step": "player"}
     elif value == "done":
         g.enter_finish()
 
 
+def can_found(p: dict[str, Any]) -> bool:
+    """A settler founds a city: only a player whose technologies give the Settler can have one."""
+    return SETTLER in rt.units_of(held(p))
+
+
 def _found(g: "SovereignGame", seat: int, coastal: bool) -> None:
+    p = me(g)
+    before = holdings(p)
+    count_units(p, -1)  # the settler is used up
     c = new_city(g, seat, 2 if coastal else 1)
+    warn_box(g, seat, before)
     extra = " + a free coastal tile (Seafaring)" if coastal else ""
     g.note(f"{g.player_name(seat)}'s settler founds {c['name']}{extra}")

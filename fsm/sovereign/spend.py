@@ -13,7 +13,8 @@ from companion.rules.sovereign.terrain import BUILDABLE, BY_KEY as TERRAIN, buil
 from fsm.prompts import Choice, Number, Option, Prompt
 
 from . import techpick
-from .common import BACK, bonus_ready, clip, gain_tech, held, me, short, unit_cost, use_bonus
+from .common import (BACK, bonus_ready, clip, count_units, gain_tech, has, held, holdings, me, short, unit_cost,
+                     use_bonus, warn_box)
 
 if TYPE_CHECKING:
     from .machine import SovereignGame
@@ -95,7 +96,8 @@ def menu_prompt(g: "SovereignGame") -> Prompt:
     grow = (bool(_growable(g)), f"every city has {MAX_CITY} tiles")
     cheap = (pts >= min(t.value or 0 for t in BUILDABLE), f"building costs 2 or more; {pts} points left")
     opts.append(_opt("expand", "Expand a city", phase("expansion"), acts, grow, cheap))
-    opts.append(_opt("fort", "Build a fort", phase("expansion"), acts, cheap))
+    laws = (has(p, "code_of_laws") or not g.options["forts_need_code_of_laws"], "forts need Code of Laws")
+    opts.append(_opt("fort", "Build a fort", laws, phase("expansion"), acts, cheap))
     for src in FREE_EXPANSION:
         if bonus_ready(g, p, src) and p["mode"].get(src) != "units":
             n = p["oneshot"][src]
@@ -147,12 +149,14 @@ def menu_answer(g: "SovereignGame", value: str) -> None:
         g.data["sub"] = {"kind": "expand", "step": "city", "src": src}
         _skip_single_city(g)
     elif value == "arts":
+        before = holdings(p)
         use_bonus(p, "arts")
         _set_phase(g, "expansion")
         for c in p["cities"]:
             if 5 <= c["tiles"] < MAX_CITY:
                 c["tiles"] += 1
                 g.note(f"Arts: {g.player_name(seat)}'s {c['name']} grows to {c['tiles']}")
+        warn_box(g, seat, before)
     elif value == "unit":
         g.data["sub"] = {"kind": "unit", "step": "unit", "src": None}
     elif kind == "funit":
@@ -185,6 +189,7 @@ def _free_expand(g: "SovereignGame", i: int) -> None:
     seat = g.active_seat()
     p = me(g)
     src = g.data["sub"]["src"]
+    before = holdings(p)
     c = p["cities"][i]
     c["tiles"] += 1
     use_bonus(p, src)
@@ -193,6 +198,7 @@ def _free_expand(g: "SovereignGame", i: int) -> None:
     _set_phase(g, "expansion")
     g.note(f"{g.player_name(seat or 0)}: {rt.tech(src).name} grows {c['name']} to {c['tiles']} (free)")
     g.data["sub"] = None
+    warn_box(g, seat or 0, before)
 
 
 # ------------------------------------------------------------------------------------------------ sub-prompts
@@ -284,6 +290,7 @@ def sub_answer(g: "SovereignGame", value: Any) -> None:
             sub["step"] = "terrain"
     elif step == "terrain":
         cost = build_cost(value)
+        before = holdings(p)
         g.data["sub"] = None
         _action(g, cost, "expansion")
         if kind == "fort":
@@ -293,11 +300,15 @@ def sub_answer(g: "SovereignGame", value: Any) -> None:
             c = p["cities"][int(sub["city"])]
             c["tiles"] += 1
             g.note(f"{who} expands {c['name']} onto {TERRAIN[value].name.lower()} ({cost} pts): {c['tiles']}")
+        warn_box(g, seat, before)
     elif kind == "nat":
         sub["units"].append(value)
         if len(sub["units"]) == 2:
+            before = holdings(p)
             c = p["cities"][int(sub["city"])]
             c["tiles"] -= 2
+            count_units(p, 2)
+            warn_box(g, seat, before)
             use_bonus(p, "nationalism")
             _set_phase(g, "units")
             g.data["sub"] = None
@@ -308,9 +319,13 @@ def sub_answer(g: "SovereignGame", value: Any) -> None:
 
 def _unit(g: "SovereignGame", sub: dict[str, Any], value: Any, who: str) -> None:
     p = me(g)
+    seat = g.active_seat() or 0
+    before = holdings(p)
     if sub["src"]:
         src = sub["src"]
         use_bonus(p, src)
+        count_units(p, 1)
+        warn_box(g, seat, before)
         p["mode"][src] = "units"
         _set_phase(g, "units")
         g.data["sub"] = None
@@ -329,4 +344,6 @@ def _unit(g: "SovereignGame", sub: dict[str, Any], value: Any, who: str) -> None
         g.data["unit_costs"][name] = cost
     g.data["sub"] = None
     _action(g, cost, "units")
+    count_units(p, 1)
     g.note(f"{who} builds a {name} ({cost} pts)")
+    warn_box(g, seat, before)

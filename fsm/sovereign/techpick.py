@@ -1,6 +1,7 @@
-"""Taking a technology from another player: Espionage (Spend) or after capturing a city (Finish).
+"""Taking a technology from another player with Espionage (Spend).
 
-Only a technology the taker could research now may be taken (tier gating applies).
+By default only a technology the spy could research now may be taken (tier gating applies); switch
+``espionage_researchable = false`` lifts that limit (the text sets it on captures only).
 """
 from __future__ import annotations
 
@@ -17,6 +18,8 @@ if TYPE_CHECKING:
 
 def _takeable(g: "SovereignGame", victim: int) -> list[rt.Tech]:
     mine = held(me(g))
+    if not g.options["espionage_researchable"]:
+        return [t for t in rt.TECHS if t.key in pl(g, victim)["techs"] and t.key not in mine]
     return [t for t in rt.TECHS if t.key in pl(g, victim)["techs"] and rt.can_research(mine, t.key)]
 
 
@@ -35,9 +38,11 @@ def prompt(g: "SovereignGame") -> Prompt:
             if s != seat:
                 n = len(_takeable(g, s))
                 opts.append(Option(str(s), f"{short(g, s, 12)} ({n})", enabled=n > 0,
-                                   hint=f"{short(g, s, 12)} has nothing you could research"))
+                                   hint=f"{short(g, s, 12)} has nothing to take"))
         first = next((o.key for o in opts if o.enabled), None)
-        return Choice(title="Take tech from", lines=("Only a tech you could", "research now."), player=seat,
+        why = ("Only a tech you could", "research now.") if g.options["espionage_researchable"] else (
+            "Any tech you lack.",)
+        return Choice(title="Take tech from", lines=why, player=seat,
                       options=tuple(opts), back=BACK, default=first)
     victim = int(sub["from"])
     opts = [Option(t.key, t.name) for t in _takeable(g, victim)]

@@ -212,7 +212,6 @@ def finish_prompt(g: "SovereignGame") -> Prompt:
             Option("mark", "Mark Expansion card", hint="a city grew 4 to 7 tiles"),
             Option("unmark", "Unmark Expansion card", enabled=p["pending"]["expansion"] > 0,
                    hint="no Expansion card this turn"),
-            Option("take", "Take a tech (captured)"),
             Option("cities", "Cities..."))
     return Choice(title="Finish", lines=lines, player=seat, options=opts,
                   default="end")
@@ -231,7 +230,5 @@ def finish_answer(g: "SovereignGame", value: Any) -> None:
     elif value == "unmark":
         p["pending"]["expansion"] -= 1
         g.note(f"{g.player_name(seat)} unmarks an Expansion card")
-    elif value == "take":
-        g.data["sub"] = {"kind": "take", "how": "takes", "step": "player", "from": None}
     elif value == "cities":
         g.data["sub"] = {"kind": "cities", "step": "player"}

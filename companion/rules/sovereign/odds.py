@@ -142,14 +142,15 @@ class Odds:
 
 
 def battle_odds(attackers: Sequence[Fighter], defenders: Sequence[Fighter], fld: Field = Field(),
-                model: RollModel = RollModel(), at_sea: bool = False) -> Odds:
-    """Exact chance that the attacker destroys the defending army before losing its own."""
-    return _battle_odds(tuple(attackers), tuple(defenders), fld, model, at_sea)
+                model: RollModel = RollModel(), at_sea: bool = False, air_all: bool = False) -> Odds:
+    """Exact chance that the attacker destroys the defending army before losing its own. ``air_all``: a roll lost
+    while the attack has air raids destroys every air raid in it (the ``air_raid_loss = "all"`` reading)."""
+    return _battle_odds(tuple(attackers), tuple(defenders), fld, model, at_sea, air_all)
 
 
 @functools.lru_cache(maxsize=256)
 def _battle_odds(attackers: tuple[Fighter, ...], defenders: tuple[Fighter, ...], fld: Field, model: RollModel,
-                 at_sea: bool) -> Odds:
+                 at_sea: bool, air_all: bool = False) -> Odds:
     a_order = removal_order(attackers, Side.ATTACK, at_sea)
     d_order = removal_order(defenders, Side.DEFEND, at_sea)
     na, nd = len(a_order), len(d_order)
@@ -160,14 +161,16 @@ def _battle_odds(attackers: tuple[Fighter, ...], defenders: tuple[Fighter, ...],
     a_sums = [army_sum(a_order[i:], Side.ATTACK) for i in range(na)]
     a_bonus = [defence_bonus(fld, a_order[i:]) for i in range(na)]
     d_sums = [army_sum(d_order[j:], Side.DEFEND) for j in range(nd)]
-    # V[j] for the current row i (attacker losses), rows computed from i = na - 1 down to 0
-    below = [Fraction(0)] * (nd + 1)  # row i = na: attacker destroyed
+    # air raids are removed first, so they are a_order[:raids]; with air_all a lost roll there removes them all
+    raids = sum(1 for f in a_order if f.air) if air_all else 0
+    # rows[i][j]: attacker losses i, defender losses j; rows computed from i = na (destroyed) down to 0
+    rows: list[list[Fraction]] = [[Fraction(0)] * (nd + 1) for _ in range(na + 1)]
     for i in range(na - 1, -1, -1):
-        row = [Fraction(0)] * (nd + 1)
+        after = raids if i < raids else i + 1
+        row = rows[i]
         row[nd] = Fraction(1)
         for j in range(nd - 1, -1, -1):
             p = roll_win(d_sums[j] + a_bonus[i] - a_sums[i], model)
-            row[j] = p * row[j + 1] + (1 - p) * below[j]
-        below = row
+            row[j] = p * row[j + 1] + (1 - p) * rows[after][j]
     first = roll_win(d_sums[0] + a_bonus[0] - a_sums[0], model)
-    return Odds(below[0], 1 - below[0], first)
+    return Odds(rows[0][0], 1 - rows[0][0], first)

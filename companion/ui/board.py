@@ -1,0 +1,95 @@
+"""The board widget: a square board of 4×4-pixel cells (16×16 fills 64×64) beside a text half.
+
+Each piece is a 3×3 glyph per role in its cell; whose piece it is, seen by the seat to act, is the cell's style:
+its own army (owned) inverted over the whole cell, a controlled army inverted over the glyph only (a gap stays
+round it), an opponent's underlined, a neutral one plain. An empty square of colour shows a dot, a blocked one a dash. The cursor is a dark ring and a lit ring round
+its cell (one of them shows whatever surrounds it); the selected piece is drawn inverted; the targets of the selected
+piece are a block (empty) or inverted (a capture).
+"""
+from __future__ import annotations
+
+from typing import Iterable
+
+from PIL import ImageDraw
+
+from fsm.prompts import BoardView
+
+CELL = 4
+
+#: 3×3 glyphs, rows top to bottom
+GLYPHS: dict[str, tuple[str, str, str]] = {
+    "K": (".#.", "###", ".#."),
+    "Q": ("#.#", ".#.", "#.#"),
+    "R": ("###", "#.#", "###"),
+    "B": (".#.", "#.#", ".#."),
+    "N": ("##.", "#..", "#.."),
+    "P": ("...", ".#.", "###"),
+    ".": ("...", ".#.", "..."),
+    "#": ("...", "###", "..."),
+}
+
+
+def cell_origin(view: BoardView, sq: int, x0: int = 0, y0: int = 0) -> tuple[int, int]:
+    """Top-left pixel of a square's cell: file across, the last rank at the top."""
+    file, rank = sq % view.files, sq // view.files
+    return x0 + file * CELL, y0 + (view.ranks - 1 - rank) * CELL
+
+
+def _glyph(d: ImageDraw.ImageDraw, x: int, y: int, code: str, fill: int) -> None:
+    for r, row in enumerate(GLYPHS[code]):
+        for c, ch in enumerate(row):
+            if ch == "#":
+                d.point((x + c, y + r), fill=fill)
+
+
+def draw_cell(d: ImageDraw.ImageDraw, x: int, y: int, cell: str) -> None:
+    if not cell:
+        return
+    if cell in (".", "#"):
+        _glyph(d, x, y, cell, 1)
+        return
+    role, style = cell[0], cell[1:2]
+    if style == "o":
+        d.rectangle((x, y, x + CELL - 1, y + CELL - 1), fill=1)
+        _glyph(d, x, y, role, 0)
+        return
+    if style == "c":
+        d.rectangle((x, y, x + CELL - 2, y + CELL - 2), fill=1)
+        _glyph(d, x, y, role, 0)
+        return
+    _glyph(d, x, y, role, 1)
+    if style == "e":
+        d.line((x, y + CELL - 1, x + CELL - 2, y + CELL - 1), fill=1)
+
+
+
+
+def draw_board(d: ImageDraw.ImageDraw, view: BoardView, *, x0: int = 0, y0: int = 0, cursor: int | None = None,
+               selected: int | None = None, targets: Iterable[int] = ()) -> None:
+    """The board at (x0, y0): pieces and marks, then the targets, the selected piece and the cursor."""
+    d.rectangle((x0, y0, x0 + view.files * CELL - 1, y0 + view.ranks * CELL - 1), fill=0)
+    for sq, cell in enumerate(view.cells):
+        x, y = cell_origin(view, sq, x0, y0)
+        draw_cell(d, x, y, cell)
+    for sq in targets:
+        x, y = cell_origin(view, sq, x0, y0)
+        cell = view.cells[sq]
+        if cell and cell not in (".", "#"):  # a capture: the cell inverted
+            d.rectangle((x, y, x + CELL - 1, y + CELL - 1), fill=1)
+            _glyph(d, x, y, cell[0], 0)
+        else:
+            d.rectangle((x, y, x + CELL - 1, y + CELL - 1), fill=0)
+            d.rectangle((x + 1, y + 1, x + 2, y + 2), fill=1)
+    right, bottom = x0 + view.files * CELL - 1, y0 + view.ranks * CELL - 1
+    if selected is not None:
+        x, y = cell_origin(view, selected, x0, y0)
+        cell = view.cells[selected]
+        lit = cell[1:2] != "o"
+        d.rectangle((x, y, x + CELL - 1, y + CELL - 1), fill=1 if lit else 0)
+        if cell and cell not in (".", "#"):
+            _glyph(d, x, y, cell[0], 0 if lit else 1)
+    if cursor is not None:
+        x, y = cell_origin(view, cursor, x0, y0)
+        for gap, fill in ((2, 1), (1, 0)):
+            box = (max(x0, x - gap), max(y0, y - gap), min(right, x + CELL - 1 + gap), min(bottom, y + CELL - 1 + gap))
+            d.rectangle(box, outline=fill)

@@ -1,0 +1,195 @@
+"""Screens for prompts that carry a board: the board on the left half, the text on the right.
+
+A Choice whose options have a ``path`` is walked step by step (the piece, then its target, then the promotion):
+UP/DOWN move among the current step's choices (wrapping; held, they go faster and stop at the ends), OK takes one,
+BACK steps back. The board shows the cursor, the selected piece and its targets.
+"""
+from __future__ import annotations
+
+from typing import Sequence
+
+from PIL import ImageDraw
+
+from fsm.prompts import BoardView, Choice, Info, Option
+
+from ..events import Key
+from .board import CELL, draw_board
+from .draw import HEIGHT, ROW, WIDTH, text_row
+from .prompt_screens import PromptScreen
+from .widgets import Back, Done, Outcome, Toast
+
+TEXT_X = 66  #: the text half starts here, right of the board
+TEXT_W = WIDTH - TEXT_X - 1
+ROWS = HEIGHT // ROW  #: text rows in the half (6)
+
+
+def path(o: Option) -> tuple[str, ...]:
+    """An option's steps; an option without a path is one step, its label."""
+    return o.path or (o.label,)
+
+
+class PathChoice:
+    """The steps of a Choice whose options carry paths: a cursor per step, the chosen labels so far."""
+
+    def __init__(self, options: Sequence[Option], default: str | None = None) -> None:
+        self.options = [o for o in options if not o.in_menu]
+        self.chosen: list[str] = []
+        self.cursor = 0
+        self._repeats = 0
+        if default is not None:
+            for o in self.options:
+                if o.key == default:
+                    self.cursor = self.labels().index(path(o)[0])
+
+    def matching(self) -> list[Option]:
+        n = len(self.chosen)
+        return [o for o in self.options if path(o)[:n] == tuple(self.chosen)]
+
+    def labels(self) -> list[str]:
+        """The current step's choices, in option order."""
+        n = len(self.chosen)
+        out: list[str] = []
+        for o in self.matching():
+            if len(path(o)) > n and path(o)[n] not in out:
+                out.append(path(o)[n])
+        return out
+
+    def under_cursor(self) -> list[Option]:
+        """The options the cursor's choice leads to (the first is the one the board points at)."""
+        labels = self.labels()
+        if not labels:
+            return []
+        label = labels[self.cursor % len(labels)]
+        n = len(self.chosen)
+        return [o for o in self.matching() if path(o)[n] == label]
+
+    def key(self, k: Key, repeat: bool = False) -> Outcome | str:
+        labels = self.labels()
+        n = len(labels)
+        if k in (Key.UP, Key.DOWN) and n:
+            self._repeats = self._repeats + 1 if repeat else 0
+            step = 2 if self._repeats >= 6 else 1
+            delta = -step if k is Key.UP else step
+            self.cursor = (self.cursor + delta) % n if not repeat else min(n - 1, max(0, self.cursor + delta))
+            return None
+        if k is Key.OK and n:
+            label = labels[self.cursor]
+            depth = len(self.chosen)
+            leaf = [o for o in self.under_cursor() if len(path(o)) == depth + 1]
+            if leaf:
+                if not leaf[0].enabled:
+                    return Toast(leaf[0].hint or f"{label}: not now")
+                return Done(leaf[0].key)
+            self.chosen.append(label)
+            self.cursor = 0
+            return None
+        if k is Key.BACK:
+            if self.chosen:
+                label = self.chosen.pop()
+                self.cursor = self.labels().index(label)
+                return None
+            return Back()
+        return None
+
+
+def spots_of(view: BoardView, key: str) -> tuple[int, ...]:
+    for k, spots in view.spots:
+        if k == key:
+            return spots
+    return ()
+
+
+class BoardChoiceScreen(PromptScreen):
+    prompt: Choice
+
+    def __init__(self, prompt: Choice, names: Sequence[str]) -> None:
+        super().__init__(prompt, names)
+        self.paths = PathChoice(prompt.options, prompt.default)
+        #: extra rows the platform adds under the prompt's lines (the chess clock)
+        self.extra: tuple[str, ...] = ()
+
+    def key(self, k: Key, repeat: bool = False) -> Outcome:
+        out = self.paths.key(k, repeat)
+        if isinstance(out, Back):
+            return Done(self.prompt.back) if self.prompt.back is not None else out
+        return out  # type: ignore[return-value]
+
+    def draw(self, d: ImageDraw.ImageDraw) -> None:
+        self.draw_body(d)
+
+    def focus(self) -> tuple[int | None, int | None, list[int]]:
+        """(cursor square, selected piece's square, target squares) for the board."""
+        view = self.prompt.board
+        if view is None:
+            return None, None, []
+        depth = len(self.paths.chosen)
+        under = self.paths.under_cursor()
+        cursor = None
+        if under:
+            spots = spots_of(view, under[0].key)
+            cursor = spots[depth] if len(spots) > depth else None
+        selected = None
+        targets: list[int] = []
+        if depth:
+            match = self.paths.matching()
+            spots = spots_of(view, match[0].key) if match else ()
+            selected = spots[0] if spots else None
+            for o in match:
+                s = spots_of(view, o.key)
+                if len(s) > depth and s[depth] != selected:
+                    targets.append(s[depth])
+        return cursor, selected, targets
+
+    def draw_body(self, d: ImageDraw.ImageDraw) -> None:
+        p = self.prompt
+        depth = len(self.paths.chosen)
+        labels = self.paths.labels()
+        cur = self.paths.cursor % len(labels) if labels else 0
+        count = f"{cur + 1}/{len(labels)}" if len(labels) > 1 else ""
+        text_row(d, 0, p.title, inverse=True, x=TEXT_X, width=TEXT_W - 6 * len(count))
+        if count:
+            text_row(d, 0, count, x=WIDTH - 6 * len(count), width=6 * len(count))
+        steps = list(self.paths.chosen)
+        room = ROWS - 1 - (depth + 1 if labels else 0)
+        lines = (list(p.lines) + list(self.extra))[:max(0, room)]
+        y = ROW
+        for line in lines:
+            text_row(d, y, line, x=TEXT_X, width=TEXT_W)
+            y += ROW
+        if labels:
+            y = HEIGHT - ROW * (depth + 1)
+            for label in steps:
+                text_row(d, y, label, x=TEXT_X, width=TEXT_W)
+                y += ROW
+            text_row(d, y, f">{labels[cur]}", inverse=True, x=TEXT_X, width=TEXT_W)
+        view = p.board
+        if view is not None:
+            cursor, selected, targets = self.focus()
+            d.rectangle((0, 0, TEXT_X - 1, HEIGHT - 1), fill=0)
+            draw_board(d, view, cursor=cursor, selected=selected, targets=targets)
+            d.line((view.files * CELL, 0, view.files * CELL, HEIGHT - 1), fill=1)
+
+
+class BoardInfoScreen(PromptScreen):
+    """An Info prompt beside the board (game over): OK continues."""
+
+    prompt: Info
+
+    def key(self, k: Key, repeat: bool = False) -> Outcome:
+        return Done(True) if k is Key.OK else None
+
+    def draw(self, d: ImageDraw.ImageDraw) -> None:
+        self.draw_body(d)
+
+    def draw_body(self, d: ImageDraw.ImageDraw) -> None:
+        p = self.prompt
+        text_row(d, 0, p.title, inverse=True, x=TEXT_X, width=TEXT_W)
+        for i, line in enumerate(p.lines[:ROWS - 1]):
+            text_row(d, ROW * (i + 1), line, x=TEXT_X, width=TEXT_W)
+        if p.board is not None:
+            d.rectangle((0, 0, TEXT_X - 1, HEIGHT - 1), fill=0)
+            draw_board(d, p.board)
+            d.line((p.board.files * CELL, 0, p.board.files * CELL, HEIGHT - 1), fill=1)
+
+
+__all__ = ["BoardChoiceScreen", "BoardInfoScreen", "PathChoice"]

@@ -1,0 +1,304 @@
+"""Sovereign Chess (two players) at the table: the opening choice, move entry, check, mate, draws and resignation.
+
+The position lives in ``data["position"]`` as the engine's position text, the moves in ``data["moves"]`` as move
+text (with ``accept``/``reject`` after the first move); the engine object is only a cache of that text. Engine
+player 1 is whoever makes the first move (with the White army); ``data["first"]`` is that seat.
+"""
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from companion.rules.sovereign_chess import ChessError, MoveKind, Role, SovereignChess, square_name
+from companion.rules.sovereign_chess.fen import START
+from fsm.base import GameMachine, OptionSpec
+from fsm.prompts import Choice, Option, Prompt, Random, View
+
+from .board import board_view, changes, control, neutral
+from .entry import Entry, move_entries, move_options
+
+log = logging.getLogger(__name__)
+
+class PositionOption(OptionSpec):
+    """A position text switch: empty for the standard start, else checked by the engine's parser."""
+
+    def check(self, game_id: str, name: str, value: Any) -> Any:
+        value = super().check(game_id, name, value)
+        if value:
+            try:
+                SovereignChess(value)
+            except ChessError as e:
+                raise ValueError(f"[games.{game_id}] {name}: {e}") from None
+        return value
+
+
+FIFTY = 100  #: half-moves without a capture or a pawn move before a draw may be claimed
+DRAW_RESULT = "1/2-1/2"
+
+
+class SovereignChessGame(GameMachine):
+    game_id = "sovereign-chess"
+    name = "Sovereign Chess"
+    description = "Sovereign Chess for two: the board on screen, moves by buttons, control map"
+    min_players = 2
+    max_players = 2
+    default_players = 2
+    STATES = ["first", "draw_first", "move", "opening", "game_over"]
+    TRANSITIONS = [
+        {"trigger": "chosen", "source": "first", "dest": "move"},
+        {"trigger": "draw", "source": "first", "dest": "draw_first"},
+        {"trigger": "drawn", "source": "draw_first", "dest": "move"},
+        {"trigger": "first_move", "source": "move", "dest": "opening"},
+        {"trigger": "moved", "source": ["move", "opening"], "dest": "move"},
+        {"trigger": "finish", "source": ["move", "opening"], "dest": "game_over"},
+    ]
+    INITIAL = "first"
+    FINAL = ("game_over",)
+    OPTIONS = {
+        "first": OptionSpec("ask", "who makes White's first move: ask at the start, or draw at random",
+                            choices=("ask", "random")),
+        "start": PositionOption("", "a position text to start from (a study or a puzzle); empty: the usual start"),
+    }
+
+    _cache: tuple[str, SovereignChess] | None = None
+    _entries: tuple[str, list[Entry]] | None = None
+
+    # ------------------------------------------------------------------ setup
+    def start(self) -> None:
+        start = self.options["start"] or START
+        self.data.update({
+            "position": SovereignChess(start).text, "moves": [], "first": None, "white": None, "quiet": 0, "seen": {},
+            "last": {}, "check": False, "result": None, "termination": None, "winner": None, "announce": None,
+        })
+        self.data["seen"][self._key(self.data["position"])] = 1
+        if self.options["first"] == "random":
+            self.fire("draw")
+
+    # ------------------------------------------------------------------ the engine, as a cache of data
+    def engine(self) -> SovereignChess:
+        text = self.data["position"]
+        if self._cache is None or self._cache[0] != text:
+            self._cache = (text, SovereignChess(text))
+        return self._cache[1]
+
+    def seat_of(self, player: int) -> int:
+        first = self.data["first"] or 1
+        return int(first) if player == 1 else 3 - int(first)
+
+    def player_of(self, seat: int) -> int:
+        return 1 if seat == (self.data["first"] or 1) else 2
+
+    def to_move(self) -> int | None:
+        if self.state in ("first", "draw_first") or self.is_over:
+            return None
+        return self.seat_of(self.engine().turn)
+
+    def active_seat(self) -> int | None:
+        return self.to_move()
+
+    @staticmethod
+    def _key(position: str) -> str:
+        """A position for repetition: everything but the ply count."""
+        return position.rsplit(" ", 1)[0]
+
+    def entries(self) -> list[Entry]:
+        text = self.data["position"]
+        if self._entries is None or self._entries[0] != text + repr(self.data["last"]):
+            eng = self.engine()
+            seat = self.seat_of(eng.turn)
+            last = self.data["last"].get(str(seat))
+            self._entries = (text + repr(self.data["last"]), move_entries(eng, last))
+        return self._entries[1]
+
+    # ------------------------------------------------------------------ prompts
+    def prompt(self) -> Prompt:
+        if self.state == "first":
+            firsts = [Option("random", "Draw at random")]
+            firsts += [Option(f"seat{p.seat}", f"{p.name} moves first") for p in self.players]
+            return Choice("Who moves first?", lines=("They make White's", "first move."), options=tuple(firsts))
+        if self.state == "draw_first":
+            return Random("Drawing who moves first", keys=tuple(str(s) for s in self.seats))
+        eng = self.engine()
+        seat = self.seat_of(eng.turn)
+        if self.is_over:
+            return self._over_prompt()
+        board = board_view(eng, eng.turn, [] if self.state == "opening" else self.entries(), self._last_squares())
+        if self.state == "opening":
+            other = self.player_name(3 - seat)
+            opts = (Option("accept", "Accept: take White", path=("Accept: own White",)),
+                    Option("reject", "Reject: play Black", path=("Reject: own Black",)),
+                    *self._menu_options(seat))
+            return Choice("Opening", lines=(f"{other} moved", self.data["moves"][0], "White or Black?"),
+                          player=seat, options=opts, board=board)
+        lines = [f"{self.player_name(seat)}: {eng.owned(eng.turn).label}"]
+        if self.data["check"]:
+            lines.append("CHECK!")
+        opts = move_options(self.entries()) + self._menu_options(seat)
+        return Choice("Move", lines=tuple(lines), player=seat, options=opts, board=board)
+
+    def _menu_options(self, seat: int) -> tuple[Option, ...]:
+        claim = self._claimable()
+        return (
+            Option("claim", f"Claim draw ({claim})" if claim else "Claim draw", enabled=bool(claim),
+                   hint="No draw to claim: needs threefold repetition or 50 moves", in_menu=True),
+            Option("agree", "Draw by agreement", in_menu=True),
+            Option("resign", f"{self.player_name(seat)} resigns", in_menu=True),
+        )
+
+    def _over_prompt(self) -> Prompt:
+        from fsm.prompts import Info
+
+        eng = self.engine()
+        lines = [f"{self.data['result']} {self.data['termination']}"]
+        w = self.winner_seat()
+        lines.append(f"{self.player_name(w)} wins" if w is not None else "Draw")
+        return Info("Game over", lines=tuple(lines), board=board_view(eng, eng.turn, [], self._last_squares()))
+
+    def _last_squares(self) -> tuple[int, ...]:
+        sq = self.data.get("last_move")
+        return tuple(sq) if sq else ()
+
+    def _claimable(self) -> str:
+        if self.data["seen"].get(self._key(self.data["position"]), 0) >= 3:
+            return "threefold repetition"
+        if self.data["quiet"] >= FIFTY:
+            return "fifty-move rule"
+        return ""
+
+    # ------------------------------------------------------------------ answers
+    def answer(self, value: Any) -> None:
+        self.data["announce"] = None
+        if self.state == "first":
+            if value == "random":
+                self.fire("draw")
+            else:
+                self.data["first"] = int(str(value)[4:])
+                self.fire("chosen")
+            return
+        if self.state == "draw_first":
+            self.data["first"] = int(value)
+            self.note(f"{self.player_name(int(value))} drawn to make the first move")
+            self.fire("drawn")
+            return
+        seat = self.seat_of(self.engine().turn)
+        if value == "resign":
+            return self._finish("resignation", 3 - seat)
+        if value == "agree":
+            return self._finish("agreement", None)
+        if value == "claim":
+            why = self._claimable()
+            if not why:
+                raise self.refuse("No draw to claim: needs threefold repetition or 50 moves")
+            return self._finish(why, None)
+        if self.state == "opening":
+            return self._opening(str(value), seat)
+        self._move(str(value), seat)
+
+    def entry_answer(self, text: str) -> Any:
+        """Typed entry (a script's ``move TEXT``, a remote): engine move text, or accept/reject at the opening."""
+        text = text.strip()
+        if self.state == "opening" and text in ("accept", "reject"):
+            return text
+        if self.state != "move":
+            raise self.refuse(f"no move is asked for now ({self.state})")
+        try:
+            return self.engine().parse_move(text).text
+        except ChessError as e:
+            raise self.refuse(str(e)) from None
+
+    def _opening(self, value: str, seat: int) -> None:
+        eng = SovereignChess(self.data["position"])
+        if value == "accept":
+            eng.accept_opening()
+            self.data["white"] = seat
+            self.note(f"{self.player_name(seat)} accepts the first move and owns White")
+        else:
+            self.data["white"] = 3 - seat
+            self.note(f"{self.player_name(seat)} rejects the first move and owns Black")
+        self.data["moves"].append(value)
+        self.data["position"] = eng.text
+        self.fire("moved")
+
+    def _move(self, text: str, seat: int) -> None:
+        eng = SovereignChess(self.data["position"])
+        try:
+            move = eng.parse_move(text)
+        except ChessError as e:
+            raise self.refuse(str(e)) from None
+        player = eng.turn
+        names = {p: self.player_name(self.seat_of(p)) for p in (1, 2)}
+        before = {p: control(eng, p) for p in (1, 2)}
+        made = eng.make(move)
+        after = {p: control(eng, p) for p in (1, 2)}
+        d = self.data
+        d["moves"].append(made.text)
+        d["position"] = eng.text
+        d["last"][str(seat)] = made.to_sq
+        d["last_move"] = [made.from_sq, made.to_sq]
+        quiet = made.capture or (made.role is Role.PAWN and made.kind is MoveKind.ORDINARY)
+        d["quiet"] = 0 if quiet else d["quiet"] + 1
+        key = self._key(eng.text)
+        d["seen"][key] = d["seen"].get(key, 0) + 1
+        d["check"] = eng.in_check()
+        said = changes(before, after, names)
+        words = [f"{names[player]}: {made.text}"]
+        if made.promotion is Role.KING:
+            words.append("regime change")
+        if made.kind is MoveKind.DEFECTION and made.defect_to is not None:
+            words.append(f"defects to {made.defect_to.label}")
+        self.note(" ".join(words) + ("; " + "; ".join(said) if said else ""))
+        d["announce"] = "; ".join(said) or None
+        outcome = eng.outcome()
+        if outcome is not None:
+            if outcome.result == "checkmate" and outcome.winner is not None:
+                return self._finish("checkmate", self.seat_of(outcome.winner))
+            return self._finish("stalemate", None)
+        if d["check"]:
+            d["announce"] = "; ".join([*said, f"{names[eng.turn]} is in check"])
+        if eng.opening_choice_pending and len(d["moves"]) == 1:
+            self.fire("first_move")
+        else:
+            self.fire("moved")
+
+    def _finish(self, termination: str, winner: int | None) -> None:
+        d = self.data
+        white = d["white"] or d["first"] or 1
+        d["termination"] = termination
+        d["winner"] = winner
+        d["result"] = DRAW_RESULT if winner is None else ("1-0" if winner == white else "0-1")
+        who = f"{self.player_name(winner)} wins" if winner is not None else "draw"
+        self.note(f"Game over: {termination}, {who} ({d['result']})")
+        d["announce"] = f"{termination}: {who}"
+        self.fire("finish")
+
+    # ------------------------------------------------------------------ state JSON and pages
+    def extra_json(self) -> dict[str, Any]:
+        d = self.data
+        eng = self.engine()
+        seats = {p: self.seat_of(p) for p in (1, 2)}
+        return {
+            "position": d["position"],
+            "moves": list(d["moves"]),
+            "to_move": self.to_move(),
+            "owned": {str(seats[p]): eng.owned(p).label for p in (1, 2)},
+            "controlled": {str(seats[p]): [c.label for c in eng.controlled(p)] for p in (1, 2)},
+            "check": bool(d["check"]),
+            "result": d["result"],
+            "termination": d["termination"],
+        }
+
+    def views(self) -> list[View]:
+        return [View("Control map", tuple(self.control_map()))]
+
+    def control_map(self) -> list[str]:
+        if self.state in ("first", "draw_first"):
+            return ["No moves yet."]
+        eng = self.engine()
+        lines = []
+        for p in (1, 2):
+            lines.append(f"{self.player_name(self.seat_of(p))}: owns {eng.owned(p).label}")
+            lines += [f" {colour} via {sq}" for colour, sq in control(eng, p).items()]
+        lines.append("Neutral: " + (", ".join(neutral(eng)) or "none"))
+        blocked = [square_name(sq) for sq in eng.blocked()]
+        lines.append("Blocked: " + (" ".join(blocked) or "none"))
+        return lines

@@ -1,0 +1,258 @@
+"""Sovereign Chess at the table: the machine, typed `move` entry, the opening choice, mate, stalemate, draws."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from companion.errors import ScriptError
+from companion.events import EntryEvent, Key, KeyEvent
+from companion.games import BUILTIN, load
+from companion.headless import play
+from companion.session import Session, decode_event, encode_event
+from fsm.base import Player, Setup
+from fsm.prompts import Choice, InvalidAnswer
+from fsm.sovereign_chess import SovereignChessGame
+
+from conftest import run_companion
+
+STATE_KEYS = {"position", "moves", "to_move", "owned", "controlled", "check", "result", "termination"}
+#: rooks on a10 and b9 against the white king on a1; black to move mates with bRa10-a9
+MATE_IN_ONE = "16/16/16/16/16/16/br15/1br14/16/16/16/16/16/16/16/wk7bk7 2 w b - 0"
+#: the black queen on d2; bQd2-c2 leaves the white king on a1 no move and not in check
+STALEMATE_IN_ONE = "16/16/16/16/16/16/16/16/16/16/16/16/16/16/3bq12/wk7bk7 2 w b - 0"
+
+
+def game(**options: Any) -> SovereignChessGame:
+    return SovereignChessGame(Setup((Player("Ann", 1), Player("Bo", 2)), options))
+
+
+def session(**options: Any) -> Session:
+    s = Session(SovereignChessGame, seed=1, presets=["Ann", "Bo"], options=options)
+    s.handle(KeyEvent(Key.OK))  # the wizard: start with Ann and Bo
+    return s
+
+
+def moves(s: Session, *texts: str) -> None:
+    for t in texts:
+        s.handle(EntryEvent("move", t))
+        assert s.refused is None, (t, s.refused)
+
+
+def test_registered_and_listed(capsys: pytest.CaptureFixture[str]) -> None:
+    assert load("sovereign-chess") is SovereignChessGame and "sovereign-chess" in BUILTIN
+    assert run_companion("games", "--ids").stdout.split().count("sovereign-chess") == 1
+
+
+def test_first_mover_chosen_then_reject_keeps_seats() -> None:
+    g = game()
+    g.answer("seat2")  # Bo makes White's first move
+    assert g.to_move() == 2 and g.state_json()["to_move"] == 2
+    g.answer(g.entry_answer("wPi2-i4"))
+    assert g.state == "opening" and g.prompt().player == 1
+    g.answer("reject")
+    js = g.state_json()
+    assert js["moves"] == ["wPi2-i4", "reject"] and js["to_move"] == 1
+    assert js["owned"] == {"2": "white", "1": "black"}
+    assert set(js) >= STATE_KEYS
+
+
+def test_accept_takes_white_and_the_move() -> None:
+    g = game()
+    g.answer("seat1")
+    g.answer("wPi2-i4")
+    g.answer("accept")
+    js = g.state_json()
+    assert js["owned"] == {"1": "black", "2": "white"} and js["to_move"] == 1
+    assert js["moves"] == ["wPi2-i4", "accept"]
+    assert all(o.key.startswith("b") for o in g.prompt().options if not o.in_menu)  # Ann now moves Black
+
+
+def test_random_first_mover_is_a_random_prompt() -> None:
+    s = Session(SovereignChessGame, seed=3, presets=["Ann", "Bo"], options={"first": "random"})
+    s.handle(KeyEvent(Key.OK))
+    assert s.game is not None and s.game.state == "move" and s.game.data["first"] in (1, 2)
+    assert any(a.get("auto") for a in s.action_log)  # drawn by the session's RNG, journaled as an automatic pick
+
+
+def test_move_entry_is_a_path_choice_of_legal_moves_only() -> None:
+    g = game()
+    g.answer("seat1")
+    p = g.prompt()
+    assert isinstance(p, Choice) and p.board is not None
+    moves_ = [o for o in p.options if not o.in_menu]
+    legal = {m.text for m in g.engine().legal_moves()}
+    assert {o.key for o in moves_} == legal
+    assert all(len(o.path) == 2 and o.path[0].split()[1] == o.key[2:].split("-")[0] for o in moves_)
+    spots = dict(p.board.spots)
+    assert spots["wPi2-i4"] == (8 + 16, 8 + 48)  # i2, i4
+    with pytest.raises(InvalidAnswer):
+        g.entry_answer("wPi2-i5")
+    with pytest.raises(InvalidAnswer, match="expected"):
+        g.entry_answer("zz")
+
+
+def test_state_json_keys_and_undo_move_by_move() -> None:
+    s = session()
+    s.handle(KeyEvent(Key.DOWN))
+    s.handle(KeyEvent(Key.OK))  # Ann moves first
+    moves(s, "wPi2-i4", "reject", "bPe15-e13")
+    js = s.state_json()
+    assert set(js) >= STATE_KEYS and "clocks" not in js
+    assert js["moves"] == ["wPi2-i4", "reject", "bPe15-e13"] and js["to_move"] == 1
+    assert js["check"] is False and js["result"] is None and js["termination"] is None
+    assert s.undo() == "Undone: Move"
+    assert s.state_json()["moves"] == ["wPi2-i4", "reject"]
+    s.undo()
+    assert s.game is not None and s.game.state == "opening"
+    s.redo()
+    s.redo()
+    assert s.state_json()["moves"] == ["wPi2-i4", "reject", "bPe15-e13"]
+
+
+def test_buttons_enter_a_move_piece_then_target_back_steps_back() -> None:
+    s = session()
+    s.handle(KeyEvent(Key.DOWN))
+    s.handle(KeyEvent(Key.OK))
+    assert s.game is not None
+    first = [o for o in s.prompt().options if not o.in_menu][0]
+    s.handle(KeyEvent(Key.OK))  # the piece
+    s.handle(KeyEvent(Key.BACK))  # back to the pieces
+    s.handle(KeyEvent(Key.OK))
+    s.handle(KeyEvent(Key.OK))  # its first target
+    assert s.game.data["moves"] == [first.key]
+
+
+def test_mate_ends_the_game_with_a_winner_and_result() -> None:
+    s = session(start=MATE_IN_ONE)
+    s.handle(KeyEvent(Key.DOWN))
+    s.handle(KeyEvent(Key.OK))  # Ann is player 1: White, and Bo (Black) is to move here
+    moves(s, "bRa10-a9")
+    js = s.state_json()
+    assert js["result"] == "0-1" and js["termination"] == "checkmate" and js["winner"] == 2
+    assert js["check"] is True and js["to_move"] is None
+    assert s.game is not None and s.game.is_over and s.status == "finished"
+    s.handle(EntryEvent("move", "wKa1-b1"))
+    assert s.refused and "no game is waiting" in s.refused
+
+
+def test_stalemate_is_a_draw() -> None:
+    s = session(start=STALEMATE_IN_ONE)
+    s.handle(KeyEvent(Key.DOWN))
+    s.handle(KeyEvent(Key.OK))
+    moves(s, "bQd2-c2")
+    js = s.state_json()
+    assert (js["result"], js["termination"], js["winner"]) == ("1/2-1/2", "stalemate", None)
+
+
+def _menu_action(s: Session, key: str, confirm: bool = True) -> None:
+    s.handle(KeyEvent(Key.HOLD))
+    items = [it.key for it in s.overlays[-1].widget.items]
+    for _ in range(items.index(f"act:{key}")):
+        s.handle(KeyEvent(Key.DOWN))
+    s.handle(KeyEvent(Key.OK))
+    if confirm:
+        s.handle(KeyEvent(Key.UP))  # the confirmation starts on No
+    s.handle(KeyEvent(Key.OK))
+
+
+def test_resign_and_agreed_draw_from_the_game_menu() -> None:
+    s = session()
+    s.handle(KeyEvent(Key.DOWN))
+    s.handle(KeyEvent(Key.OK))
+    moves(s, "wPi2-i4", "accept")
+    _menu_action(s, "resign", confirm=False)  # No: nothing happens
+    assert s.game is not None and not s.game.is_over
+    _menu_action(s, "resign")  # Ann (to move, now Black) resigns: Bo, White, wins
+    js = s.state_json()
+    assert (js["termination"], js["winner"], js["result"]) == ("resignation", 2, "1-0")
+    s.undo()
+    _menu_action(s, "agree")
+    assert s.state_json()["result"] == "1/2-1/2" and s.state_json()["termination"] == "agreement"
+
+
+def test_threefold_repetition_can_be_claimed_only_when_it_applies() -> None:
+    g = game()
+    g.answer("seat1")
+    for text in ("wNf1-e3", "reject"):
+        g.answer(text)
+    claim = next(o for o in g.prompt().options if o.key == "claim")
+    assert not claim.enabled
+    with pytest.raises(InvalidAnswer):
+        g.answer("claim")
+    for _ in range(2):
+        for text in ("bNf16-e14", "wNe3-f1", "bNe14-f16", "wNf1-e3"):
+            g.answer(text)
+    claim = next(o for o in g.prompt().options if o.key == "claim")
+    assert claim.enabled and "threefold" in claim.label
+    g.answer("claim")
+    assert g.state_json()["termination"] == "threefold repetition"
+
+
+def test_fifty_move_rule_counts_quiet_half_moves() -> None:
+    g = game()
+    g.answer("seat1")
+    g.answer("wNf1-e3")
+    g.answer("reject")
+    g.data["quiet"] = 99
+    g.answer("bNf16-e14")
+    assert "fifty" in next(o for o in g.prompt().options if o.key == "claim").label
+    g.answer("wPi2-i4")  # a pawn move starts the count again
+    assert g.data["quiet"] == 0
+
+
+def test_a_bad_start_position_is_one_line() -> None:
+    with pytest.raises(ValueError, match=r"\[games.sovereign-chess\] start: position text"):
+        SovereignChessGame.resolve_options({"start": "not a position"})
+
+
+def test_journal_text_of_a_typed_move_round_trips() -> None:
+    ev = EntryEvent("move", "wPi2-i4")
+    assert encode_event(ev) == "move wPi2-i4" and decode_event("move wPi2-i4") == ev
+
+
+def test_scripted_play_with_move_lines(tmp_path: Path) -> None:
+    script = tmp_path / "s.txt"
+    script.write_text("ok\ndown\nok  # Ann moves first\nmove wPi2-i4\nmove accept\nmove bPe15-e13\n")
+    out = tmp_path / "st.json"
+    state = play("sovereign-chess", script, seed=1, state_json=out)
+    assert state["moves"] == ["wPi2-i4", "accept", "bPe15-e13"] and state["to_move"] == 2
+    assert json.loads(out.read_text())["position"] == state["position"]
+    script.write_text("ok\ndown\nok\nmove wPi2-i5\n")
+    with pytest.raises(ScriptError, match="s.txt line 4: 'move wPi2-i5': move 'wPi2-i5' is not legal"):
+        play("sovereign-chess", script, seed=1)
+    script.write_text("move\n")
+    with pytest.raises(ScriptError, match="line 1"):
+        play("sovereign-chess", script, seed=1)
+
+
+def _cell(img: Any, sq: int) -> list[str]:
+    x, y = (sq % 16) * 4, (15 - sq // 16) * 4
+    return ["".join("#" if img.getpixel((x + c, y + r)) else "." for c in range(4)) for r in range(4)]
+
+
+def test_board_screen_draws_pieces_cursor_and_targets() -> None:
+    s = session()
+    s.handle(KeyEvent(Key.DOWN))
+    s.handle(KeyEvent(Key.OK))  # Ann moves first, White
+    img = s.render()
+    # the white king on i1 is Ann's own army: the cell inverted, the king's cross dark
+    assert _cell(img, 8) == [
+        "#.##",
+        "...#",
+        "#.##",
+        "####",
+    ]
+    # the black rook on e16 is the opponent's: the rook's box, underlined
+    assert _cell(img, 15 * 16 + 4) == ["###.", "#.#.", "###.", "###."]
+    # an empty square of colour (h9, white) is a dot
+    assert _cell(img, 8 * 16 + 7) == ["....", ".#..", "....", "...."]
+    first = [o for o in s.prompt().options if not o.in_menu][0]
+    s.handle(KeyEvent(Key.OK))  # pick the first piece: its targets show as blocks
+    img = s.render()
+    target = dict(s.prompt().board.spots)[first.key][1]  # type: ignore[union-attr]
+    assert _cell(img, target)[1] == ".##." and _cell(img, target)[2] == ".##."
+    text = "".join(str(img.getpixel((x, y))) for x in range(66, 128) for y in range(0, 64))
+    assert "1" in text  # the text half says something

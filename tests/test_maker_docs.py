@@ -1,0 +1,230 @@
+"""What firmware_docs/ and the README's install, hardware and config sections tell a maker, held to the code: the
+commands they give exist and their flags parse, the defaults they quote are the code's, the messages they quote are
+the code's, and the docs agree with each other (the roller's resistor, the roller's parts)."""
+from __future__ import annotations
+
+import argparse
+import re
+import shlex
+import tomllib
+from pathlib import Path
+
+import pytest
+
+from companion.cli import build_parser
+from companion.config import (EIGHT_BIT_ADDRESS, ButtonsConfig, Config, DisplayConfig, EncoderConfig, LedsConfig,
+                              parse_config)
+from companion.errors import ConfigError
+
+ROOT = Path(__file__).resolve().parent.parent
+DOCS = ROOT / "firmware_docs"
+README = (ROOT / "README.md").read_text()
+WIRING = (DOCS / "wiring.md").read_text()
+ROLLER = (DOCS / "roller" / "README.md").read_text()
+PARTS = (DOCS / "parts.md").read_text()
+MAKER_DOCS = sorted(DOCS.rglob("*.md"))
+
+
+def readme_section(title: str) -> str:
+    return README.split(f"\n## {title}\n", 1)[1].split("\n## ", 1)[0]
+
+
+def snippets(text: str, blocks: bool = True) -> list[str]:
+    """Every inline code span and (with ``blocks``) every line of every fenced code block."""
+    fenced = re.findall(r"^ *```[a-z]*\n(.*?)^ *```$", text, re.M | re.S)
+    prose = re.sub(r"^ *```[a-z]*\n.*?^ *```$", "", text, flags=re.M | re.S)
+    spans = re.findall(r"`([^`\n]+)`", prose)
+    return spans + [line.strip() for b in fenced for line in b.splitlines()] if blocks else spans
+
+
+def companion_commands(text: str) -> list[list[str]]:
+    """The `companion ...` commands in the text, as argv after the program name (`sudo` and `&&` chains allowed)."""
+    out = []
+    for snippet in snippets(text):
+        for part in re.split(r"&&|;|\|", snippet.split(" #", 1)[0]):
+            if not re.match(r"(sudo )?companion( |$)", part.strip()):
+                continue
+            words = shlex.split(part.strip().removeprefix("sudo "))
+            if words[1:2] == ["stopped"]:  # "companion stopped by ..." is a log line, not a command
+                continue
+            out.append(words[1:])
+    return out
+
+
+DOC_COMMANDS = sorted({(doc.relative_to(ROOT).as_posix(), " ".join(argv)) for doc in MAKER_DOCS
+                       for argv in companion_commands(doc.read_text())}
+                      | {("README.md", " ".join(argv)) for section in ("Install on a Raspberry Pi", "Configuration",
+                                                                        "Hardware and the simulator")
+                         for argv in companion_commands(readme_section(section))})
+
+
+def test_the_docs_give_commands() -> None:
+    given = {cmd for _doc, cmd in DOC_COMMANDS}
+    assert {"check", "roller listen auto --json"} <= given, given
+
+
+def subcommand(words: list[str]) -> bool:
+    """``words`` name a (sub)command: a mention such as `companion roller listen` in prose."""
+    parser = build_parser()
+    for word in words:
+        subs = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
+        if not subs or word not in subs[0].choices:
+            return False
+        parser = subs[0].choices[word]
+    return True
+
+
+@pytest.mark.parametrize("doc, command", DOC_COMMANDS)
+def test_each_documented_command_parses(doc: str, command: str) -> None:
+    argv = shlex.split(command)
+    try:
+        args = build_parser().parse_args(argv)
+    except SystemExit as e:  # argparse's way of saying "no such command or flag" (0 for --help)
+        if e.code == 0 and "--help" in argv:
+            return
+        assert not any(w.startswith("-") for w in argv) and subcommand(argv), (
+            f"{doc}: `companion {command}` does not parse (exit {e.code})")
+        return
+    assert command == "" or getattr(args, "func", None) is not None, f"{doc}: `companion {command}` runs nothing"
+
+
+def test_an_unknown_command_would_be_caught() -> None:
+    with pytest.raises(SystemExit):
+        build_parser().parse_args(["roller", "listen", "auto", "--jsn"])
+
+
+def installer_usage() -> str:
+    import subprocess
+
+    return subprocess.run(["bash", str(ROOT / "systemd/install.sh"), "--help"], capture_output=True, text=True,
+                          timeout=30, check=True).stdout
+
+
+def test_installer_flags_in_the_docs_exist() -> None:
+    usage = installer_usage()
+    texts = [d.read_text() for d in MAKER_DOCS] + [readme_section("Install on a Raspberry Pi")]
+    flags = {f for t in texts for s in snippets(t) if "install.sh" in s for f in re.findall(r"(?<=\s)--[a-z]+", s)}
+    assert flags >= {"--uninstall"}, flags
+    for flag in flags:
+        assert f"install.sh {flag}" in usage, f"the docs give install.sh {flag}, its --help does not know it"
+
+
+# ------------------------------------------------------------------ the README's config block is the defaults
+
+def readme_config_block() -> str:
+    section = readme_section("Configuration")
+    m = re.search(r"```toml\n(.*?)```", section, re.S)
+    assert m, "the Configuration section has no toml block"
+    return m[1]
+
+
+def test_readme_config_block_is_the_defaults() -> None:
+    cfg = parse_config(tomllib.loads(readme_config_block()))
+    default = Config()
+    for name in ("display", "buttons", "encoder", "leds", "roller", "dice", "players", "journal", "log_level",
+                 "hardware"):
+        assert getattr(cfg, name) == getattr(default, name), f"the README's [{name}] is not the default"
+    assert cfg.games.folder.name == default.games.folder.name
+
+
+def test_copying_the_readme_block_keeps_the_buttons() -> None:
+    cfg = parse_config(tomllib.loads(readme_config_block()))
+    assert not cfg.encoder.enabled
+    assert (cfg.buttons.up, cfg.buttons.down, cfg.buttons.ok) == (5, 6, 13)
+
+
+def test_the_commented_encoder_table_is_the_encoder_defaults() -> None:
+    block = readme_config_block()
+    lines = re.findall(r"^# (\[encoder\]|\w+ = \d+)", block, re.M)
+    assert lines[0] == "[encoder]", lines
+    cfg = parse_config(tomllib.loads("\n".join(lines)))
+    assert cfg.encoder == EncoderConfig(enabled=True)
+
+
+def test_readme_does_not_promise_portrait_rotation() -> None:
+    hardware = readme_section("Hardware and the simulator")
+    assert "portrait 64×128 panel" not in hardware
+    for rotate in (1, 3):
+        with pytest.raises(ConfigError, match="0 \\(as mounted\\) or 2"):
+            parse_config({"display": {"rotate": rotate}})
+
+
+# ------------------------------------------------------------------ quoted defaults and messages
+
+def test_quoted_defaults_are_the_codes() -> None:
+    assert DisplayConfig().address == 0x3C and "address **0x3C**" in WIRING
+    assert ButtonsConfig().hold_time == 0.8 and "OK held for 0.8 s\n(`[buttons] hold_time`)" in WIRING
+    assert LedsConfig().active_high is True and "the default, `[leds] active_high = true`" in WIRING
+    assert "active_high = true " in readme_config_block()
+
+
+@pytest.mark.parametrize("value, eight, seven", [(120, "0x78", "0x3C"), (122, "0x7A", "0x3D"),
+                                                  ("0x78", "0x78", "0x3C")])
+def test_eight_bit_address_is_refused_with_the_seven_bit_one(value: object, eight: str, seven: str) -> None:
+    with pytest.raises(ConfigError) as e:
+        parse_config({"display": {"address": value}})
+    shown = f'"{value}"' if isinstance(value, str) else str(value)
+    assert str(e.value) == EIGHT_BIT_ADDRESS.format(where="[display] address", value=shown, eight=eight, seven=seven)
+    assert f"set [display] address = {seven}" in str(e.value)
+
+
+def test_wiring_quotes_the_eight_bit_address_message() -> None:
+    expected = EIGHT_BIT_ADDRESS.format(where="[display] address", value="120", eight="0x78", seven="0x3C")
+    assert f"\n  {expected}\n" in WIRING
+
+
+def test_config_keys_quoted_in_the_docs_are_valid() -> None:
+    """Every `[section] key = value` a doc tells a maker to write is accepted by the config."""
+    quoted = {s for doc in MAKER_DOCS for s in snippets(doc.read_text(), blocks=False)
+              if re.fullmatch(r"\[(display|buttons|encoder|leds|roller|dice)\] \w+ = .+", s)}
+    assert "[leds] active_high = false" in quoted and "[display] address = 0x3D" in quoted, quoted
+    for snippet in quoted:
+        section, assignment = snippet[1:].split("] ", 1)
+        parse_config(tomllib.loads(f"[{section}]\n{assignment}\n"))
+
+
+# ------------------------------------------------------------------ the docs agree with each other
+
+def resistor_ranges() -> list[tuple[float, float]]:
+    def ohms(v: str) -> float:
+        return float(v.replace("k", "")) * (1000 if "k" in v else 1)
+
+    found = re.findall(r"\*\*(\d+(?:\.\d+)?k?) Ω – (\d+(?:\.\d+)?) (k?)Ω\*\*", WIRING)
+    return [(ohms(lo), ohms(hi + k)) for lo, hi, k in found]
+
+
+def test_roller_resistor_suits_every_colour_of_the_wiring_table() -> None:
+    ranges = resistor_ranges()
+    assert len(ranges) == 2, ranges
+    assert "**330 Ω suits any colour**" in ROLLER
+    assert all(lo <= 330 <= hi for lo, hi in ranges), ranges
+
+
+def test_parts_list_has_the_whole_roller() -> None:
+    roller_parts = PARTS.split("## The dice roller", 1)[1].split("\n## ", 1)[0].lower()
+    for part in ("pico", "button", "led", "resistor", "switch", "wire", "box", "usb cable"):
+        assert part in roller_parts, f"parts.md's roller list lacks the {part}"
+
+
+def test_roller_guide_names_every_board() -> None:
+    for text in ("RPI_PICO**", "RPI_PICO_W**", "RPI_PICO2**", "`RPI-RP2`", "`RP2350`", "2e8a:000f", "2e8a:0003"):
+        assert text in ROLLER
+    assert "pip install mpremote\n" not in ROLLER.replace("~/mpremote/bin/pip install mpremote\n", "")
+
+
+def test_roller_guide_stops_the_service_before_flashing() -> None:
+    flashing = ROLLER.split("## Flashing", 1)[1]
+    stop = flashing.index("sudo systemctl stop companion")
+    assert stop < flashing.index("mpremote connect auto fs cp") and stop < flashing.index("BOOTSEL")
+
+
+def test_the_roller_guide_is_linked_from_the_build_docs() -> None:
+    for name in ("first-boot.md", "parts.md", "wiring.md", "troubleshooting.md"):
+        assert "](roller/README.md)" in (DOCS / name).read_text(), f"{name} does not link the roller's guide"
+
+
+def test_roller_firmware_path_in_the_guide_is_where_the_installer_puts_it() -> None:
+    install = (ROOT / "systemd/install.sh").read_text()
+    assert "readonly DOCS=$PREFIX/docs" in install and "readonly PREFIX=/opt/companion" in install
+    assert '"$DOCS/roller/$(basename "$f")"' in install
+    assert "fs cp /opt/companion/docs/roller/main.py :main.py" in ROLLER
