@@ -119,7 +119,18 @@ class App:
                             roller_connected=lambda: self.roller_state is RollerState.CONNECTED)
 
     def boot(self) -> None:
-        """Into the game in progress exactly where it was; else the game asked for; else the home menu."""
+        """Into the game in progress exactly where it was; else the game asked for; else the home menu.
+
+        A journal error here (a game that cannot be read, a full disk) leaves the box on the home menu saying so:
+        it must always start."""
+        try:
+            self._boot()
+        except JournalError as e:
+            log.error("%s", e)
+            self.session, self.record = None, None
+            self.home.toast = "Journal error: see the log"
+
+    def _boot(self) -> None:
         latest = self.journal.latest_active()
         if self._game_arg is not None:
             from .headless import game_key

@@ -9,6 +9,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import json
+import logging
 import sqlite3
 import time
 from dataclasses import dataclass
@@ -18,6 +19,8 @@ from typing import Any, Iterable, Iterator
 from .config import default_journal_path
 from .errors import JournalDamagedError, JournalError
 from .journal_guard import InstanceLock, damaged_advice, sqlite_error
+
+log = logging.getLogger(__name__)
 
 SCHEMA_VERSION = 2  #: 2: inputs carry a hash chained to the previous input of their game
 APP_ID = 0x53434D50  # "SCMP"
@@ -92,8 +95,9 @@ class ChainBreak:
     reason: str
 
     def message(self, path: Path | str) -> str:
+        kept = f"up to input {self.n - 1}" if self.n > 1 else "from its start"
         return (f"game {self.game} in {path}: input {self.n} {self.reason} (the file was edited or damaged); "
-                f"the game is kept up to input {self.n - 1}")
+                f"the game is kept {kept}")
 
 
 def chain_hash(prev: str, n: int, t: float, event: str) -> str:
@@ -240,7 +244,13 @@ class Journal:
             rows = self.db.execute(q, (status,) if status else ()).fetchall()
         except sqlite3.Error as e:
             raise self._fail(e, "list the saved games") from None
-        return [self._record(r) for r in rows]
+        out = []
+        for r in rows:  # one unreadable game must not hide the others (nor stop the box starting)
+            try:
+                out.append(self._record(r))
+            except JournalDamagedError as e:
+                log.warning("%s", e)
+        return out
 
     def latest_active(self) -> GameRecord | None:
         rows = self.games("active")

@@ -38,7 +38,8 @@ class GameCheck:
         head = f"game {self.id} ({self.title}, {self.status}): "
         if self.brk is None:
             return head + f"{len(self.rows)} inputs, all verified"
-        return head + f"inputs 1..{len(self.rows)} verified; input {self.brk.n} {self.brk.reason}"
+        good = f"inputs 1..{len(self.rows)} verified" if self.rows else "no input verified"
+        return head + f"{good}; input {self.brk.n} {self.brk.reason}"
 
 
 @dataclass
@@ -84,6 +85,8 @@ def check(path: Path) -> CheckReport:
         except sqlite3.Error as e:
             quick = str(e)
         try:
+            if quick is None and not db.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]:
+                return CheckReport(path, None, [])  # an empty file: a journal not yet created
             games = db.execute("SELECT id, game, title, status, seed, setup, created, summary FROM games "
                                "ORDER BY id").fetchall()
         except sqlite3.Error as e:

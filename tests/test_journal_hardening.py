@@ -217,3 +217,14 @@ def test_journal_errors_are_one_line(tmp_path: Path) -> None:
     with pytest.raises(JournalError) as e:
         Journal(tmp_path / "dir.sqlite")
     assert "\n" not in str(e.value) and "move the file away" not in str(e.value)
+
+
+def test_the_box_starts_although_a_saved_game_cannot_be_read(tmp_path: Path) -> None:
+    app, _ = make_app(tmp_path, game=VP)
+    press(app, "ok", "ok")
+    other = app.journal.new_game(VP, "VP", 1, {})
+    app.journal.db.execute("UPDATE games SET setup='{not json' WHERE id=?", (app.record.id,))
+    app.journal.close()
+    app2, out = make_app(tmp_path)  # boots: the readable game (just made) is resumed, the other is left out
+    assert app2.record is not None and app2.record.id == other and out.frames
+    assert [r.id for r in app2.journal.games()] == [other]
