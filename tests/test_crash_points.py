@@ -37,7 +37,7 @@ def _strace_problem() -> str | None:
 
 
 PROBLEM = _strace_problem()
-pytestmark = [pytest.mark.slow, pytest.mark.timeout(600),
+pytestmark = [pytest.mark.slow, pytest.mark.timeout(7200 if os.environ.get("CRASH_POINTS") == "all" else 600),
               pytest.mark.skipif(PROBLEM is not None, reason=f"crash-point test skipped: {PROBLEM}")]
 
 
