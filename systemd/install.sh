@@ -228,7 +228,7 @@ command_link() {
     local link; link=$(at "$BIN_LINK")
     if [ -L "$link" ] && [ "$(readlink "$link")" = "$(link_target)" ]; then
         same "$BIN_LINK links to $VENV/bin/companion"
-    elif [ -e "$link" ] && [ ! -L "$link" ]; then
+    elif [ -e "$link" ] || [ -L "$link" ]; then
         warn "$BIN_LINK is someone else's file: left alone; run $VENV/bin/companion instead"
     else
         install -d "$(dirname "$link")"

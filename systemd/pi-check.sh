@@ -63,7 +63,7 @@ bind() {  # bind HOSTPATH: mount it at the same place in the chroot
     MOUNTED+=("$CHROOT$1")
 }
 
-CHROOT_ENV=(HOME=/root LANG=C.UTF-8 PATH=/usr/sbin:/usr/bin:/sbin:/bin)
+CHROOT_ENV=(HOME=/root LANG=C.UTF-8 PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin)  # Debian's own
 in_chroot() { chroot "$CHROOT" /usr/bin/env -i "${CHROOT_ENV[@]}" "$@"; }
 
 # pip in the chroot trusts what the host trusts and uses its proxy (for networks with a TLS-inspecting proxy)
@@ -134,6 +134,12 @@ main() {
     say "running systemd/install.sh --yes inside the chroot"
     in_chroot bash /usr/src/companion/systemd/install.sh --yes
     in_chroot /opt/companion/venv/bin/companion games >/dev/null || die "the installed companion does not run"
+    # the docs' commands as written: `companion` on the PATH (/usr/local/bin/companion)
+    in_chroot companion --help >/dev/null || die "'companion' on the PATH does not run (/usr/local/bin/companion)"
+    local checked=0
+    in_chroot companion check || checked=$?
+    [ "$checked" -le 1 ] || die "'companion check' did not run (exit $checked)"  # 1: no OLED in a chroot
+    say "'companion --help' and 'companion check' run from the PATH"
 
     say "installing the test tools (pyproject's [test] extra) into the venv"
     local tools

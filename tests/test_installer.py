@@ -321,6 +321,12 @@ def test_someone_elses_usr_local_bin_companion_is_left_alone(target: Path, stub:
     assert "! /usr/local/bin/companion is someone else's file: left alone" in out
     ok(run(target, stub, "--uninstall"))
     assert mine.read_text() == "#!/bin/sh\necho mine\n"
+    mine.unlink()
+    mine.symlink_to("/usr/bin/true")  # a link of someone else's too
+    out = ok(run(target, stub, "--yes"))
+    assert "! /usr/local/bin/companion is someone else's file: left alone" in out
+    ok(run(target, stub, "--uninstall"))
+    assert os.readlink(mine) == "/usr/bin/true"
 
 
 def on_path(root: Path, command: str, **kw: object) -> subprocess.CompletedProcess[str]:

@@ -34,6 +34,9 @@ def _fits(p: Prompt) -> None:
 
 class Table:
     def __init__(self, **options: Any) -> None:
+        # the whole games here were worked out before moves were checked against a board: they record moves
+        # without the board's links (one move a round and fixers on the spot still hold)
+        options.setdefault("check_moves", False)
         players = tuple(Player(n, i + 1) for i, n in enumerate(NAMES))
         self.g = SoveranaGame(Setup(players, options))
         self.seen: list[Any] = []
@@ -152,8 +155,17 @@ class Table:
         self.ans(Choice, "fix", player=None)
         self.ans(Choice, where)
         self.ans(MultiSelect, [str(s) for s in sorted(fixers)])
+        self.on_the_spot()
         if taker is not None:
             self.ans(Choice, str(taker))
+
+    def on_the_spot(self) -> None:
+        """Each fixer not recorded on the fixed location moves there now (their move this round)."""
+        while self.g.data["step"] == "fix_where":
+            p = self.prompt()
+            ok = [o.key for o in p.options if o.enabled]
+            assert ok, f"{p.title}: {[o.hint for o in p.options]}"
+            self.ans(Choice, ok[0], player=p.player)
 
     def moves_done(self) -> None:
         self.ans(Choice, "done", player=None)

@@ -36,7 +36,8 @@ def test_five_rounds_complete_with_a_single_winner() -> None:
     t.round(major={"crisis": ["University", "Youth Center", "Cultural Hub", "Shopping Mall"],
                    "pay": {EDU: 6, ECO: 5}},
             minor1={"crisis": ["Train station"]},
-            moving=[("move", 6, "City Hall"), ("fix", "Hospital", 4)], given={JUS: 4, URB: 4, HEA: 4},
+            moving=[("move", 6, "City Hall"), ("fix", "Hospital", 4), ("move", 5, "Police Station"),
+                    ("move", 1, "Courthouse")], given={JUS: 4, URB: 4, HEA: 4},
             ballots=["no", "no", "no", "no", "yes", "yes"])
     # Economy had 1: both its active locations went into crisis; Education had 2 but nothing active left to flip
     assert {"Stock Exchange", "Business Park"} <= crisis(t)
@@ -47,7 +48,8 @@ def test_five_rounds_complete_with_a_single_winner() -> None:
     assert any(n.title == "Can't pay in full" and "SHORT BY 1" in n.lines for n in t.notices)
     assert t.data["votes"] == {"1": 2, "2": 5, "3": 3, "4": 4, "5": 2, "6": 1}
 
-    # ---- round 3: three pair fixes, Stock Exchange manned, event extra; a tied ballot settled by dice
+    # ---- round 3: three pair fixes (Eli and Ana each fix where they stand, then move for a second fix: one move
+    # a round each), Stock Exchange manned, event extra; a tied ballot settled by dice
     t.round(major={"crisis": ["Social Service"], "pay": {HEA: 3}},
             minor1={"restore": ["University"]}, minor2={"gain": {ECO: 4}, "extra": 2},
             moving=[("fix", "Police Station", 3, 5), ("fix", "Courthouse", 1, 5), ("fix", "Stock Exchange", 1, 2)],

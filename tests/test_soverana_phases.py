@@ -144,6 +144,7 @@ def test_a_lone_fix_needs_a_manager_on_an_active_city_hall() -> None:
     assert isinstance(p, MultiSelect) and p.lines == ("Two fixers needed", "None ticked: back")
     assert t.refused(["4"]) == "one manager alone needs another on an active City Hall"
     t.ans(MultiSelect, ["1", "6"])  # fix City Hall first? no: two managers fix the Hospital
+    t.on_the_spot()
     assert t.loc("Hospital") == "active" and t.votes(1) == 2 and t.votes(6) == 2
     assert t.data["positions"]["1"] == "Hospital" and t.data["positions"]["6"] == "Hospital"
 
@@ -156,18 +157,20 @@ def test_a_fix_with_city_hall_manned() -> None:
     t.ans(Choice, "Courthouse")
     assert "City Hall" in t.refused(["5"])
     t.ans(MultiSelect, ["3", "5"])
+    t.on_the_spot()
     t.move(6, "City Hall")
     assert t.prompt().lines[1] == "CH:Fay SE:- PT:-"
     t.fix("Hospital", 4)
-    assert t.seen[-1].lines == ("1-2 fixers (CH Fay)", "None ticked: back")
+    assert t.seen[-2].lines == ("1-2 fixers (CH Fay)", "None ticked: back")  # then: Dev moves there
     assert t.loc("Hospital") == "active" and t.votes(4) == 2 and t.votes(6) == 1
     # Fay on City Hall cannot fix the Sewage Plant alone: her own figure does not count
     t.ans(Choice, "fix")
     t.ans(Choice, "Sewage Plant")
     assert "City Hall" in t.refused(["6"])
-    t.ans(MultiSelect, ["5"])  # Eli, with Fay on City Hall
+    t.ans(MultiSelect, ["2"])  # Ben, with Fay on City Hall (Eli has made his move: to the Courthouse)
+    t.on_the_spot()
     assert t.loc("Sewage Plant") == "active"
-    assert [f["fixers"] for f in t.data["round_info"]["fixes"]] == [[3, 5], [4], [5]]
+    assert [f["fixers"] for f in t.data["round_info"]["fixes"]] == [[3, 5], [4], [2]]
 
 
 def test_pair_fix_scored_as_one_card_for_the_pair() -> None:
@@ -188,10 +191,12 @@ def test_moving_records_who_stands_where() -> None:
     t.ans(Choice, "move")
     p = t.prompt()
     assert [o.label for o in p.options][:3] == ["Ana Press/Media", "*Ben Stock Exch", "*Cleo Transit Auth"]
+    assert [o.enabled for o in p.options][:3] == [True, False, False]  # one move a round
     t.ans(Choice, "1")
-    p = t.prompt()  # the destination list
+    p = t.prompt()  # the destination list: staying put is not a move
     assert isinstance(p, Choice) and p.lines == ("Transit on: 2 steps",)
-    assert p.default == "Press and Media Center" and p.player == 1
+    assert p.default == "Stock Exchange" and p.player == 1
+    assert not p.options[0].enabled and p.options[0].hint == "already on Press/Media: that is not a move"
     t.ans(Choice, "back")
     t.ans(Choice, "done")
     rows = [line for v in t.g.views() if v.title.startswith("Locations") for line in v.lines]

@@ -22,13 +22,17 @@ def round_keys(r: int) -> list[str]:
     keys += ["ok", "ok", "down", "ok", "up", "up", "ok", "down", "down", "down", "ok"]
     keys += ["up", "ok", "up", "ok"]  # two minor events: nothing ("Card done" is one UP from "Into crisis")
     if r == 2:
-        # fix the first location in crisis (Press and Media Center) with Ana and Ben, then "Moving done"
-        keys += ["ok", "ok", "ok", "down", "ok", "up", "up", "ok", "ok"]
+        # fix the first location in crisis (Press and Media Center) with Ana and Ben; figures are not tracked, so
+        # each is asked: OK = "Moves there now" (their move this round); then "Moving done"
+        keys += ["ok", "ok", "ok", "down", "ok", "up", "up", "ok", "ok", "ok", "ok"]
     else:
         keys += ["down", "down", "ok"]  # "Moving done"
     # distribution: OK on the suggested department and amount until all is handed out, then "Done"
     pairs = {1: 6, 2: 6, 3: 5, 4: 5, 5: 6}[r]
     keys += ["ok", "ok"] * pairs + ["ok"]
+    if r == 5:
+        # 100 resource tokens in the box: 100 are out before this distribution of 11, so the table is warned
+        keys += ["ok"]
     keys += ["ok", "ok"]  # no missions; the end-of-round screen
     keys += ["ok", "ok"] * 6 + ["ok"]  # six secret YES ballots (reveal, vote), the result
     keys += ["ok"]  # the round summary

@@ -1,6 +1,6 @@
 # Companion dice roller - reference firmware, protocol version 1 (see ../roller-protocol.md).
 #
-# MicroPython for a Raspberry Pi Pico / Pico W. Copy it to the board as main.py (see README.md).
+# MicroPython for a Raspberry Pi Pico / Pico W / Pico 2. Copy it to the board as main.py (see README.md).
 # The link is the Pico's USB serial (CDC): frames are written to stdout and read from stdin.
 #
 #   button (GP14 to GND)      short press: roll one die of the selected type (or what the host asked for)

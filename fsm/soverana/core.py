@@ -125,11 +125,28 @@ class SoveranaCore(GameMachine):
             self.note(f"{dept} pays {amount} for {why} ({p.before} -> {p.after})")
         return p
 
-    def give(self, dept: str, amount: int, why: str) -> None:
+    def tokens_out(self) -> int:
+        return sum(int(v) for v in self.data["resources"].values())
+
+    def give(self, dept: str, amount: int, why: str, warn: bool = True) -> None:
+        if warn:
+            self.bank_check("resource tokens", R.BANK_RESOURCES, self.tokens_out(), amount, short_dept(dept),
+                             self.seat_of(dept))
         self.data["resources"][dept] = self.res(dept) + amount
         self.note(f"{dept} receives {amount} for {why} (now {self.res(dept)})")
 
+    def bank_check(self, what: str, box: int, out: int, amount: int, to: str, player: int | None) -> None:
+        """Warn (a screen and the log) when a payout needs more than the bank has left; the payout stands."""
+        left = max(0, box - out)
+        if amount > left:
+            self.note(f"the bank has {left} {what} left of {box}: {to} is owed {amount}")
+            unit = what.split()[-1][:-1] if amount == 1 else what.split()[-1]
+            self.notify("Bank runs short", (f"{to}: +{amount} {unit}", f"bank has {left} of {box}",
+                                            "Use substitutes."), player)
+
     def add_votes(self, seat: int, n: int, why: str) -> None:
+        self.bank_check("votes cards", R.BANK_VOTES, sum(int(v) for v in self.data["votes"].values()), n,
+                         self.nm(seat), seat)
         v = self.data["votes"]
         v[str(seat)] = int(v[str(seat)]) + n
         self.data["round_info"]["gained"][str(seat)] = self.data["round_info"]["gained"].get(str(seat), 0) + n

@@ -61,9 +61,11 @@ class DistributionPhase(SoveranaCore):
         left = self.pool_left()
         if left:
             raise self.refuse(f"{left} still to hand out")
+        self.bank_check("resource tokens", R.BANK_RESOURCES, self.tokens_out(), sum(dist["given"].values()),
+                        "Pool", self.mayor)
         for d, n in dist["given"].items():
             if n:
-                self.give(d, int(n), "the distribution")
+                self.give(d, int(n), "the distribution", warn=False)
         self.data["round_info"]["given"] = dict(dist["given"])
         self.data["dist"] = None
         self.after_distribution()

@@ -78,6 +78,10 @@ class SoveranaGame(CouncilPhase, DistributionPhase, MovingPhase, EventPhase, Rep
             "random", "figures' starting locations: drawn by the companion, entered, or not tracked",
             ("random", "entered", "none")),
         "rounds": OptionSpec(R.ROUNDS, "rounds in a game", lo=1, hi=R.ROUNDS),
+        "board_file": OptionSpec(
+            "", "TOML file giving the board's places, the location card on each and their links (empty: the "
+                "companion's default, companion/data/soverana_board.toml — check it against your board)"),
+        "check_moves": OptionSpec(True, "refuse a move that does not follow the board file's links"),
     }
 
     # ----------------------------------------------------------------- new game
@@ -86,11 +90,14 @@ class SoveranaGame(CouncilPhase, DistributionPhase, MovingPhase, EventPhase, Rep
         """The switches, and the locations file checked now, so a bad file is one line before the game starts."""
         out = super().resolve_options(given)
         R.load_locations(out["locations_file"] or None)
+        R.load_board(out["board_file"] or None)
         return out
 
     def start(self) -> None:
         assignment = R.load_locations(self.options["locations_file"] or None)
+        board = R.load_board(self.options["board_file"] or None)
         self.data.update({
+            "board": board,
             "mayor": None,
             "rolloff": new_rolloff(self.seats, "mayor"),
             "dept": {},

@@ -1,7 +1,10 @@
 """Moving: the table records moves (who stands where) and fixes (location + fixers) on one menu.
 
-A fix needs two managers, or one while another manager stands on an active City Hall; the fixers' figures stand on
-the fixed location afterwards. Special locations are "manned" while a figure stands on them and they are active.
+Every manager makes one move a round, between connected locations (the board file), two steps while someone
+stands on an active Public Transit Authority. A fix needs two managers on the location, or one while another
+manager stands on an active City Hall; a fixer the companion does not know to be there is asked about: moving
+there now is that manager's move. The fix itself is not a move. Special locations are "manned" while a figure
+stands on them and they are active.
 """
 from __future__ import annotations
 
@@ -38,19 +41,37 @@ class MovingPhase(SoveranaCore):
             fixers = self.ctx["fixers"]
             return Choice(title="One votes card", lines=lines("The pair earns one", "card: who takes it?"),
                           options=tuple(Option(s, self.nm(int(s), 16)) for s in fixers), default=fixers[0])
+        if step == "fix_where":
+            seat = int(self.ctx["asking"])
+            loc = self.ctx["loc"]
+            here = self.data["positions"].get(str(seat))
+            why = self._move_refusal(seat, loc)
+            return Choice(title=f"{self.nm(seat, 10)} on {R.SHORT[loc]}?"[:20],
+                          lines=lines(f"Was on: {R.SHORT[here] if here else 'not known'}",
+                                      "Fixers stand on it."),
+                          options=(Option("move", "Moves there now", enabled=why is None, hint=why or ""),
+                                   Option("there", "Was there already", enabled=here is None,
+                                          hint=f"{self.nm(seat)} is recorded on {R.SHORT[here] if here else '-'}")),
+                          back="back", default="move" if why is None else "there", player=seat)
         if step == "move_who":
             moved = set(self.data["moved"])
             return Choice(title="Move a manager", lines=lines("Who moves? (*: moved)"),
-                          options=tuple(Option(str(s), self._pos_label(s, s in moved)) for s in self.seats),
+                          options=tuple(Option(str(s), self._pos_label(s, s in moved), enabled=s not in moved,
+                                               hint=f"{self.nm(s)} has made their move this round")
+                                        for s in self.seats),
                           back="back", default=str(self._first_unmoved()))
         if step == "move_to":
             seat = int(self.ctx["seat"])
             here = self.data["positions"].get(str(seat))
             transit = "Transit on: 2 steps" if self.manned_by(R.TRANSIT) else "To where? One step"
+            opts = []
+            for n in R.LOCATION_NAMES:
+                why = self._move_refusal(seat, n)
+                opts.append(Option(n, R.SHORT[n] + (" (crisis)" if self.locs[n] == R.CRISIS else ""),
+                                   enabled=why is None, hint=why or ""))
+            first = next((o.key for o in opts if o.enabled), here or R.LOCATION_NAMES[0])
             return Choice(title=f"Move {self.nm(seat, 14)}", lines=lines(transit),
-                          options=tuple(Option(n, R.SHORT[n] + (" (crisis)" if self.locs[n] == R.CRISIS else ""))
-                                        for n in R.LOCATION_NAMES),
-                          back="back", default=here or R.LOCATION_NAMES[0], player=seat)
+                          options=tuple(opts), back="back", default=first, player=seat)
         fixes = self.data["round_info"]["fixes"]
         last = self.ctx.get("last")
         return Choice(title="Moving", lines=lines(
@@ -63,6 +84,19 @@ class MovingPhase(SoveranaCore):
     def _pos_label(self, seat: int, moved: bool) -> str:
         where = self.data["positions"].get(str(seat))
         return f"{'*' if moved else ''}{self.nm(seat, 8)} {R.SHORT[where] if where else '?'}"
+
+    def steps(self) -> int:
+        """Steps in one move: two while a manager stands on an active Public Transit Authority."""
+        return 2 if self.manned_by(R.TRANSIT) else 1
+
+    def _move_refusal(self, seat: int, to: str) -> str | None:
+        """Why ``seat`` cannot move to ``to`` now: their one move is made, or the board does not link it."""
+        if seat in self.data["moved"]:
+            return f"{self.nm(seat)} has made their move this round"
+        here = self.data["positions"].get(str(seat))
+        if not self.options["check_moves"]:
+            return None if here != to else f"already on {R.SHORT[to]}: that is not a move"
+        return R.move_refusal(self.data["board"], here, to, self.steps(), R.SHORT)
 
     def _first_unmoved(self) -> int:
         moved = set(self.data["moved"])
@@ -88,26 +122,46 @@ class MovingPhase(SoveranaCore):
             why = R.fix_refusal(loc, list(value), self.locs, self.data["positions"])
             if why is not None:
                 raise self.refuse(why)
-            if len(value) == 2 and self.options["pair_fix_votes"] == "one":
-                self.set_step("fix_taker", loc=loc, fixers=list(value), last=self.ctx.get("last"))
-            else:
-                self._fix(loc, list(value), None)
+            self.set_step("fix_where", loc=loc, fixers=list(value), how={}, asking=None, last=self.ctx.get("last"))
+            self._next_fixer()
+        elif step == "fix_where":
+            self.ctx["how"][str(self.ctx["asking"])] = str(value)
+            self._next_fixer()
         elif step == "fix_taker":
-            self._fix(self.ctx["loc"], list(self.ctx["fixers"]), str(value))
+            self._fix(self.ctx["loc"], list(self.ctx["fixers"]), str(value), dict(self.ctx["how"]))
         elif step == "move_who":
             self.set_step("move_to", seat=str(value), last=self.ctx.get("last"))
         elif step == "move_to":
             seat = int(self.ctx["seat"])
+            why = self._move_refusal(seat, str(value))
+            if why is not None:
+                raise self.refuse(why)
             self.data["positions"][str(seat)] = str(value)
             if seat not in self.data["moved"]:
                 self.data["moved"].append(seat)
             self.note(f"{self.player_name(seat)} moves to {value}")
             self.set_step("hub", last=f"{self.nm(seat)} -> {R.SHORT[str(value)]}")
 
-    def _fix(self, loc: str, fixers: list[str], taker: str | None) -> None:
+    def _next_fixer(self) -> None:
+        """Ask about the next fixer not known to stand on the location; when none is left, go on with the fix."""
+        loc, how = self.ctx["loc"], self.ctx["how"]
+        for s in self.ctx["fixers"]:
+            if s not in how and self.data["positions"].get(str(s)) != loc:
+                self.ctx["asking"] = int(s)
+                return
+        fixers = list(self.ctx["fixers"])
+        if len(fixers) == 2 and self.options["pair_fix_votes"] == "one":
+            self.set_step("fix_taker", loc=loc, fixers=fixers, how=dict(how), last=self.ctx.get("last"))
+        else:
+            self._fix(loc, fixers, None, dict(how))
+
+    def _fix(self, loc: str, fixers: list[str], taker: str | None, how: dict[str, str]) -> None:
         # helpers on City Hall are read before the fixers' figures move onto the location
         self.set_location(loc, R.ACTIVE)
         for s in fixers:
+            if how.get(s) == "move":
+                self.data["moved"].append(int(s))
+                self.note(f"{self.player_name(int(s))} moves to {loc} (their move this round)")
             self.data["positions"][s] = loc
         names = " & ".join(self.player_name(int(s)) for s in fixers)
         self.note(f"{names} fix {loc}")

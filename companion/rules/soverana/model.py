@@ -114,3 +114,6 @@ COLLAPSE_OVER = 10
 #: the team wins with more than this many locations active at a round's end
 TEAM_WIN_OVER = 18
 MISSION_VOTES = (1, 4)  #: a mission card gives 1 to 4 votes cards
+#: the box: resource tokens and votes cards in all
+BANK_RESOURCES = 100
+BANK_VOTES = 80
