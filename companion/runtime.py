@@ -99,7 +99,7 @@ def run(cfg: Config, *, mode: str | None = None, game: str | None = None) -> int
             output, roller = _build_sim(cfg, events, stack)
         app = App(cfg, journal, events, output, roller=roller, notifier=notifier, game=game)
         if notice is not None:
-            app.home.toast = "Journal damaged: kept aside, new one started"
+            show_damaged_journal(app)
         install_signal_handlers(events)
         log.info("companion running (%s mode), journal %s", mode, journal.path)
         try:
@@ -107,6 +107,17 @@ def run(cfg: Config, *, mode: str | None = None, game: str | None = None) -> int
         finally:
             app.shutdown()
     return 0
+
+
+DAMAGED_LINES = ("The saved-games file", "was damaged. It is", "kept beside it, dated,", "and a new one started.",
+                 "Recover its games:", "companion journal", "salvage (see the log)", "", "OK: continue")
+
+
+def show_damaged_journal(app: App) -> None:
+    """A page over the home menu that stays until OK or BACK (a toast would be gone, or replaced by the roller's)."""
+    from .ui.widgets import TextView
+
+    app.home.stack.append(("page", "Journal damaged", TextView(list(DAMAGED_LINES), top=0)))
 
 
 def stack_file(path: Any) -> Any:

@@ -228,3 +228,16 @@ def test_the_box_starts_although_a_saved_game_cannot_be_read(tmp_path: Path) -> 
     app2, out = make_app(tmp_path)  # boots: the readable game (just made) is resumed, the other is left out
     assert app2.record is not None and app2.record.id == other and out.frames
     assert [r.id for r in app2.journal.games()] == [other]
+
+
+def test_a_damaged_journal_at_start_up_is_said_on_the_screen_until_ok(tmp_path: Path) -> None:
+    from companion.runtime import DAMAGED_LINES, show_damaged_journal
+
+    app, out = make_app(tmp_path)
+    show_damaged_journal(app)
+    app.draw()
+    assert app.home.stack[-1][1] == "Journal damaged"
+    assert all(len(line) <= 22 for line in DAMAGED_LINES)
+    app.frame().convert("L").resize((512, 256)).save(tmp_path / "notice.png")
+    press(app, "ok")
+    assert app.home.stack[-1][1] != "Journal damaged"
