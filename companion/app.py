@@ -107,7 +107,7 @@ class App:
         self.session.ended = self.session.closed = False  # the replay re-ends it; resuming means playing on
         if damage is not None:  # the copy plays on from the last good input; the log has the whole line
             log.error("%s", damage)
-            self.session.toast = f"Journal damaged at input {self.session.n_inputs + 1}: playing on from there"
+            self.session.toast = f"Journal damaged: replayed to input {self.session.n_inputs}"
         if self.session.status != record.status:
             self.journal.set_status(record.id, self.session.status)
             self.record = self.journal.game(record.id)
@@ -208,7 +208,7 @@ class App:
         """The journal refused a write: the game goes back to what is saved (replayed), and the screen says why."""
         log.error("%s", e)
         text = "Disk full: that press was not saved" if isinstance(e, JournalFullError) else \
-            "Journal error: not saved. See the log"
+            "Not saved: see the log"
         if self.record is not None and self.session is not None:
             try:
                 self.session = self._open(self.record)

@@ -159,7 +159,7 @@ def test_app_resume_of_a_damaged_game_says_so(tmp_path: Path) -> None:
     app.journal.close()
     app2, _ = make_app(tmp_path)
     assert app2.record.id != gid and app2.session.n_inputs == 2
-    assert app2.session.toast == "Journal damaged at input 3: playing on from there"
+    assert app2.session.toast == "Journal damaged: replayed to input 2"
     assert app2.journal.game(gid).status == "damaged"
 
 
