@@ -8,11 +8,12 @@ VENV_FLAGS ?= $(shell grep -qs "Raspberry Pi" /proc/device-tree/model && echo --
 
 .PHONY: run sim test bench venv clean pi-check diagrams
 
-$(STAMP): pyproject.toml
+# the runtime dependencies at the versions the Pi gets (systemd/requirements-pi.txt): the tests run on those
+$(STAMP): pyproject.toml systemd/requirements-pi.txt
 	@test -n "$(PYTHON)" || { echo "make: no python3.11 or python3 found; install Python 3.11" >&2; exit 1; }
 	$(PYTHON) -m venv $(VENV_FLAGS) $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[test]'
+	$(BIN)/python -m pip install --quiet -e '.[test]' -c systemd/requirements-pi.txt
 	@touch $(STAMP)
 
 venv: $(STAMP)

@@ -16,9 +16,9 @@ from PIL import Image
 
 from .config import Config
 from .errors import CompanionError
-from .events import (Event, KeyEvent, QuitEvent, RollerState, RollerStatusEvent, RollEvent, RollRequestEvent,
-                     TickEvent)
 from .errors import JournalError, JournalFullError
+from .events import (ClockEvent, Event, KeyEvent, QuitEvent, RollerState, RollerStatusEvent, RollEvent,
+                     RollRequestEvent, TickEvent)
 from .headless import new_record, open_session, resume_verified
 from .journal import GameRecord, Journal, RollRecord
 from .menus import Home
@@ -33,7 +33,8 @@ TOAST_SECONDS = 2.5
 class Output(Protocol):
     """Where frames and LED states go: the OLED and GPIO LEDs, or the terminal simulator."""
 
-    def present(self, frame: Image.Image, active: int | None, waiting: bool) -> None: ...
+    def present(self, frame: Image.Image, active: int | None, waiting: bool,
+                alerts: tuple[int, ...] = ()) -> None: ...
 
     def set_roller(self, state: RollerState, detail: str) -> None: ...
 
@@ -104,6 +105,7 @@ class App:
         self.session, record, damage = resume_verified(
             self.journal, record, self.cfg, roller_connected=lambda: self.roller_state is RollerState.CONNECTED)
         self.record = record
+        self.session.restart_clock(self.clock())  # the time the companion was off is not charged
         self.session.ended = self.session.closed = False  # the replay re-ends it; resuming means playing on
         if damage is not None:  # the copy plays on from the last good input; the log has the whole line
             log.error("%s", damage)
@@ -154,6 +156,7 @@ class App:
             self.running = False
             return
         if isinstance(ev, TickEvent):
+            self._clock_tick()
             if self.draw_retry.due(self.clock()):
                 self.draw()
             if self.toast_until is not None and self.clock() >= self.toast_until:
@@ -190,8 +193,9 @@ class App:
     def _input(self, ev: Event) -> None:
         if self.session is not None and self.record is not None:
             s, rec = self.session, self.record
-            rolls = s.handle(ev, time.time())  # type: ignore[arg-type]
+            rolls = s.handle(ev, time.time(), self.clock())  # type: ignore[arg-type]
             self.journal.commit(rec.id, s.n_inputs, encode_event(ev), rolls, s.summary())  # type: ignore[arg-type]
+            self._clock_save(s.clock_checkpoint(self.clock()))
             if s.status != rec.status:  # both ways: undo out of game over makes it active again
                 self.journal.set_status(rec.id, s.status, s.summary())
                 self.record = self.journal.game(rec.id)
@@ -212,6 +216,7 @@ class App:
         if self.record is not None and self.session is not None:
             try:
                 self.session = self._open(self.record)
+                self.session.restart_clock(self.clock())
                 self.session.ended = self.session.closed = False
                 self.session.toast = text
                 return
@@ -219,6 +224,39 @@ class App:
                 log.error("%s", again)
                 self.leave_game()
         self.home.toast = text
+
+    # ------------------------------------------------------------------ the game clock
+    def clock_deadline(self) -> float | None:
+        """When the loop must wake for the game clock: its next second, the flag, a checkpoint."""
+        s = self.session
+        if s is None or s.timekeeper is None or s.status != "active":
+            return None
+        return s.timekeeper.deadline(self.clock())
+
+    def _clock_tick(self) -> None:
+        """A clock deadline passed: journal a flag or a checkpoint, and redraw (the digits, the LED's warning)."""
+        s = self.session
+        if s is None or s.timekeeper is None:
+            return
+        now = self.clock()
+        flag = s.clock_flag(now)
+        if flag is not None:
+            self._clock_save(flag)
+            self._clock_save(s.clock_checkpoint(now))
+            if self.record is not None and s.status != self.record.status:  # lost on time: the game is over
+                self.journal.set_status(self.record.id, s.status, s.summary())
+                self.record = self.journal.game(self.record.id)
+        elif s.timekeeper.checkpoint_due(now):
+            self._clock_save(s.clock_checkpoint(now))
+        self.draw()
+
+    def _clock_save(self, ev: ClockEvent | None) -> None:
+        """Journal a clock line like an input (the session takes it too, so replay sees the same sequence)."""
+        s, rec = self.session, self.record
+        if ev is None or s is None or rec is None:
+            return
+        s.handle(ev, time.time(), self.clock())
+        self.journal.commit(rec.id, s.n_inputs, encode_event(ev), [], s.summary())
 
     def _request_roll(self) -> None:
         if self.roller is None:
@@ -238,6 +276,8 @@ class App:
         return self.home.render()
 
     def draw(self) -> None:
+        if self.session is not None:
+            self.session.set_now(self.clock())  # the game clock shows the time as of this frame
         img = self.frame()
         toast = self.session.toast if self.session is not None else self.home.toast
         if toast and self.toast_until is None:
@@ -245,8 +285,11 @@ class App:
         elif not toast:
             self.toast_until = None
         active, waiting = self.session.leds() if self.session is not None else (None, False)
+        alerts = self.session.alerts() if self.session is not None else ()
+        if self.session is not None and (seat := self.session.clock_warning(self.clock())) is not None:
+            alerts = (*alerts, seat)  # the last seconds on the clock: that seat's LED flashes fast
         try:
-            self.output.present(img, active, waiting)
+            self.output.present(img, active, waiting, alerts)
         except CompanionError as e:  # a loose wire must not stop the game: the journal has it all; retry on a timer
             if not self._output_failed:
                 log.error("%s", e)
@@ -268,7 +311,8 @@ class App:
             self.notifier.ready("playing" if self.session else "home menu")
         next_ping = self.clock() + interval if interval else None
         while self.running:
-            deadlines = [d for d in (next_ping, self.toast_until, self.draw_retry.at) if d is not None]
+            deadlines = [d for d in (next_ping, self.toast_until, self.clock_deadline(), self.draw_retry.at)
+                         if d is not None]
             timeout = max(0.0, min(deadlines) - self.clock()) if deadlines else None
             try:
                 ev: Event = self.events.get(timeout=timeout)

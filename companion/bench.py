@@ -8,6 +8,11 @@
 * replay_10k_ms — resuming a game from a 10,000-entry journal (a simple TOML game).
 * replay_10k_sovereign_ms — the same for a real game: a long Sovereign game (10,000 presses and rolls), best of 3;
   sovereign_bench_round is the round it reached.
+* chess_presses_per_move — Sovereign Chess: the mean button presses to enter a uniformly chosen legal move (UP/DOWN
+  to it on each step, OK on each step), over positions from random playouts.
+* clock_idle_cpu_s_per_10s — CPU in 10 s of a Sovereign Chess game waiting for a move with a Fischer clock running
+  (the loop wakes once a second to redraw the digits).
+>>>>>>> main
 """
 from __future__ import annotations
 
@@ -60,7 +65,7 @@ def _app(tmp: Path) -> Any:
     display = OledDisplay("ssd1306", bus=FakeI2CBus("ssd1306"))
 
     class NoLeds:
-        def show(self, active: int | None, waiting: bool) -> None: ...
+        def show(self, active: int | None, waiting: bool, alerts: Any = ()) -> None: ...
 
         def set_status(self, state: Any) -> None: ...
 
@@ -226,6 +231,90 @@ def idle_cpu(seconds: float = 10.0) -> float:
     return round((c1 - c0) * 10.0 / seconds, 3)
 
 
+def chess_presses_per_move(games: int = 12, plies: int = 60, seed: int = 11) -> float:
+    """Mean presses for a uniformly chosen legal move, over the positions of random playouts: on each step of the
+    entry (piece, target, promotion) the cursor starts at the top of a wrapping list, so reaching item i of n takes
+    min(i, n - i) presses, then OK."""
+    from companion.ui.board_screens import PathChoice, path
+    from fsm.base import Player, Setup
+    from fsm.prompts import Choice
+    from fsm.sovereign_chess import SovereignChessGame
+
+    rng = random.Random(seed)
+    per_position: list[float] = []
+    for _ in range(games):
+        g = SovereignChessGame(Setup((Player("A", 1), Player("B", 2))))
+        g.answer("seat1")
+        for _ in range(plies):
+            if g.is_over:
+                break
+            p = g.prompt()
+            if not isinstance(p, Choice) or g.state != "move":
+                g.answer(rng.choice(["accept", "reject"]))
+                continue
+            moves = [o for o in p.options if not o.in_menu]
+            costs = []
+            for o in moves:
+                walk = PathChoice(p.options)
+                presses = 0
+                for step in path(o):
+                    labels = walk.labels()
+                    i = labels.index(step)
+                    presses += min(i, len(labels) - i) + 1
+                    walk.chosen.append(step)
+                costs.append(presses)
+            per_position.append(sum(costs) / len(costs))
+            g.answer(rng.choice(moves).key)
+    return round(statistics.mean(per_position), 2)
+
+
+def clock_idle_cpu(seconds: float = 10.0) -> float:
+    with tempfile.TemporaryDirectory() as d:
+        p = subprocess.Popen([sys.executable, "-m", "companion.bench", "--child", "clock", d], cwd=ROOT,
+                             stdout=subprocess.PIPE, text=True)
+        try:
+            if p.stdout is None:
+                raise RuntimeError("no pipe from the bench child")
+            p.stdout.readline()  # ready
+            time.sleep(1.5)  # the game started and the first frames drawn
+            c0 = _cpu(p.pid)
+            time.sleep(seconds)
+            c1 = _cpu(p.pid)
+        finally:
+            p.kill()
+            p.wait()
+    return round((c1 - c0) * 10.0 / seconds, 3)
+
+
+def _clock_child(tmp: str) -> None:
+    """A Sovereign Chess game with a Fischer clock running for the first mover; block in the loop."""
+    from companion.app import App
+    from companion.config import parse_config
+    from companion.events import Key, KeyEvent
+    from companion.journal import Journal
+    from companion.runtime import PiOutput
+    from hw.display import OledDisplay
+    from hw.fake_i2c import FakeI2CBus
+
+    cfg = parse_config({"journal": {"path": str(Path(tmp) / "journal.sqlite")},
+                        "games": {"sovereign-chess": {"clock": "fischer 300+3"}}})
+    display = OledDisplay("ssd1306", bus=FakeI2CBus("ssd1306"))
+
+    class NoLeds:
+        def show(self, active: int | None, waiting: bool, alerts: Any = ()) -> None: ...
+
+        def set_status(self, state: Any) -> None: ...
+
+        def close(self) -> None: ...
+
+    events: "queue.SimpleQueue[Any]" = queue.SimpleQueue()
+    for k in (Key.OK, Key.DOWN, Key.OK):  # start; the first player makes White's first move: the clock runs
+        events.put(KeyEvent(k))
+    app = App(cfg, Journal(cfg.journal_path()), events, PiOutput(display, NoLeds()), game="sovereign-chess")
+    print(json.dumps({"ready": True}), flush=True)
+    app.run()
+
+
 def _cpu(pid: int) -> float:
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
@@ -233,7 +322,10 @@ def _cpu(pid: int) -> float:
 
 def main(argv: list[str]) -> int:
     if argv[:1] == ["--child"]:
-        _child(argv[1], argv[2])
+        if argv[1] == "clock":
+            _clock_child(argv[2])
+        else:
+            _child(argv[1], argv[2])
         return 0
     out: dict[str, Any] = {}
     out.update(press_to_frame())
@@ -241,6 +333,8 @@ def main(argv: list[str]) -> int:
     out["idle_cpu_s_per_10s"] = idle_cpu()
     out["replay_10k_ms"] = replay_10k()
     out.update(replay_10k_sovereign())
+    out["chess_presses_per_move"] = chess_presses_per_move()
+    out["clock_idle_cpu_s_per_10s"] = clock_idle_cpu()
     try:
         from companion.rules.sovereign_chess.bench import perft_bench
     except ImportError:

@@ -16,6 +16,7 @@ COMMAND_MODULES: list[str] = [
     "companion.cli_core",
     "companion.cli_diagram",
     "companion.cli_odds",
+    "companion.cli_calc",
     "companion.cli_chess",
     "companion.cli_dice",
     "companion.cli_journal",

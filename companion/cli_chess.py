@@ -4,6 +4,7 @@ from __future__ import annotations
 import argparse
 import json
 import time
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .errors import CompanionError
@@ -38,6 +39,9 @@ def register(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None
     ins.add_argument("--fen", metavar="TEXT", help="position text (default: the start position)")
     ins.add_argument("--json", action="store_true", help="print JSON")
     ins.add_argument("--moves", action="store_true", help="also list the legal moves (text output)")
+    ins.add_argument("--moves-file", type=Path, metavar="FILE",
+                     help="replay a game record (companion export --record) or a file of moves, one per line, "
+                          "from the start (or --fen) and show the final position")
     ins.set_defaults(func=cmd_inspect)
     chess.set_defaults(func=lambda args: _chess_help(chess))
 
@@ -116,6 +120,7 @@ def inspect_json(game: "SovereignChess") -> dict[str, Any]:
     from .rules.sovereign_chess import square_name
 
     return {
+        "position": game.text,
         "players": {
             str(p): {"owned": game.owned(p).label, "controlled": [c.label for c in game.controlled(p)]}
             for p in (1, 2)
@@ -151,12 +156,31 @@ def board_diagram(game: "SovereignChess") -> list[str]:
 
 def cmd_inspect(args: argparse.Namespace) -> int:
     game = _game(args.fen)
+    played: list[str] | None = None
+    if args.moves_file is not None:
+        from .chess_record import RecordError, replay
+
+        try:
+            text = args.moves_file.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as e:
+            raise ChessInputError(f"cannot read moves file {args.moves_file}: {getattr(e, 'strerror', None) or e}") \
+                from None
+        try:
+            rec = replay(text, game.text, args.moves_file.name)
+        except RecordError as e:
+            raise ChessInputError(str(e)) from None
+        game, played = rec.game, rec.moves
     data = inspect_json(game)
+    if played is not None:
+        data["moves"] = played
     if args.json:
         print(json.dumps(data))
         return 0
     for line in board_diagram(game):
         print(line)
+    if played is not None:
+        print(f"after {len(played)} moves from {args.moves_file}")
+    print(f"position {game.text}")
     print(f"player {game.turn} to move, ply {game.ply}")
     for p in (1, 2):
         controlled = ", ".join(data["players"][str(p)]["controlled"]) or "nothing else"

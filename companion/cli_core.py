@@ -6,6 +6,7 @@ import json
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 
 def register(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
@@ -43,6 +44,11 @@ def _register_play(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -
     p.add_argument("--journal", type=Path, metavar="PATH", help="journal file (default from config)")
     p.add_argument("--list", action="store_true", help="list the saved games instead")
     p.add_argument("-o", "--output", type=Path, metavar="FILE", help="write here instead of stdout")
+    p.add_argument("--record", action="store_true",
+                   help="the game record instead of JSON (Sovereign Chess: header and moves, one per line)")
+    p.add_argument("--report", action="store_true",
+                   help="write the latest turn's report for the forum thread instead (games with one: society)")
+    p.add_argument("--format", default="markdown", metavar="markdown|bbcode", help="the report's markup")
     p.set_defaults(func=cmd_export)
 
 
@@ -78,13 +84,27 @@ def cmd_export(args: argparse.Namespace) -> int:
         if not records:
             raise JournalError(f"no saved games in {path}")
         record = journal.game(args.game_id) if args.game_id is not None else records[0]
+        if args.report and args.format not in REPORT_FORMATS:
+            raise JournalError(f"--format {args.format!r}: use markdown or bbcode")
         session, brk = replay(journal, record, cfg)
         if brk is not None:
             print(f"companion: {brk.message(path)}; exporting up to there", file=sys.stderr)
-        times = [t for _n, t, _e in journal.verified_inputs(record.id)[0]][:session.n_inputs]
-        out = {"id": record.id, "status": record.status, "seed": record.seed, "created": record.created,
-               "updated": record.updated, **session.export(), "inputs": len(times)}
-        text = json.dumps(out, indent=2, sort_keys=True, default=str) + "\n"
+        if args.report:
+            text = _report(session, record.id, args.format)
+        else:
+            times = [t for _n, t, _e in journal.verified_inputs(record.id)[0]][:session.n_inputs]
+            out = {"id": record.id, "status": record.status, "seed": record.seed, "created": record.created,
+                   "updated": record.updated, **session.export(), "inputs": len(times)}
+            if "record" in out:  # the game record as text too, dated from the journal
+                from .chess_record import record_text
+
+                headers = dict(out["record"]["headers"])
+                headers = {"Game": headers.pop("Game", record.title),
+                           "Date": time.strftime("%Y.%m.%d", time.localtime(record.created)), **headers}
+                out["record"] = record_text(headers, out["record"]["moves"], out["record"]["result"])
+            elif args.record:
+                raise JournalError(f"game {record.id} ({record.title}) has no game record; export it as JSON")
+            text = out["record"] if args.record else json.dumps(out, indent=2, sort_keys=True, default=str) + "\n"
         if args.output:
             args.output.write_text(text, encoding="utf-8")
         else:
@@ -92,6 +112,20 @@ def cmd_export(args: argparse.Namespace) -> int:
         return 0
     finally:
         journal.close()
+
+
+REPORT_FORMATS = ("markdown", "bbcode")
+
+
+def _report(session: "Any", game_id: int, fmt: str) -> str:
+    """A game's turn report (a game machine with a ``report(fmt)`` method), for `companion export --report`."""
+    from .errors import JournalError
+
+    game = session.game
+    render = getattr(game, "report", None)
+    if game is None or not callable(render):
+        raise JournalError(f"game {game_id} has no turn report; --report is for society games")
+    return str(render(fmt))
 
 
 def _register_run(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:

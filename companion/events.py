@@ -45,6 +45,15 @@ class EntryEvent:
     text: str
 
 
+@dataclass(frozen=True)
+class ClockEvent:
+    """The game clock, journaled like an input so a resume is exact: ``state`` carries its JSON (time left, the
+    running seat and what it has used this turn); ``flag`` says a seat's time ran out."""
+
+    kind: str  #: "state" or "flag"
+    detail: str  #: the state's JSON, or the seat that flagged
+
+
 class RollerState(str, Enum):
     CONNECTED = "connected"
     OFFLINE = "offline"
@@ -74,7 +83,7 @@ class QuitEvent:
     reason: str = "quit"
 
 
-Event = Union[KeyEvent, RollEvent, EntryEvent, RollerStatusEvent, RollRequestEvent, TickEvent, QuitEvent]
+Event = Union[KeyEvent, RollEvent, EntryEvent, ClockEvent, RollerStatusEvent, RollRequestEvent, TickEvent, QuitEvent]
 
 
 def key(name: str) -> KeyEvent:
@@ -82,5 +91,5 @@ def key(name: str) -> KeyEvent:
     return KeyEvent(Key(name))
 
 
-__all__ = ["EntryEvent", "Event", "Key", "KeyEvent", "RollEvent", "RollerState", "RollerStatusEvent", "RollRequestEvent", "TickEvent",
+__all__ = ["ClockEvent", "EntryEvent", "Event", "Key", "KeyEvent", "RollEvent", "RollerState", "RollerStatusEvent", "RollRequestEvent", "TickEvent",
            "QuitEvent", "key"]

@@ -217,7 +217,7 @@ def play(game: str, script: Path, *, seed: int | None = None, journal_path: Path
             if done > 0:
                 done -= 1
                 continue
-            records = session.handle(ln.event, time.time())
+            records = session.handle(ln.event, time.time(), time.monotonic())
             if isinstance(ln.event, EntryEvent) and session.refused:
                 where = f"{script.name} line {ln.line}: '{ln.event.kind} {ln.event.text}'"
                 raise ScriptError(f"{where}: {session.refused}")

@@ -26,8 +26,8 @@ class PiOutput:
     def __init__(self, display: Any, leds: Any) -> None:
         self.display, self.leds = display, leds
 
-    def present(self, frame: Image.Image, active: int | None, waiting: bool) -> None:
-        self.leds.show(active, waiting)  # first: a failing display bus must not stop the LEDs
+    def present(self, frame: Image.Image, active: int | None, waiting: bool, alerts: tuple[int, ...] = ()) -> None:
+        self.leds.show(active, waiting, alerts)  # first: a failing display bus must not stop the LEDs
         self.display.show(frame)
 
     def set_roller(self, state: RollerState, detail: str) -> None:
@@ -46,9 +46,9 @@ class SimOutput:
         self.status = "roller: starting"
         self._frame: Image.Image | None = None
 
-    def present(self, frame: Image.Image, active: int | None, waiting: bool) -> None:
+    def present(self, frame: Image.Image, active: int | None, waiting: bool, alerts: tuple[int, ...] = ()) -> None:
         self._frame = frame
-        self.leds.show(active, waiting)
+        self.leds.show(active, waiting, alerts)
         self.terminal.draw(frame, self.leds.snapshot(), self.status, SIM_HELP)
 
     def set_roller(self, state: RollerState, detail: str) -> None:

@@ -19,8 +19,9 @@ from PIL import Image
 from fsm.base import GameMachine
 from fsm.prompts import Dice, InvalidAnswer, Prompt, Random, validate_answer
 
-from .events import EntryEvent, Key, KeyEvent, RollEvent
+from .events import ClockEvent, EntryEvent, Key, KeyEvent, RollEvent
 from .journal import RollRecord
+from .timekeeper import Timekeeper, clock_setting, draw_time, time_width
 from .ui.draw import new_frame, title_bar
 from .ui.prompt_screens import DiceContext, PromptScreen, roll_summary, screen_for
 from .ui.widgets import Back, ConfirmWidget, Done, Item, ListWidget, TextView, Toast, draw_lines, draw_toast
@@ -28,7 +29,7 @@ from .wizard import SetupWizard
 
 log = logging.getLogger(__name__)
 
-EventIn = KeyEvent | RollEvent | EntryEvent
+EventIn = KeyEvent | RollEvent | EntryEvent | ClockEvent
 
 #: the typed-entry notations a journal line may start with (``move wPi2-i4``)
 ENTRY_KINDS = ("move",)
@@ -41,6 +42,8 @@ def encode_event(ev: EventIn) -> str:
         return ev.key.value + ("+" if ev.repeat else "")
     if isinstance(ev, EntryEvent):
         return f"{ev.kind} {ev.text}"
+    if isinstance(ev, ClockEvent):
+        return f"clock {ev.kind} {ev.detail}"
     return f"roll {ev.die} {' '.join(map(str, ev.values))} {ev.roller}"
 
 
@@ -49,6 +52,9 @@ def decode_event(text: str) -> EventIn:
         parts = text.split()
         return RollEvent(parts[1], tuple(int(v) for v in parts[2:-1]), roller=parts[-1])
     head, _, rest = text.partition(" ")
+    if head == "clock":
+        kind, _, detail = rest.partition(" ")
+        return ClockEvent(kind, detail)
     if head in ENTRY_KINDS:
         return EntryEvent(head, rest)
     return KeyEvent(Key(text.rstrip("+")), repeat=text.endswith("+"))
@@ -95,6 +101,9 @@ class Session:
         self.n_inputs = 0
         self._handling = False
         self._memo: Prompt | None = None
+        #: the game clock, when the game runs one (a platform piece: it follows the game's active seat)
+        self.timekeeper: Timekeeper | None = None
+        self._now: float | None = None  #: the app's monotonic time of the input being handled; None when replaying
         self.ended = False  #: the table ended the game from the menu
         self.closed = False  #: OK on the game-over screen: back to the main menu
         self._t = 0.0
@@ -146,10 +155,14 @@ class Session:
         return [self.rng.randint(1, sides) for _ in range(count)]
 
     # -------------------------------------------------------------- inputs
-    def handle(self, ev: EventIn, t: float = 0.0) -> list[RollRecord]:
-        """Apply one input; returns the dice records it produced, for the journal's same transaction."""
+    def handle(self, ev: EventIn, t: float = 0.0, now: float | None = None) -> list[RollRecord]:
+        """Apply one input; returns the dice records it produced, for the journal's same transaction.
+
+        ``t`` is the wall-clock time journaled with it; ``now`` the app's monotonic time for the game clock (None
+        while a saved game is replayed: the journaled clock lines carry the times then)."""
         self.n_inputs += 1
         self._t = t
+        self._now = now
         self._records = []
         self.toast = None
         self.refused = None
@@ -159,6 +172,8 @@ class Session:
                 self._on_roll(ev)
             elif isinstance(ev, EntryEvent):
                 self._on_entry(ev)
+            elif isinstance(ev, ClockEvent):
+                self._on_clock(ev)
             elif ev.key is Key.HOLD:
                 self._toggle_menu()
             elif self.overlays:
@@ -202,6 +217,68 @@ class Session:
         self.overlays.clear()
         self._answer(value)
 
+    # -------------------------------------------------------------- the game clock
+    def _start_clock(self) -> None:
+        if self.game is None:
+            return
+        spec = clock_setting(self.game)
+        if spec.running:
+            self.timekeeper = Timekeeper(spec, self.game.seats)
+            self._follow_clock()
+
+    def _follow_clock(self) -> None:
+        """After anything that may change whose turn it is: the clock runs for the game's active seat."""
+        if self.timekeeper is not None and self.game is not None:
+            seat = None if self.game.is_over else self.game.active_seat()
+            self.timekeeper.follow(seat, self._now)
+
+    def _on_clock(self, ev: ClockEvent) -> None:
+        if self.timekeeper is None:
+            return
+        seat = self.timekeeper.apply(ev)
+        if seat is None:
+            if self._now is not None:  # live: the state was just written from this clock; it runs on
+                self.timekeeper.restart(self._now)
+            return
+        if self.game is None or self._game_over:
+            return
+        group = ActionGroup(title="Time")
+        before = self._snapshot()
+        value = {"clock": "timeout", "seat": seat}
+        self._model_answer(value)
+        group.answers.append((value, True))
+        self.action_log.append({"t": self._t, "player": seat, "title": "Time", "answer": value, "auto": True})
+        self.undo_stack.append((before, group))
+        self.redo_stack.clear()
+        self.screen = self._new_screen()
+        self.toast = f"{self.names[seat - 1]}: time is up"
+        self._announce()
+        self._follow_clock()
+
+    def set_now(self, now: float) -> None:
+        """The app's monotonic time for drawing the clock between inputs."""
+        self._now = now
+
+    def restart_clock(self, now: float) -> None:
+        """After a replay: the running seat's clock goes on from ``now``; the time the companion was off is free."""
+        if self.timekeeper is not None:
+            self._now = now
+            self.timekeeper.restart(now)
+
+    def clock_checkpoint(self, now: float | None) -> ClockEvent | None:
+        """The clock's state to journal, when it changed or is due (None: nothing to write)."""
+        tk = self.timekeeper
+        if tk is None or (now is not None and not tk.checkpoint_due(now)) or (now is None and not tk.dirty):
+            return None
+        return tk.checkpoint(now)
+
+    def clock_flag(self, now: float) -> ClockEvent | None:
+        """The flag to journal when the running seat's time has run out."""
+        if self.timekeeper is None or self._game_over:
+            return None
+        seat = self.timekeeper.clock.flag_due(now)
+        return ClockEvent("flag", str(seat)) if seat is not None else None
+
     @property
     def _game_over(self) -> bool:
         return self.game is not None and self.game.is_over
@@ -241,6 +318,7 @@ class Session:
         self.redo_stack.clear()
         self.screen = self._new_screen()
         self._announce()
+        self._follow_clock()
 
     def _announce(self) -> None:
         """A game may leave a line in ``data["announce"]`` (what changed hands, check): shown as a toast."""
@@ -268,10 +346,14 @@ class Session:
     def _model_answer(self, value: Any) -> None:
         """Hand an answer to the wizard or the game; the wizard's last answer creates the game."""
         self._memo = None
+        if isinstance(value, dict) and value.get("clock") == "timeout" and self.game is not None:
+            self.game.time_out(int(value["seat"]))
+            return
         self.model.answer(value)
         if self.game is None and self.wizard.done:
             self.game = self.game_cls(self.wizard.setup())
             self.game.note(f"{self.game.name}: " + ", ".join(self.names))
+            self._start_clock()
 
     def _settle(self, group: ActionGroup) -> None:
         """Answer the automatic prompts (random picks) that follow, with the seeded RNG."""
@@ -293,6 +375,7 @@ class Session:
         self.redo_stack.append(group)
         self.action_log.append({"t": self._t, "undo": group.title})
         self.screen = self._new_screen()
+        self._follow_clock()
         return f"Undone: {group.title}"
 
     def redo(self) -> str:
@@ -307,6 +390,7 @@ class Session:
         self.undo_stack.append((before, group))
         self.action_log.append({"t": self._t, "redo": group.title})
         self.screen = self._new_screen()
+        self._follow_clock()
         return f"Redone: {group.title}"
 
     # -------------------------------------------------------------- the game menu
@@ -322,6 +406,9 @@ class Session:
             items += [Item(f"view:{i}", v.title) for i, v in enumerate(self.game.views())]
             if not self._game_over:
                 items += [Item(f"act:{o.key}", o.label, o.enabled, o.hint) for o in self._menu_actions()]
+                if self.timekeeper is not None:
+                    paused = self.timekeeper.clock.paused
+                    items.append(Item("clock", "Resume clock" if paused else "Pause clock"))
         items += [Item("settings", "Settings"), Item("end", "End game")]
         self.overlays.append(Overlay("menu", "Game menu", ListWidget(items)))
 
@@ -352,6 +439,14 @@ class Session:
     def _menu_pick(self, key: str) -> None:
         if key == "resume":
             self.overlays.clear()
+        elif key == "clock" and self.timekeeper is not None:
+            self.overlays.clear()
+            if self.timekeeper.clock.paused:
+                self.timekeeper.resume(self._now)
+                self.toast = "Clock running"
+            else:
+                self.timekeeper.pause(self._now)
+                self.toast = "Clock paused"
         elif key.startswith("act:"):  # a game's menu action (resign, claim a draw): asked once more
             label = next((o.label for o in self._menu_actions() if o.key == key[4:]), key[4:])
             self.overlays.append(Overlay(key, f"{label}?", ConfirmWidget("Yes", "No", value=False, back_ok=True)))
@@ -402,10 +497,38 @@ class Session:
                 draw_lines(d, 11, (top.title, "Undo takes it back."), 3)
             top.widget.draw(d, 11)
         else:
-            self.screen.draw(d)
+            self._draw_clock(d)
         if self.toast:
             draw_toast(d, self.toast)
         return img
+
+    def _draw_clock(self, d: Any) -> None:
+        tk = self.timekeeper
+        rows = tk.rows(self.names, self._now) if tk is not None and self.game is not None else []
+        if hasattr(self.screen, "set_clock"):  # a board screen: the clocks in its text half
+            self.screen.set_clock(rows, tk is not None and tk.clock.paused)
+        self.screen.draw(d)
+        if not rows or hasattr(self.screen, "set_clock"):
+            return
+        running = [r for r in rows if r[2]]
+        if running:  # other screens: the running seat's time at the right of the title bar
+            text = running[0][1]
+            w = time_width(text)
+            d.rectangle((127 - w - 3, 0, 127, 10), fill=1)
+            draw_time(d, 126, 0, text, fill=0)
+
+    def clock_warning(self, now: float) -> int | None:
+        """The running seat when it is in its last seconds (the app flashes its LED fast), else None."""
+        tk = self.timekeeper
+        if tk is None or self._game_over or not tk.clock.warning(now):
+            return None
+        return tk.clock.running
+
+    def alerts(self) -> tuple[int, ...]:
+        """Seats whose LED flashes fast as a warning (the game's :meth:`~fsm.base.GameMachine.alert_seats`)."""
+        if self.game is None or self._game_over:
+            return ()
+        return tuple(self.game.alert_seats())
 
     def leds(self) -> tuple[int | None, bool]:
         """(the lit seat, whether it blinks because the companion waits for that player)."""
@@ -443,6 +566,8 @@ class Session:
                                    "winner": None}
         else:
             out = self.game.state_json()
+            if self.timekeeper is not None:
+                out["clocks"] = self.timekeeper.clock.seconds_left(self._now if self._now is not None else 0.0)
         out["journal_entries"] = self.n_inputs
         out["ended"] = self.ended
         return out
@@ -452,7 +577,8 @@ class Session:
                 "players": [{"name": n, "seat": i + 1} for i, n in enumerate(self.names)],
                 "actions": self.action_log, "dice": self.dice_history,
                 "log": list(self.game.data.get("log", [])) if self.game is not None else [],
-                "outcome": self.state_json()}
+                "outcome": self.state_json(),
+                **({"record": self.game.record()} if self.game is not None and hasattr(self.game, "record") else {})}
 
 
 __all__ = ["Session", "encode_event", "decode_event"]

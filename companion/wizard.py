@@ -1,4 +1,5 @@
-"""The new-game wizard: how many players, and their names from the presets, in seat order.
+"""The new-game wizard: how many players, their names from the presets in seat order, and the game clock when the
+game offers one (a ``clock`` option).
 
 It asks through the same prompts as a game, so its inputs are journaled, undoable and scriptable like any other.
 """
@@ -20,6 +21,8 @@ class SetupWizard:
         count = min(hi, max(lo, game_cls.default_players))
         self.data: dict[str, Any] = {"step": "count" if lo != hi else "names", "count": count, "pick": None,
                                      "names": self._default_names(count)}
+        if "clock" in game_cls.OPTIONS:
+            self.data["clock"] = game_cls.resolve_options(options)["clock"]
 
     def _default_names(self, count: int) -> list[str]:
         names = list(self.presets[:count])
@@ -44,8 +47,17 @@ class SetupWizard:
         if d["step"] == "names":
             opts = [Option("start", "Start game")]
             opts += [Option(f"seat{i + 1}", f"Seat {i + 1}: {n}") for i, n in enumerate(d["names"])]
+            if "clock" in d:
+                from companion.clock import ClockSpec
+
+                opts.append(Option("clock", f"Clock: {ClockSpec.parse(d['clock']).label}"))
             return Choice(g.name, lines=(f"{d['count']} players; OK starts",), options=tuple(opts),
                           back="back" if g.min_players != g.max_players else None)
+        if d["step"] == "clock":
+            from fsm.clock_option import preset_choices
+
+            return Choice("Clock", options=tuple(Option(f"clock:{t}", label) for t, label in
+                                                 preset_choices(d["clock"])), back="back")
         seat = d["pick"]
         taken = {n for i, n in enumerate(d["names"]) if i != seat - 1}
         free = [n for n in self.presets if n not in taken]
@@ -66,9 +78,15 @@ class SetupWizard:
                 d["step"] = "count"
             elif value == "start":
                 d["step"] = "done"
+            elif value == "clock":
+                d["step"] = "clock"
             else:
                 d["pick"] = int(str(value)[4:])
                 d["step"] = "pick"
+        elif d["step"] == "clock":
+            if value != "back":
+                d["clock"] = str(value)[6:]
+            d["step"] = "names"
         else:
             if value != "back":
                 name = str(value)[5:]
@@ -79,4 +97,7 @@ class SetupWizard:
 
     def setup(self) -> Setup:
         players = tuple(Player(n, i + 1) for i, n in enumerate(self.data["names"]))
-        return Setup(players=players, options=self.options)
+        options = dict(self.options)
+        if "clock" in self.data:
+            options["clock"] = self.data["clock"]
+        return Setup(players=players, options=options)

@@ -137,6 +137,15 @@ class GameMachine:
         """Read-only pages for the game menu (status per player, charts, tallies)."""
         return []
 
+    def time_out(self, seat: int) -> None:
+        """The platform's game clock says ``seat``'s time ran out. By default (a turn timer) it is only noted; games
+        where that loses (chess) override this and end the game."""
+        self.note(f"{self.player_name(seat)}: time is up")
+
+    def alert_seats(self) -> list[int]:
+        """Seats whose LED flashes fast as a warning that stays until the position changes (a king in check)."""
+        return []
+
     def entry_answer(self, text: str) -> Any:
         """Typed entry (a script's ``move TEXT``, a remote): the answer to the current prompt that ``text`` names.
 

@@ -3,7 +3,8 @@
 What they show (:class:`LedSnapshot`):
 
 * the active player's LED is lit (``"on"``); it blinks (``"blink"``, 0.5 s on / 0.5 s off) while the companion waits
-  for that player's input or roll; every other player LED is off;
+  for that player's input or roll; every other player LED is off — except the seats a game raises an alert for (a
+  king in check), whose LEDs flash fast (``"fast"``, 0.1 s on / 0.1 s off);
 * the status LED shows the dice roller: connected → on; offline → slow blink (the companion runs, no roller is
   answering); error → fast blink (0.1 s on / 0.1 s off); ``None`` (no roller in use) → off.
 
@@ -24,7 +25,7 @@ from .gpio import default_pin_factory, pin_error, pin_errors
 
 log = logging.getLogger(__name__)
 
-PlayerLight = Literal["off", "on", "blink"]
+PlayerLight = Literal["off", "on", "blink", "fast"]
 StatusLight = Literal["off", "on", "blink", "fast"]
 
 BLINK = (0.5, 0.5)  #: seconds on, off: waiting for the active player; roller offline
@@ -51,10 +52,14 @@ class LedSnapshot:
         return cls((off,) * n_players, "off")
 
 
-def player_lights(n_players: int, active: int | None, waiting: bool) -> tuple[PlayerLight, ...]:
-    """``active`` is a 1-based seat; a seat without an LED (or None) leaves every player LED off."""
+def player_lights(n_players: int, active: int | None, waiting: bool,
+                  alerts: Sequence[int] = ()) -> tuple[PlayerLight, ...]:
+    """``active`` is a 1-based seat; a seat without an LED (or None) leaves every player LED off. Seats in
+    ``alerts`` flash fast, the active one included."""
     lit: PlayerLight = "blink" if waiting else "on"
-    return tuple(lit if seat == active else "off" for seat in range(1, n_players + 1))
+    fast: PlayerLight = "fast"
+    off: PlayerLight = "off"
+    return tuple(fast if seat in alerts else lit if seat == active else off for seat in range(1, n_players + 1))
 
 
 def status_light(state: RollerState | None) -> StatusLight:
@@ -68,8 +73,8 @@ class SimLeds:
         self._snap = LedSnapshot.dark(n_players)
         self.history: list[LedSnapshot] = [self._snap]
 
-    def show(self, active: int | None, waiting: bool) -> None:
-        self._set(LedSnapshot(player_lights(len(self._snap.players), active, waiting), self._snap.status))
+    def show(self, active: int | None, waiting: bool, alerts: Sequence[int] = ()) -> None:
+        self._set(LedSnapshot(player_lights(len(self._snap.players), active, waiting, alerts), self._snap.status))
 
     def set_status(self, state: RollerState | None) -> None:
         self._set(LedSnapshot(self._snap.players, status_light(state)))
@@ -114,8 +119,8 @@ class GpioLeds:
         self._n = len(self._players)
         self._snap = LedSnapshot.dark(self._n)
 
-    def show(self, active: int | None, waiting: bool) -> None:
-        new = player_lights(self._n, active, waiting)
+    def show(self, active: int | None, waiting: bool, alerts: Sequence[int] = ()) -> None:
+        new = player_lights(self._n, active, waiting, alerts)
         for led, old_light, light in zip(self._players, self._snap.players, new):
             if light != old_light:
                 self._drive(led, light)

@@ -9,7 +9,6 @@ from typing import Any
 from companion.games import load
 from companion.headless import parse_script
 from companion.session import Session
-from fsm.prompts import Info
 
 SCRIPTS = Path(__file__).parent / "scripts"
 NAMES = ("Ann", "Bob", "Cat", "Dan", "Eve", "Fay")
@@ -23,7 +22,7 @@ def header(path: Path) -> dict[str, Any]:
 
 def run_script(path: Path, seed: int = 5) -> tuple[Session, list[str]]:
     """The session at the end, and every line the table saw in passing: toasts (refusals among them) and the
-    lines of every info screen (warnings)."""
+    context lines of every screen (warnings, results)."""
     head = header(path)
     cls = load(head["game"])
     session = Session(cls, seed=seed, presets=NAMES, options=dict(head.get("options", {})))
@@ -35,6 +34,5 @@ def run_script(path: Path, seed: int = 5) -> tuple[Session, list[str]]:
         if session.toast:
             seen.append(session.toast)
         p = session.prompt()
-        if isinstance(p, Info):
-            seen.extend(p.lines)
+        seen.extend(getattr(p, "lines", ()))
     return session, seen

@@ -19,12 +19,14 @@ class FakeOutput:
     def __init__(self) -> None:
         self.frames: list[Image.Image] = []
         self.leds: list[tuple[int | None, bool]] = []
+        self.alerts: list[tuple[int, ...]] = []
         self.roller: RollerState | None = None
         self.closed = False
 
-    def present(self, frame: Image.Image, active: int | None, waiting: bool) -> None:
+    def present(self, frame: Image.Image, active: int | None, waiting: bool, alerts: tuple[int, ...] = ()) -> None:
         self.frames.append(frame)
         self.leds.append((active, waiting))
+        self.alerts.append(alerts)
 
     def set_roller(self, state: RollerState, detail: str) -> None:
         self.roller = state

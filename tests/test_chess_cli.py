@@ -48,6 +48,7 @@ def test_inspect_json_exact_shape(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, "chess", "inspect", "--fen", START, "--json")
     assert code == 0
     assert json.loads(out) == {
+        "position": START,
         "players": {"1": {"owned": "white", "controlled": []}, "2": {"owned": "black", "controlled": []}},
         "blocked": [],
         "check": False,
@@ -59,7 +60,7 @@ def test_inspect_json_control_and_blocked(capsys: pytest.CaptureFixture[str]) ->
     code, out, _ = run(capsys, "chess", "inspect", "--fen", FIGURE_4, "--json")
     assert code == 0
     data = json.loads(out)
-    assert list(data) == ["players", "blocked", "check", "legal_moves"]
+    assert list(data) == ["position", "players", "blocked", "check", "legal_moves"]
     assert data["players"]["1"] == {"owned": "white", "controlled": ["pink", "cyan", "navy"]}
     assert data["players"]["2"] == {"owned": "black", "controlled": ["red", "green"]}
     assert sorted(data["blocked"]) == sorted(["f6", "f8", "f9", "h11", "i8", "l5", "l12"])

@@ -256,3 +256,87 @@ def test_board_screen_draws_pieces_cursor_and_targets() -> None:
     assert _cell(img, target)[1] == ".##." and _cell(img, target)[2] == ".##."
     text = "".join(str(img.getpixel((x, y))) for x in range(66, 128) for y in range(0, 64))
     assert "1" in text  # the text half says something
+
+
+def test_no_text_is_clipped_on_the_board_screens_through_a_whole_game() -> None:
+    from pathlib import Path
+
+    from companion.ui.board_screens import TEXT_W, wrap
+    from companion.ui.draw import WIDTH, font
+
+    f = font()
+    moves = (Path(__file__).parent / "data" / "sovereign_chess_game.txt").read_text().split()
+    g = game(clock="fischer 600+5")
+    g.answer("seat1")
+    seen = set()
+    for move in moves:
+        p = g.prompt()
+        for line in p.lines:
+            assert all(f.getlength(row) <= TEXT_W for row in wrap(line, TEXT_W)), line
+        for o in p.options:
+            seen.update(o.path)
+        for line in g.control_map():
+            assert f.getlength(line) <= WIDTH - 8, line  # the game menu's page
+        g.answer(move)
+    for line in g.prompt().lines:  # game over
+        assert all(f.getlength(row) <= TEXT_W for row in wrap(line, TEXT_W)), line
+    too_wide = [label for label in seen if f.getlength(label) > TEXT_W]
+    assert not too_wide
+    assert {"defect", "Take White", "Play Black"} <= seen and any(s.startswith("=K") for s in seen)
+
+
+def test_check_flashes_the_checked_players_led() -> None:
+    g = game(start="16/16/16/16/16/16/br15/2br13/16/16/16/16/16/16/16/wk7bk7 2 w b - 0")
+    g.answer("seat1")
+    assert g.alert_seats() == []
+    g.answer("bRa10-a9")  # check (c9 does not cover b1 and b2: not mate)
+    assert g.state_json()["check"] is True and g.alert_seats() == [1]
+    g.answer(g.entry_answer("wKa1-b2"))
+    assert g.alert_seats() == []
+
+
+def test_back_at_the_piece_step_opens_the_control_map() -> None:
+    s = session()
+    s.handle(KeyEvent(Key.DOWN))
+    s.handle(KeyEvent(Key.OK))
+    moves(s, "wPl2-l4", "reject", "bPe15-e13", "wPl4-l5")  # l5 is a red square: Ann now controls red
+    assert s.toast == "Ann now controls red through l5"
+    s.handle(KeyEvent(Key.BACK))
+    assert s.overlays and s.overlays[-1].title == "Control map"
+    lines = s.overlays[-1].widget.lines
+    assert lines[:2] == ["Ann: owns white", " red via l5"] and lines[2] == "Bo: owns black"
+    assert lines[-1].startswith("Blocked:") and "e12" in lines[-1]
+    s.handle(KeyEvent(Key.BACK))
+    assert not s.overlays
+
+
+def test_companion_play_script_ends_in_mate_from_a_composed_start(tmp_path: Path) -> None:
+    cfg = tmp_path / "config.toml"
+    cfg.write_text(f'[games.sovereign-chess]\nstart = "{MATE_IN_ONE}"\n')
+    script = tmp_path / "mate.txt"
+    script.write_text("ok\ndown\nok\nmove bRa10-a9\n")
+    out = tmp_path / "state.json"
+    r = run_companion("--config", str(cfg), "play", "sovereign-chess", "--script", str(script), "--state-json",
+                      str(out), "--seed", "1")
+    assert r.returncode == 0, r.stderr
+    state = json.loads(out.read_text())
+    assert (state["termination"], state["result"], state["winner_name"]) == ("checkmate", "0-1", "Ben")
+
+
+def test_held_buttons_go_faster_and_stop_at_the_ends() -> None:
+    from companion.ui.board_screens import PathChoice
+    from fsm.prompts import Option
+
+    walk = PathChoice([Option(str(i), str(i), path=(f"p{i:02d}", "t")) for i in range(30)])
+    walk.key(Key.UP)
+    assert walk.cursor == 29  # a press wraps
+    walk.key(Key.DOWN)
+    for _ in range(6):
+        walk.key(Key.DOWN, repeat=True)
+    assert walk.cursor == 7  # the sixth repeat already moves two
+    for _ in range(5):
+        walk.key(Key.DOWN, repeat=True)
+    assert walk.cursor == 17  # two a step from then on
+    for _ in range(20):
+        walk.key(Key.DOWN, repeat=True)
+    assert walk.cursor == 29  # held, it stops at the end

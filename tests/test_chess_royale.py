@@ -291,3 +291,91 @@ def test_cli_perft_royale(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["perft", "sovereign-chess-royale", "--depth", "1", "--fen", START]) == 2
     err = capsys.readouterr().err
     assert "expected 8 space-separated fields" in err and len(err.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize("seed", [11, 12])
+def test_royale_moves_match_the_two_player_generator_when_ash_and_slate_are_absent(seed: int) -> None:
+    """With no ash or slate piece on the board, White (seat 1) and Black (seat 4) face each other as in two-player
+    Sovereign Chess: the Royale generator must give exactly the two-player pseudo-legal moves (castling aside)."""
+    import random
+
+    from companion.rules.sovereign_chess.movegen import pseudo_moves as two_player_moves
+    from companion.rules.sovereign_chess.royale import RoyalePosition, pseudo_moves
+
+    rng = random.Random(seed)
+    pos = parse_position(START)
+    for sq, p in enumerate(pos.board):
+        if p >> 3 in (Colour.ASH, Colour.SLATE):
+            pos.board[sq] = 0
+    pos = type(pos)(pos.board, 1, (Colour.WHITE, Colour.BLACK), 0, 0)
+    compared = 0
+    for _ in range(160):
+        two: list[int] = []
+        two_player_moves(pos, two)
+        r = RoyalePosition(pos.board, 1 if pos.turn == 1 else 4, [pos.owned[1], 1, 2, pos.owned[2]], 0, 0)
+        assert sorted(pseudo_moves(r, with_defections=False)) == sorted(two)
+        compared += len(two)
+        if not two:
+            break
+        pos.push(rng.choice(two))
+        if pos.kings[1] < 0 or pos.kings[2] < 0 or pos.owned[1] in (1, 2) or pos.owned[2] in (1, 2):
+            break
+    assert compared > 1000
+
+
+def test_a_king_that_can_defect_has_not_escaped() -> None:
+    # the escape trap again, but Ash's pawn on e5 (navy's square; blocked by neutral orange pawns) gives Ash navy:
+    # defecting to navy leaves the king on a1 out of check, so it is a move that avoids check and the king stays
+    pieces = {"m1": "wk", "a1": "ak", "a4": "an", "a9": "wr", "h2": "wr", "b8": "wr", "p8": "sk", "h16": "bk",
+              "e5": "ap", "f5": "op", "e6": "op"}
+    game = royale(pieces)
+    game.make("wKm1-n1")
+    report = game.last_report
+    assert report is not None and report.escaped == ()
+    assert game.king_square(2) == parse_square("a1")
+    assert not [m for m in game.legal_moves() if m.text.startswith("aP")]
+    assert "aK=navy" in {m.text for m in game.legal_moves()}
+
+
+def test_remove_king_is_a_ruling_outside_the_moves() -> None:
+    game = SovereignChessRoyale()
+    game.make("wPe2-e4")
+    assert game.remove_king(2) == parse_square("a9")
+    assert game.interregnum() == [2] and game.piece_at(parse_square("a9")) is None
+    assert ",a5," not in game.text and "a12" not in game.text.split()[6]  # Ash's castling rights went with it
+    assert parse_royale(game.text) is not None and game.remove_king(2) is None
+    with pytest.raises(IndexError):
+        game.unmake()
+
+
+@pytest.mark.parametrize("seed", range(2))
+def test_four_seat_control_matches_a_fixpoint_reference(seed: int) -> None:
+    """Control computed as a plain fixpoint: each seat starts from its owned colour and adds the colour of every
+    square of colour holding one of its pieces, never another seat's owned colour."""
+    import random
+
+    from companion.rules.sovereign_chess.royale import control_of
+    from companion.rules.sovereign_chess.squares import COLOUR_SQUARES
+
+    rng = random.Random(seed)
+    for _ in range(200):
+        board = [0] * 256
+        owned = rng.sample(range(12), 4)
+        for a, b in COLOUR_SQUARES:
+            if rng.random() < 0.6:
+                board[rng.choice((a, b))] = (rng.randrange(12) << 3) | rng.randint(1, 5)
+        ref = [0] * 12
+        for seat, own in enumerate(owned, 1):
+            got = {own}
+            grew = True
+            while grew:
+                grew = False
+                for colour, pair in enumerate(COLOUR_SQUARES):
+                    if colour in got or colour in owned:
+                        continue
+                    if any(board[sq] and board[sq] >> 3 in got for sq in pair):
+                        got.add(colour)
+                        grew = True
+            for colour in got:
+                ref[colour] = seat
+        assert control_of(board, [-1, *owned]) == ref

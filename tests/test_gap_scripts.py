@@ -1,6 +1,6 @@
 """`companion play` scripts (tests/scripts/*.txt) showing each rule of issue 17 refusing what it must refuse with
-one plain line (or warning, for the box and the bank): the line is seen at the table, and the CLI plays the script
-to the same state."""
+one plain line (or warning, for the box and the bank; or showing a screen, for sudden death's re-score): the line
+is seen at the table, and the CLI plays the script to the same state."""
 from __future__ import annotations
 
 import json
@@ -22,8 +22,8 @@ def _expected(head: dict[str, object], key: str) -> list[str]:
 @pytest.mark.parametrize("path", ALL, ids=[p.stem for p in ALL])
 def test_script_shows_its_refusal_in_one_plain_line(path: Path, tmp_path: Path) -> None:
     head = header(path)
-    lines = _expected(head, "refuses") + _expected(head, "warns")
-    assert lines, f"{path.name} says what it refuses or warns about"
+    lines = _expected(head, "refuses") + _expected(head, "warns") + _expected(head, "shows")
+    assert lines, f"{path.name} says what it refuses, warns about or shows"
     session, seen = run_script(path)
     for line in lines:
         assert line in seen, (line, seen)

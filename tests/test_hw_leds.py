@@ -177,3 +177,21 @@ def test_the_config_switch_reaches_the_leds(monkeypatch: pytest.MonkeyPatch) -> 
     with contextlib.ExitStack() as stack:
         runtime._build_pi(cfg, queue.SimpleQueue(), stack)
     assert made == {"players": (12, 16, 20, 21, 23, 24), "status": 25, "active_high": False}
+
+
+@pytest.mark.parametrize("make", [lambda f: SimLeds(4), lambda f: GpioLeds(PLAYERS, STATUS, pin_factory=f)])
+def test_alerted_seats_flash_fast(factory: MockFactory, make) -> None:
+    # a game's alert (a king in check) makes those seats' LEDs flash fast, the active seat's too
+    leds = make(factory)
+    leds.show(2, waiting=True, alerts=(2, 4))
+    assert leds.snapshot().players == ("off", "fast", "off", "fast")
+    leds.show(3, waiting=True, alerts=(4,))
+    assert leds.snapshot().players == ("off", "off", "blink", "fast")
+    leds.show(3, waiting=True)
+    assert leds.snapshot().players == ("off", "off", "blink", "off")
+    leds.close()
+
+
+def test_a_fast_player_led_toggles_quickly(factory: MockFactory, leds: GpioLeds) -> None:
+    leds.show(1, waiting=True, alerts=(4,))
+    assert toggles(factory, PLAYERS[3], 0.2) >= 6  # 0.01 s on / off: many changes in 0.2 s

@@ -56,7 +56,7 @@ def test_a_move_is_one_step_along_the_board() -> None:
     ok = enabled(p)
     assert ok["Stock Exchange"] and ok["Fire Station"] and not ok["City Hall"]
     assert not ok["Press and Media Center"]  # staying is not a move
-    assert t.refused("City Hall") == "City Hall is not within one step of Press/Media"
+    assert t.refused("City Hall") == "City Hall is not next door"
     t.ans(Choice, "Stock Exchange", player=1)
     assert t.data["positions"]["1"] == "Stock Exchange"
 
@@ -68,7 +68,7 @@ def test_public_transit_manned_doubles_every_move() -> None:
     assert p.lines == ("Transit on: 2 steps",)
     ok = enabled(p)
     assert ok["Public Transit Authority"] and ok["Electrical Substation"] and not ok["City Hall"]
-    assert t.refused("City Hall") == "City Hall is not within two steps of Police"
+    assert t.refused("City Hall") == "City Hall is 3+ steps away"
     t.ans(Choice, "Recycling Plant", player=3)  # 5 -> 4 -> 9
     assert t.data["positions"]["3"] == "Recycling Plant"
 
@@ -148,7 +148,7 @@ def test_a_fixer_too_far_away_is_refused_with_the_reason() -> None:
     t.ans(Choice, "fix", player=None)
     t.ans(Choice, "Hospital")
     t.ans(MultiSelect, ["1", "6"])
-    assert t.refused("move") == "Hospital is not within one step of Press/Media"
+    assert t.refused("move") == "Hospital is not next door"
     assert t.refused("there") == "Ana is recorded on Press/Media"
 
 

@@ -196,7 +196,7 @@ def test_moving_records_who_stands_where() -> None:
     p = t.prompt()  # the destination list: staying put is not a move
     assert isinstance(p, Choice) and p.lines == ("Transit on: 2 steps",)
     assert p.default == "Stock Exchange" and p.player == 1
-    assert not p.options[0].enabled and p.options[0].hint == "already on Press/Media: that is not a move"
+    assert not p.options[0].enabled and p.options[0].hint == "already on Press/Media: not a move"
     t.ans(Choice, "back")
     t.ans(Choice, "done")
     rows = [line for v in t.g.views() if v.title.startswith("Locations") for line in v.lines]

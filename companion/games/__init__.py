@@ -13,7 +13,9 @@ BUILTIN: dict[str, str] = {
     "soverana": "fsm.soverana:SoveranaGame",
     "sovereign": "fsm.sovereign:SovereignGame",
     "sovereigns-chain": "fsm.sovereigns_chain:SovereignsChainGame",
+    "society": "fsm.society:SocietyGame",
     "sovereign-chess": "fsm.sovereign_chess:SovereignChessGame",
+    "sovereign-chess-royale": "fsm.sovereign_chess_royale:SovereignChessRoyaleGame",
 }
 
 

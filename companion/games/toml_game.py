@@ -21,6 +21,13 @@ class TomlGame(GameMachine):
     spec: ClassVar[GameSpec]
     source_path: ClassVar[Path]
 
+    @property
+    def clock_spec(self) -> Any:
+        """The ``[clock]`` table's clock (the session runs it)."""
+        from ..clock import ClockSpec
+
+        return ClockSpec.parse(self.spec.clock)
+
     # ------------------------------------------------------------------ setup
     def start(self) -> None:
         s = self.spec

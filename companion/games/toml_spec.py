@@ -59,6 +59,7 @@ class GameSpec:
     winner_counter: str | None
     winner_order: str  #: "highest" or "lowest"
     path: Path
+    clock: str = "none"  #: the ``[clock]`` table as clock text (``fischer 300+5``); see companion.clock
 
 
 class _Reader:
@@ -193,8 +194,20 @@ def read_spec(path: Path) -> GameSpec:
     w.done()
     if wc is not None and wc not in ids:
         raise w.fail("counter", f"= {wc!r} is not a counter id ({', '.join(ids) or 'none'})")
+    clock = _clock(path, top.get("clock", dict, {}))
     top.done()
     if not ends:
         raise GameFileError(f"{path}: the game never ends: add [game] rounds or an [[end]] with counter and reaches")
     return GameSpec(gid, name, description, lo, hi, default, first, die, rotate, rounds, tuple(phases),
-                    tuple(counters), tuple(ends), wc, order, path)
+                    tuple(counters), tuple(ends), wc, order, path, clock)
+
+
+def _clock(path: Path, table: dict[str, Any]) -> str:
+    """``[clock]``: mode (none, sudden, fischer, bronstein, delay, byoyomi), main, increment/delay/period,
+    periods, warn — seconds."""
+    from ..clock import ClockSpec, ClockSpecError
+
+    try:
+        return ClockSpec.from_table(table).text
+    except ClockSpecError as e:
+        raise GameFileError(f"{path}: {e}") from None

@@ -8,9 +8,10 @@ piece are a block (empty) or inverted (a capture).
 """
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Iterable
 
-from PIL import ImageDraw
+from PIL import Image, ImageDraw
 
 from fsm.prompts import BoardView
 
@@ -93,3 +94,19 @@ def draw_board(d: ImageDraw.ImageDraw, view: BoardView, *, x0: int = 0, y0: int 
         for gap, fill in ((2, 1), (1, 0)):
             box = (max(x0, x - gap), max(y0, y - gap), min(right, x + CELL - 1 + gap), min(bottom, y + CELL - 1 + gap))
             d.rectangle(box, outline=fill)
+
+
+@lru_cache(maxsize=8)
+def board_image(view: BoardView, cursor: int | None, selected: int | None, targets: tuple[int, ...]) -> Image.Image:
+    """The board as a 1-bit image, cached: a clock tick redraws the frame without drawing the board again."""
+    img = Image.new("1", (view.files * CELL, view.ranks * CELL), 0)
+    draw_board(ImageDraw.Draw(img), view, cursor=cursor, selected=selected, targets=targets)
+    return img
+
+
+def paste_board(d: ImageDraw.ImageDraw, view: BoardView, *, cursor: int | None = None, selected: int | None = None,
+                targets: Iterable[int] = ()) -> None:
+    """Draw the board at the top left of the frame (the area is cleared first)."""
+    img = board_image(view, cursor, selected, tuple(targets))
+    d.rectangle((0, 0, img.width - 1, img.height - 1), fill=0)
+    d.bitmap((0, 0), img, fill=1)

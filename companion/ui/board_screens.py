@@ -6,21 +6,45 @@ BACK steps back. The board shows the cursor, the selected piece and its targets.
 """
 from __future__ import annotations
 
-from typing import Sequence
+from typing import Any, Sequence
 
-from PIL import ImageDraw
+from PIL import Image, ImageDraw
 
 from fsm.prompts import BoardView, Choice, Info, Option
 
 from ..events import Key
-from .board import CELL, draw_board
-from .draw import HEIGHT, ROW, WIDTH, text_row
+from ..timekeeper import draw_time, time_width
+from .board import CELL, paste_board
+from .draw import HEIGHT, ROW, WIDTH, font, new_frame, text_row
 from .prompt_screens import PromptScreen
 from .widgets import Back, Done, Outcome, Toast
 
 TEXT_X = 66  #: the text half starts here, right of the board
 TEXT_W = WIDTH - TEXT_X - 1
 ROWS = HEIGHT // ROW  #: text rows in the half (6)
+
+
+def wrap(text: str, width: int) -> list[str]:
+    """A line as the rows it takes at ``width`` pixels, broken between words."""
+    f = font()
+    rows: list[str] = []
+    cur = ""
+    for word in text.split():
+        cand = f"{cur} {word}".strip()
+        if cur and f.getlength(cand) > width:
+            rows.append(cur)
+            cur = word
+        else:
+            cur = cand
+    return [*rows, cur] if cur else rows
+
+
+def abbreviate(name: str, width: int) -> str:
+    """As much of a name as fits (at least its first letter), without an ellipsis: a clock row's label."""
+    f = font()
+    while len(name) > 1 and f.getlength(name) > width:
+        name = name[:-1]
+    return name
 
 
 def path(o: Option) -> tuple[str, ...]:
@@ -105,8 +129,21 @@ class BoardChoiceScreen(PromptScreen):
     def __init__(self, prompt: Choice, names: Sequence[str]) -> None:
         super().__init__(prompt, names)
         self.paths = PathChoice(prompt.options, prompt.default)
-        #: extra rows the platform adds under the prompt's lines (the chess clock)
-        self.extra: tuple[str, ...] = ()
+        #: the game clock's rows (name, time shown, running), set by the session before each draw
+        self.clock: list[tuple[str, str, bool]] = []
+        self.paused = False
+        self._static: tuple[Any, Image.Image] | None = None
+        self._slots: list[tuple[int, bool]] = []
+
+    def set_clock(self, rows: list[tuple[str, str, bool]], paused: bool) -> None:
+        self.clock, self.paused = rows, paused
+
+    def shown_clock(self) -> list[tuple[str, str, bool]]:
+        """The clock rows drawn: all of them for two players; with more, only the running seat's (else the first),
+        so the text half keeps room for the prompt's lines."""
+        if len(self.clock) <= 2:
+            return self.clock
+        return [r for r in self.clock if r[2]][:1] or self.clock[:1]
 
     def key(self, k: Key, repeat: bool = False) -> Outcome:
         out = self.paths.key(k, repeat)
@@ -141,33 +178,60 @@ class BoardChoiceScreen(PromptScreen):
         return cursor, selected, targets
 
     def draw_body(self, d: ImageDraw.ImageDraw) -> None:
+        """Everything but the clock digits is drawn once per cursor position and kept; a clock tick pastes that and
+        draws the digits."""
+        key = (tuple(self.paths.chosen), self.paths.cursor, self.paused,
+               tuple((name, len(shown), running) for name, shown, running in self.shown_clock()))
+        if self._static is None or self._static[0] != key:
+            img, sd = new_frame()
+            self._slots = self._draw_static(sd)
+            self._static = (key, img)
+        d.bitmap((0, 0), self._static[1], fill=1)
+        for (y, running), (_name, shown, _r) in zip(self._slots, self.shown_clock()):
+            draw_time(d, WIDTH - 2, y, shown, fill=0 if running else 1)
+
+    def _draw_static(self, d: ImageDraw.ImageDraw) -> list[tuple[int, bool]]:
+        """Draw all but the clock digits; returns where the digits go: (y, on an inverted box)."""
+        slots: list[tuple[int, bool]] = []
         p = self.prompt
         depth = len(self.paths.chosen)
         labels = self.paths.labels()
         cur = self.paths.cursor % len(labels) if labels else 0
         count = f"{cur + 1}/{len(labels)}" if len(labels) > 1 else ""
-        text_row(d, 0, p.title, inverse=True, x=TEXT_X, width=TEXT_W - 6 * len(count))
+        # the player to act heads the text half (the prompt's title when nobody in particular acts)
+        text_row(d, 0, self.tag or p.title, inverse=True, x=TEXT_X, width=TEXT_W - 6 * len(count))
         if count:
             text_row(d, 0, count, x=WIDTH - 6 * len(count), width=6 * len(count))
         steps = list(self.paths.chosen)
-        room = ROWS - 1 - (depth + 1 if labels else 0)
-        lines = (list(p.lines) + list(self.extra))[:max(0, room)]
+        room = ROWS - 1 - (depth + 1 if labels else 0) - len(self.shown_clock())
+        lines = [w for line in p.lines for w in wrap(line, TEXT_W)]
+        if self.paused and self.clock:
+            lines.insert(1, "Paused")
         y = ROW
-        for line in lines:
+        for line in lines[:max(0, room)]:
             text_row(d, y, line, x=TEXT_X, width=TEXT_W)
+            y += ROW
+        y = ROW * (1 + max(0, min(room, len(lines))))
+        for name, shown, running in self.shown_clock():
+            w = time_width(shown)
+            text_row(d, y, abbreviate(name, TEXT_W - w - 5), x=TEXT_X, width=TEXT_W - w - 4)
+            if running:
+                d.rectangle((WIDTH - w - 3, y, WIDTH - 1, y + ROW - 1), fill=1)
+            slots.append((y, running))
             y += ROW
         if labels:
             y = HEIGHT - ROW * (depth + 1)
             for label in steps:
                 text_row(d, y, label, x=TEXT_X, width=TEXT_W)
                 y += ROW
-            text_row(d, y, f">{labels[cur]}", inverse=True, x=TEXT_X, width=TEXT_W)
+            text_row(d, y, labels[cur], inverse=True, x=TEXT_X, width=TEXT_W)
         view = p.board
         if view is not None:
             cursor, selected, targets = self.focus()
             d.rectangle((0, 0, TEXT_X - 1, HEIGHT - 1), fill=0)
-            draw_board(d, view, cursor=cursor, selected=selected, targets=targets)
+            paste_board(d, view, cursor=cursor, selected=selected, targets=targets)
             d.line((view.files * CELL, 0, view.files * CELL, HEIGHT - 1), fill=1)
+        return slots
 
 
 class BoardInfoScreen(PromptScreen):
@@ -184,11 +248,12 @@ class BoardInfoScreen(PromptScreen):
     def draw_body(self, d: ImageDraw.ImageDraw) -> None:
         p = self.prompt
         text_row(d, 0, p.title, inverse=True, x=TEXT_X, width=TEXT_W)
-        for i, line in enumerate(p.lines[:ROWS - 1]):
+        lines = [w for line in p.lines for w in wrap(line, TEXT_W)]
+        for i, line in enumerate(lines[:ROWS - 1]):
             text_row(d, ROW * (i + 1), line, x=TEXT_X, width=TEXT_W)
         if p.board is not None:
             d.rectangle((0, 0, TEXT_X - 1, HEIGHT - 1), fill=0)
-            draw_board(d, p.board)
+            paste_board(d, p.board)
             d.line((p.board.files * CELL, 0, p.board.files * CELL, HEIGHT - 1), fill=1)
 
 

@@ -95,7 +95,7 @@ class MovingPhase(SoveranaCore):
             return f"{self.nm(seat)} has made their move this round"
         here = self.data["positions"].get(str(seat))
         if not self.options["check_moves"]:
-            return None if here != to else f"already on {R.SHORT[to]}: that is not a move"
+            return None if here != to else f"already on {R.SHORT[to]}: not a move"
         return R.move_refusal(self.data["board"], here, to, self.steps(), R.SHORT)
 
     def _first_unmoved(self) -> int:

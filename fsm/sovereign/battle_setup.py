@@ -69,10 +69,10 @@ def raid_refusal(g: "SovereignGame", b: dict[str, Any]) -> str | None:
     p = pl(g, seat)
     biggest = max((int(c["tiles"]) for c in p["cities"]), default=0)
     if biggest < LAUNCH_TILES:
-        return f"air raids launch from a city of {LAUNCH_TILES}+ tiles; {short(g, seat, 8)}'s largest has {biggest}"
+        return f"air raids need a {LAUNCH_TILES}-tile city; {short(g, seat, 8)} has {biggest}"
     in_this = any(u.get("air") for u in b["att"] + b["res"])
     if p.get("raid_turn") == g.data["turn"] and not in_this:
-        return f"air raids fly once a turn: {short(g, seat, 8)}'s have flown this turn"
+        return f"{short(g, seat, 8)}'s air raids have flown this turn"
     return None
 
 

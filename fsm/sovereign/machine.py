@@ -10,6 +10,7 @@ from typing import Any, ClassVar, Mapping
 
 from companion.rules.sovereign import techs as rt
 from fsm.base import GameMachine, OptionSpec
+from fsm.clock_option import ClockOption
 from fsm.prompts import Info, Prompt, View, validate_answer
 
 from . import battle, battle_setup, capture, cities, manoeuvre, spend, techpick, turn, views
@@ -63,6 +64,8 @@ class SovereignGame(GameMachine):
         "space_flight_bonus": OptionSpec("single", "bonus rolls after a 12: a single d12 (single) or, with Space "
                                                    "flight, two dice keeping the higher (extra)",
                                          choices=("single", "extra")),
+        "clock": ClockOption(help="a turn timer (the game clock; when it runs out the turn's player is told): "
+                             "none, sudden 600, fischer 300+5, ..."),
     }
 
     # --------------------------------------------------------------------------------------------- lifecycle
@@ -164,6 +167,7 @@ class SovereignGame(GameMachine):
             "city_tiles": [c["tiles"] for c in p["cities"]],
             "tiles": tiles(p),
             "forts": list(p["forts"]),
+            "units": int(p.get("units", 0)),
             "points": p["points"],
             "points_added": p["added"],
             "techs": [rt.tech(k).name for k in rt.sort_keys(p["techs"])],

@@ -1,14 +1,14 @@
 """The position as a :class:`~fsm.prompts.BoardView` (what the OLED's board widget draws) and the control map."""
 from __future__ import annotations
 
-from companion.rules.sovereign_chess import Colour, SovereignChess, square_name
+from companion.rules.sovereign_chess import AnyChess, Colour, square_name
 from companion.rules.sovereign_chess.squares import COLOUR_SQUARES, NSQ, SQ_COLOUR
 from fsm.prompts import BoardView
 
 from .entry import Entry
 
 
-def cell_style(game: SovereignChess, colour: Colour, viewer: int) -> str:
+def cell_style(game: AnyChess, colour: Colour, viewer: int) -> str:
     """``o`` owned by ``viewer`` (an engine player), ``c`` controlled by them, ``n`` neutral, ``e`` the other side's."""
     who = game.controller(colour)
     if who == 0:
@@ -18,7 +18,7 @@ def cell_style(game: SovereignChess, colour: Colour, viewer: int) -> str:
     return "o" if game.owned(viewer) is colour else "c"
 
 
-def cells(game: SovereignChess, viewer: int) -> tuple[str, ...]:
+def cells(game: AnyChess, viewer: int) -> tuple[str, ...]:
     blocked = set(game.blocked())
     out = []
     for sq in range(NSQ):
@@ -34,12 +34,12 @@ def cells(game: SovereignChess, viewer: int) -> tuple[str, ...]:
     return tuple(out)
 
 
-def board_view(game: SovereignChess, viewer: int, entries: list[Entry] = (),  # type: ignore[assignment]
+def board_view(game: AnyChess, viewer: int, entries: list[Entry] = (),  # type: ignore[assignment]
                last: tuple[int, ...] = ()) -> BoardView:
     return BoardView(16, 16, cells(game, viewer), tuple((e.move.text, e.spots) for e in entries), last)
 
 
-def giver(game: SovereignChess, colour: Colour) -> int | None:
+def giver(game: AnyChess, colour: Colour) -> int | None:
     """The occupied square of ``colour``'s pair (the one that gives control of it), or None."""
     for sq in COLOUR_SQUARES[colour]:
         if game.piece_at(sq) is not None:
@@ -47,7 +47,7 @@ def giver(game: SovereignChess, colour: Colour) -> int | None:
     return None
 
 
-def control(game: SovereignChess, player: int) -> dict[str, str]:
+def control(game: AnyChess, player: int) -> dict[str, str]:
     """{colour: square giving it} for the colours ``player`` controls (their owned colour not included)."""
     out = {}
     for colour in game.controlled(player):
@@ -56,7 +56,7 @@ def control(game: SovereignChess, player: int) -> dict[str, str]:
     return out
 
 
-def neutral(game: SovereignChess) -> list[str]:
+def neutral(game: AnyChess) -> list[str]:
     return [c.label for c in Colour if game.controller(c) == 0]
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from companion.rules.sovereign_chess import Move, MoveKind, Role, SovereignChess, square_name
+from companion.rules.sovereign_chess import AnyChess, Move, MoveKind, Role, square_name
 from fsm.prompts import Option
 
 ROLE_NAMES = {Role.QUEEN: "queen", Role.ROOK: "rook", Role.BISHOP: "bishop", Role.KNIGHT: "knight",
@@ -34,18 +34,18 @@ def _target(sq: int, capture: bool) -> str:
     return ("x" if capture else "") + square_name(sq)
 
 
-def entry_for(game: SovereignChess, move: Move) -> Entry:
+def entry_for(game: AnyChess, move: Move) -> Entry:
     head = piece_label(move)
     if move.kind is MoveKind.CASTLING:
         return Entry(move, (head, f"O-O {square_name(move.to_sq)}"), (move.from_sq, move.to_sq))
     if move.kind is MoveKind.DEFECTION:
         if move.defect_to is None:
             raise RuntimeError("invariant: a defection names its colour")
-        step = f"defect {move.defect_to.label}"
+        colour = move.defect_to.label
         if move.to_sq == move.from_sq:
-            return Entry(move, (head, step), (move.from_sq, move.from_sq))
-        return Entry(move, (head, step, "K" + _target(move.to_sq, move.capture)),
-                     (move.from_sq, move.from_sq, move.to_sq))
+            return Entry(move, (head, "defect", colour), (move.from_sq, move.from_sq, move.from_sq))
+        return Entry(move, (head, "defect", colour, "K" + _target(move.to_sq, move.capture)),
+                     (move.from_sq, move.from_sq, move.from_sq, move.to_sq))
     target = _target(move.to_sq, move.capture)
     if move.promotion is None:
         return Entry(move, (head, target), (move.from_sq, move.to_sq))
@@ -92,13 +92,54 @@ def _target_key(e: Entry) -> tuple[int, int, str]:
     return kind, dist, e.path[1]
 
 
-def move_entries(game: SovereignChess, last_sq: int | None = None) -> list[Entry]:
+#: a piece with more targets than this offers a direction first (then the squares that way, nearest first)
+GROUP_OVER = 10
+_COMPASS = {(1, 0): "N", (1, 1): "NE", (0, 1): "E", (-1, 1): "SE", (-1, 0): "S", (-1, -1): "SW", (0, -1): "W",
+            (1, -1): "NW"}
+
+
+def direction(e: Entry) -> str:
+    """The step that groups a many-target piece's moves: a compass direction on the board as drawn (N is towards
+    rank 16), ``castle`` or ``defect``."""
+    m = e.move
+    if m.kind is MoveKind.CASTLING:
+        return "castle"
+    if m.kind is MoveKind.DEFECTION:
+        return "defect"
+    dr, df = (m.to_sq >> 4) - (m.from_sq >> 4), (m.to_sq & 15) - (m.from_sq & 15)
+    if dr and df and abs(dr) != abs(df):  # a knight's leap (a knight never has enough targets to be grouped)
+        return "leap"
+    return _COMPASS[((dr > 0) - (dr < 0), (df > 0) - (df < 0))]
+
+
+def grouped(entries: list[Entry]) -> list[Entry]:
+    """One piece's moves: with more than GROUP_OVER targets, a direction step first, the biggest groups cheapest."""
+    if len({e.path[1] for e in entries}) <= GROUP_OVER:
+        return entries
+    groups: dict[str, list[Entry]] = {}
+    for e in entries:
+        groups.setdefault(direction(e), []).append(e)
+    ranked = sorted(groups.items(), key=lambda kv: (-len(kv[1]), kv[0]))
+    slots: list[tuple[str, list[Entry]] | None] = [None] * len(ranked)
+    for pos, item in zip(wrap_order(len(ranked)), ranked):
+        slots[pos] = item
+    out = []
+    for name, es in (item for item in slots if item is not None):
+        targets = len({x.path[2] if x.path[1] == "defect" else x.path[1] for x in es})
+        for e in es:
+            rest = e.path[2:] if e.path[1] == "defect" else e.path[1:]  # "defect (2)" replaces the defect step
+            spots = e.spots[1:] if e.path[1] == "defect" else e.spots
+            out.append(Entry(e.move, (e.path[0], f"{name} ({targets})", *rest), (spots[0], spots[1], *spots[1:])))
+    return out
+
+
+def move_entries(game: AnyChess, last_sq: int | None = None) -> list[Entry]:
     """Every legal move of the side to move, in the order the buttons offer them."""
     by_piece: dict[int, list[Entry]] = {}
     for move in game.legal_moves():
         e = entry_for(game, move)
         by_piece.setdefault(move.from_sq, []).append(e)
-    groups = [sorted(g, key=_target_key) for g in by_piece.values()]
+    groups = [grouped(sorted(g, key=_target_key)) for g in by_piece.values()]
     return [e for g in arrange(groups, last_sq) for e in g]
 
 

@@ -6,12 +6,14 @@ player 1 is whoever makes the first move (with the White army); ``data["first"]`
 """
 from __future__ import annotations
 
+import json
 import logging
 from typing import Any
 
 from companion.rules.sovereign_chess import ChessError, MoveKind, Role, SovereignChess, square_name
 from companion.rules.sovereign_chess.fen import START
 from fsm.base import GameMachine, OptionSpec
+from fsm.clock_option import ClockOption
 from fsm.prompts import Choice, Option, Prompt, Random, View
 
 from .board import board_view, changes, control, neutral
@@ -30,6 +32,23 @@ class PositionOption(OptionSpec):
             except ChessError as e:
                 raise ValueError(f"[games.{game_id}] {name}: {e}") from None
         return value
+
+
+PAGE_WIDTH = 20  #: characters a game-menu page shows on one line
+
+
+def wrap(head: str, words: list[str]) -> list[str]:
+    """``head`` and the words, as many lines as it takes (a page line holds about PAGE_WIDTH characters)."""
+    if not words:
+        return [f"{head} none"]
+    lines, cur = [], head
+    for w in words:
+        if len(cur) + 1 + len(w) > PAGE_WIDTH:
+            lines.append(cur)
+            cur = " " + w
+        else:
+            cur += " " + w
+    return [*lines, cur]
 
 
 FIFTY = 100  #: half-moves without a capture or a pawn move before a draw may be claimed
@@ -58,10 +77,12 @@ class SovereignChessGame(GameMachine):
         "first": OptionSpec("ask", "who makes White's first move: ask at the start, or draw at random",
                             choices=("ask", "random")),
         "start": PositionOption("", "a position text to start from (a study or a puzzle); empty: the usual start"),
+        "clock": ClockOption(),
     }
 
     _cache: tuple[str, SovereignChess] | None = None
     _entries: tuple[str, list[Entry]] | None = None
+    _prompt: tuple[str, Prompt] | None = None
 
     # ------------------------------------------------------------------ setup
     def start(self) -> None:
@@ -112,6 +133,15 @@ class SovereignChessGame(GameMachine):
 
     # ------------------------------------------------------------------ prompts
     def prompt(self) -> Prompt:
+        """The prompt, cached on what it is built from (the clock redraws every second; the board is not rebuilt)."""
+        d = self.data
+        key = json.dumps([self.state, d["position"], d["moves"], d["check"], d["result"], d["quiet"], d["last"],
+                          d["first"], d["seen"].get(self._key(d["position"]), 0)], separators=(",", ":"))
+        if self._prompt is None or self._prompt[0] != key:
+            self._prompt = (key, self._build_prompt())
+        return self._prompt[1]
+
+    def _build_prompt(self) -> Prompt:
         if self.state == "first":
             firsts = [Option("random", "Draw at random")]
             firsts += [Option(f"seat{p.seat}", f"{p.name} moves first") for p in self.players]
@@ -125,12 +155,12 @@ class SovereignChessGame(GameMachine):
         board = board_view(eng, eng.turn, [] if self.state == "opening" else self.entries(), self._last_squares())
         if self.state == "opening":
             other = self.player_name(3 - seat)
-            opts = (Option("accept", "Accept: take White", path=("Accept: own White",)),
-                    Option("reject", "Reject: play Black", path=("Reject: own Black",)),
+            opts = (Option("accept", "Accept: take White", path=("Take White",)),
+                    Option("reject", "Reject: play Black", path=("Play Black",)),
                     *self._menu_options(seat))
-            return Choice("Opening", lines=(f"{other} moved", self.data["moves"][0], "White or Black?"),
+            return Choice("Opening", lines=(f"{other} moved", self.data["moves"][0]),
                           player=seat, options=opts, board=board)
-        lines = [f"{self.player_name(seat)}: {eng.owned(eng.turn).label}"]
+        lines = [f"owns {eng.owned(eng.turn).label}"]
         if self.data["check"]:
             lines.append("CHECK!")
         opts = move_options(self.entries()) + self._menu_options(seat)
@@ -149,9 +179,9 @@ class SovereignChessGame(GameMachine):
         from fsm.prompts import Info
 
         eng = self.engine()
-        lines = [f"{self.data['result']} {self.data['termination']}"]
         w = self.winner_seat()
-        lines.append(f"{self.player_name(w)} wins" if w is not None else "Draw")
+        lines = [f"{self.player_name(w)} wins" if w is not None else "Draw", self.data["result"],
+                 str(self.data["termination"])]
         return Info("Game over", lines=tuple(lines), board=board_view(eng, eng.turn, [], self._last_squares()))
 
     def _last_squares(self) -> tuple[int, ...]:
@@ -194,6 +224,16 @@ class SovereignChessGame(GameMachine):
             return self._opening(str(value), seat)
         self._move(str(value), seat)
 
+    def alert_seats(self) -> list[int]:
+        """The checked player's LED flashes fast until the check is gone."""
+        seat = self.to_move()
+        return [seat] if self.data["check"] and seat is not None else []
+
+    def time_out(self, seat: int) -> None:
+        """The flag fell: the other player wins on time."""
+        if not self.is_over:
+            self._finish("time", 3 - seat)
+
     def entry_answer(self, text: str) -> Any:
         """Typed entry (a script's ``move TEXT``, a remote): engine move text, or accept/reject at the opening."""
         text = text.strip()
@@ -210,6 +250,8 @@ class SovereignChessGame(GameMachine):
         eng = SovereignChess(self.data["position"])
         if value == "accept":
             eng.accept_opening()
+            key = self._key(eng.text)  # a new position (the armies changed hands): it counts for repetition
+            self.data["seen"][key] = self.data["seen"].get(key, 0) + 1
             self.data["white"] = seat
             self.note(f"{self.player_name(seat)} accepts the first move and owns White")
         else:
@@ -287,6 +329,18 @@ class SovereignChessGame(GameMachine):
             "termination": d["termination"],
         }
 
+    def record(self) -> dict[str, Any]:
+        """The game record's header and moves (the export turns them into text with the date)."""
+        d = self.data
+        white = d["white"] or d["first"]
+        headers = {"Game": self.name,
+                   "White": self.player_name(white) if white else None,
+                   "Black": self.player_name(3 - white) if white else None,
+                   "Result": d["result"] or "*", "Termination": d["termination"],
+                   "Clock": self.options["clock"] if self.options["clock"] != "none" else None,
+                   "Start": self.options["start"] or None}
+        return {"headers": headers, "moves": list(d["moves"]), "result": d["result"]}
+
     def views(self) -> list[View]:
         return [View("Control map", tuple(self.control_map()))]
 
@@ -298,7 +352,6 @@ class SovereignChessGame(GameMachine):
         for p in (1, 2):
             lines.append(f"{self.player_name(self.seat_of(p))}: owns {eng.owned(p).label}")
             lines += [f" {colour} via {sq}" for colour, sq in control(eng, p).items()]
-        lines.append("Neutral: " + (", ".join(neutral(eng)) or "none"))
-        blocked = [square_name(sq) for sq in eng.blocked()]
-        lines.append("Blocked: " + (" ".join(blocked) or "none"))
+        lines += wrap("Neutral:", neutral(eng))
+        lines += wrap("Blocked:", [square_name(sq) for sq in eng.blocked()])
         return lines

@@ -83,6 +83,9 @@ class ChainBase(GameMachine):
 
     def set_chain(self, seat: int, new: Chain) -> None:
         self.data["chains"][str(seat)] = new
+        sd = self.data.get("sd")
+        if self.state == "sudden_death" and sd is not None and seat not in sd.setdefault("touched", []):
+            sd["touched"].append(seat)  # re-scored after this pass, whoever changed the chain
         if self.state == "turn" and not self.solo:
             self.data["seven_order"] = endgame.track_seven(self.data["seven_order"], seat, ch.length(new))
 

@@ -165,7 +165,8 @@ class ScoringPhase(ChainBase):
         self.note("Tied at " + str(self.score_of(top[0])) + ": sudden death for "
                   + ", ".join(self.player_name(s) for s in top))
         order = [s for s in self.order() if s in top]
-        self.data["sd"] = {"contenders": order, "queue": list(order), "status": {}, "pass": 1, "out": []}
+        self.data["sd"] = {"contenders": order, "queue": list(order), "status": {}, "pass": 1, "out": [],
+                           "touched": []}
         self.fire("tie")
         self._sd_turn()
 
@@ -180,7 +181,7 @@ class ScoringPhase(ChainBase):
         if res.settled:
             self.end_game(list(res.winners))
             return
-        sd.update(contenders=list(res.contenders), queue=list(res.contenders), status={})
+        sd.update(contenders=list(res.contenders), queue=list(res.contenders), status={}, touched=[])
         sd["pass"] += 1
         if self.state != "sudden_death":
             self.fire("tie")
@@ -219,7 +220,11 @@ class ScoringPhase(ChainBase):
         if sd["queue"]:
             self._sd_turn()
             return
-        again = [s for s in sd["contenders"] if sd["status"].get(str(s)) != PlayStatus.EMPTY.value]
+        # every tied player whose chain changed this pass is re-scored: their own play, or another's ability
+        # (a player with no card left too: when all run out together, the scores decide)
+        touched = set(sd.get("touched", []))
+        again = [s for s in sd["contenders"]
+                 if sd["status"].get(str(s)) != PlayStatus.EMPTY.value or s in touched]
         if again:
             self.start_scoring("sudden", again)
         else:

@@ -111,7 +111,7 @@ def move_refusal(graph: Mapping[str, list[str]], start: str | None, to: str, ste
         return None  # not tracked: nothing to check against
     name = (lambda n: label.get(n, n)) if label else (lambda n: n)
     if start == to:
-        return f"already on {name(to)}: that is not a move"
+        return f"already on {name(to)}: not a move"
     if to not in reach(graph, start, steps):
-        return f"{name(to)} is not within {'one step' if steps == 1 else 'two steps'} of {name(start)}"
+        return f"{name(to)} is not next door" if steps == 1 else f"{name(to)} is 3+ steps away"
     return None

@@ -25,10 +25,14 @@ from .royale_game import MoveReport, RoyaleOutcome, SovereignChessRoyale
 from .royale_text import parse_royale, royale_start, royale_text
 from .squares import Colour, Role, parse_square, square_name
 
+#: either game, for code that only reads a position (board views, move entry): both have the same query API
+AnyChess = SovereignChess | SovereignChessRoyale
+
 GAME_ID = "sovereign-chess"
 ROYALE_ID = "sovereign-chess-royale"
 
 __all__ = [
+    "AnyChess",
     "GAME_ID",
     "ROYALE_ID",
     "START",

@@ -346,12 +346,21 @@ class RoyalePosition(Position):
         if escaped or passed:
             self.events[-1] = (tuple(escaped), tuple(passed))
 
-    def _remove_king(self, seat: int) -> None:
+    def drop_king(self, seat: int) -> int:
+        """Take ``seat``'s king off the board outside any move (the table's ruling, e.g. its time ran out): the army
+        is in Interregnum. Not undoable by :meth:`pop`; returns the square, -1 if the seat has no king."""
+        ks = self.kings[seat]
+        if ks >= 0:
+            self._remove_king(seat, record=False)
+        return ks
+
+    def _remove_king(self, seat: int, record: bool = True) -> None:
         ks = self.kings[seat]
         kp = self.board[ks]
         kb = 1 << ks
-        rec = self.history[-1]
-        self.history[-1] = (*rec[:9], rec[9] + (ks, kp))
+        if record:
+            rec = self.history[-1]
+            self.history[-1] = (*rec[:9], rec[9] + (ks, kp))
         self.board[ks] = 0
         self.occ ^= kb
         bc = self.by_colour[:]

@@ -166,6 +166,16 @@ class SovereignChessRoyale:
         self.position.pop()
         return self._made.pop().move
 
+    def remove_king(self, seat: int) -> int | None:
+        """Take ``seat``'s king off the board outside the moves (a ruling at the table, such as its time running
+        out): the army is in Interregnum. Returns the square it stood on (None: there was no king). The moves made
+        so far can no longer be taken back with :meth:`unmake`."""
+        ks = self.position.drop_king(seat)
+        self.position.history.clear()
+        self.position.events.clear()
+        self._made.clear()
+        return ks if ks >= 0 else None
+
     # -------------------------------------------------------------- the end
 
     def outcome(self) -> RoyaleOutcome | None:

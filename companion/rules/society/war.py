@@ -1,0 +1,193 @@
+"""Phase 5, war: attacks in the order received, two-way attacks, nukes and SDI, captures and casualties, and the
+wonders of an eliminated society passing to its conqueror."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from . import formulas as f
+from . import geo
+from .world import adjacent_socs, at_war, holds, sq, sqs, war_key, wonder_squares
+
+if TYPE_CHECKING:
+    from .resolve import Order, Turn
+
+
+def fight_all(t: "Turn") -> None:
+    attacks = t.of("attack")
+    away: dict[int, int] = {}
+    for i, o in attacks:
+        seat = o["seat"]
+        if not t.acts(i, seat, "war"):
+            continue
+        s = t.soc(seat)
+        n = int(o.get("armies", 0))
+        if n > int(s["armies"]) or int(o.get("nukes", 0)) > int(s["nukes"]):
+            t.mark(i, f"refused: {s['name']} has {s['armies']} armies and {s['nukes']} nukes at the war")
+            continue
+        s["armies"] = int(s["armies"]) - n
+        away[i] = n
+    sdi_used: dict[str, int] = {}
+    for i, o in attacks:
+        if i not in away or t.result[i] != "ok":
+            continue
+        _attack(t, i, o, away, sdi_used)
+    for i, o in attacks:
+        if i in away:
+            s = t.soc(o["seat"])
+            if s["alive"]:
+                s["armies"] = int(s["armies"]) + away[i]
+
+
+def _counter(t: "Turn", a: str, b: str, away: dict[int, int]) -> int | None:
+    """The index of b's attack on a this turn that is still to be fought, if any."""
+    for j, o in enumerate(t.orders):
+        if o["kind"] == "attack" and o["seat"] == b and o["target"] == a and j in away and t.result[j] == "ok":
+            return j
+    return None
+
+
+def _attack(t: "Turn", i: int, o: "Order", away: dict[int, int], sdi_used: dict[str, int]) -> None:
+    a, b = o["seat"], o["target"]
+    sa, sb = t.soc(a), t.w["soc"][b]
+
+    def home(why: str) -> None:
+        # an army that cannot fight stays home and defends from now on
+        sa["armies"] = int(sa["armies"]) + away[i]
+        away[i] = 0
+        t.mark(i, f"stayed home: {why}")
+
+    if not sb["alive"]:
+        home("the target is gone")
+        return
+    if not adjacent_socs(t.w, a, b):
+        home(f"not adjacent to {t.name(b)}")
+        return
+    counter = _counter(t, a, b, away)
+    attacked_by_b = any(x["kind"] == "attack" and x["seat"] == b and x["target"] == a for x in t.orders)
+    if holds(t.w, b, "colosseum") and not attacked_by_b:
+        home(f"{t.name(b)}'s Colosseum")
+        t.say("war", f"{t.name(a)}'s attack on {t.name(b)} is stopped by the Colosseum")
+        return
+    jihad = holds(t.w, a, "jihad")
+    declared = at_war(t.start, a, b) and int(t.start["wars"][war_key(a, b)]["since"]) < t.turn
+    sneak = not declared and not jihad
+    if not at_war(t.w, a, b):
+        t.w["wars"][war_key(a, b)] = {"since": t.turn, "by": a}
+    rec: dict[str, Any] = {"attacker": a, "defender": b, "sneak": not declared, "jihad": jihad}
+    t.wars.append(rec)
+    word = "a sneak attack" if not declared else "an attack"
+    t.say("war", f"{t.name(a)} launches {word} on {t.name(b)} with {away[i]} armies"
+                 + (f" and {o.get('nukes', 0)} nukes" if int(o.get("nukes", 0)) else ""))
+    if counter is not None:
+        ta, tb = int(sa["tech"]), int(sb["tech"])
+        n1, n2 = away[i], away[counter]
+        win, surv = f.two_way(n1, ta, n2, tb, t.r)
+        rec["two_way"] = {"a1": n1, "a1_tech": ta, "a2": n2, "a2_tech": tb, "winner": win, "survivors": surv}
+        if win is None:
+            if t.r.two_way_tie == "both_return":
+                t.mark(counter, "no battle: equal armies met and went home")
+                t.say("war", f"Two-way attack: {n1}x{ta} = {n2}x{tb}; both armies go home")
+                rec["result"] = "tie"
+                return
+            away[i] = away[counter] = 0
+            t.mark(counter, "destroyed in a two-way attack")
+            t.say("war", f"Two-way attack: {n1}x{ta} = {n2}x{tb}; both armies destroyed")
+            rec["result"] = "tie"
+            return
+        if win == 2:
+            away[i] = 0
+            away[counter] = surv
+            t.mark(i, "destroyed in a two-way attack")
+            t.say("war", f"Two-way attack: {t.name(b)} wins {n2}x{tb} against {n1}x{ta}; {surv} survive")
+            rec["result"] = "lost two-way"
+            return
+        away[i] = surv
+        away[counter] = 0
+        t.mark(counter, "destroyed in a two-way attack")
+        t.say("war", f"Two-way attack: {t.name(a)} wins {n1}x{ta} against {n2}x{tb}; {surv} survive")
+    nukes = int(o.get("nukes", 0))
+    if nukes and o.get("nukes_first", True):
+        _nuke(t, a, b, nukes, sdi_used, rec)
+    if sb["alive"] and away[i] > 0:
+        _capture(t, i, o, away, sneak, jihad, rec)
+    if nukes and not o.get("nukes_first", True) and sb["alive"]:
+        _nuke(t, a, b, nukes, sdi_used, rec)
+
+
+def _nuke(t: "Turn", a: str, b: str, n: int, sdi_used: dict[str, int], rec: dict[str, Any]) -> None:
+    sa, sb = t.soc(a), t.soc(b)
+    sa["nukes"] = int(sa["nukes"]) - n
+    stopped = 0
+    if not holds(t.w, a, "majestic"):
+        stopped = min(n, int(sb["sdi"]) - sdi_used.get(b, 0))
+        sdi_used[b] = sdi_used.get(b, 0) + stopped
+    per = 4 if holds(t.w, b, "overlord") else 1
+    hits = (n - stopped) // per
+    wonder = wonder_squares(t.w)
+    mine = sqs(t.w, list(sa["cities"]))
+
+    def key(c: str) -> tuple[int, int, int, int]:
+        s = sq(t.w, c)
+        d = geo.territory_distance(mine, [s])
+        return (1 if c in wonder else 0, d if d is not None else 0, s[1], s[0])
+
+    targets = sorted(sb["cities"], key=key)[:hits]
+    for c in targets:
+        sb["cities"].remove(c)
+        if c in sb["new_cities"]:
+            sb["new_cities"].remove(c)
+        t.w["nuked"].append(c)
+        for v in t.w["wonders"].values():
+            if v.get("square") == c:
+                v["square"] = None
+    rec["nukes"] = {"sent": n, "stopped": stopped, "destroyed": targets}
+    t.say("war", f"{n} nukes on {t.name(b)}: {stopped} stopped by SDI, destroyed "
+                 f"{', '.join(targets) if targets else 'nothing'}")
+    _eliminated(t, a, b)
+
+
+def _capture(t: "Turn", i: int, o: "Order", away: dict[int, int], sneak: bool, jihad: bool,
+             rec: dict[str, Any]) -> None:
+    a, b = o["seat"], o["target"]
+    sa, sb = t.soc(a), t.soc(b)
+    A, D = away[i], int(sb["armies"])
+    AT, DT, DC = int(sa["tech"]), int(sb["tech"]), len(sb["cities"])
+    c = f.capture(A, D, AT, DT, DC)
+    w, h = int(t.w["w"]), int(t.w["h"])
+    mine, theirs = sqs(t.w, list(sa["cities"])), sqs(t.w, list(sb["cities"]))
+    chain = not sneak
+    ranking = [sq(t.w, x) for x in o.get("ranking") or []]
+    taken: list[geo.Sq] = []
+    if ranking and geo.check_theatre(ranking, mine, theirs, w, h, chain, jihad) is None:
+        taken = ranking[:c]
+    if len(taken) < c:
+        rest = [x for x in theirs if x not in taken]
+        taken += geo.capture_order(mine + taken, rest, c - len(taken), w, h, chain, jihad)
+    att_loss, def_loss = f.casualties(D, AT, DC, len(taken), A, t.r)
+    away[i] = A - att_loss
+    sb["armies"] = D - def_loss
+    names = [geo.name(x) for x in taken]
+    for c_name in names:
+        sb["cities"].remove(c_name)
+        sa["cities"].append(c_name)
+        sa["new_cities"].append(c_name)
+    rec.update({"A": A, "D": D, "AT": AT, "DT": DT, "DC": DC, "C": c, "captured": names,
+                "attacker_casualties": att_loss, "defender_casualties": def_loss})
+    t.say("war", f"C = (({A}/{DT}) - ({D}/{DC})) x ({AT}/{DT}) -> {c}; {t.name(a)} takes "
+                 f"{', '.join(names) if names else 'no city'}; losses {att_loss} / {def_loss}")
+    _eliminated(t, a, b)
+
+
+def _eliminated(t: "Turn", a: str, b: str) -> None:
+    sb = t.soc(b)
+    if sb["cities"] or not sb["alive"]:
+        return
+    sb["alive"] = False
+    sb["armies"] = 0
+    got = [k for k, v in t.w["wonders"].items() if v["owner"] == b]
+    for k in got:
+        t.w["wonders"][k]["owner"] = a
+    t.soc(a)["conquered"] = int(t.soc(a)["conquered"]) + len(got)
+    for k in [k for k in t.w["wars"] if b in k.split("-")]:
+        del t.w["wars"][k]
+    t.say("war", f"{t.name(b)} is eliminated" + (f"; {t.name(a)} takes {len(got)} wonders" if got else ""))

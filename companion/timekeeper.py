@@ -1,0 +1,134 @@
+"""The session's game clock: it follows the game's active seat, is journaled, flags, pauses.
+
+The clock itself (:mod:`companion.clock`) is pure; this is the glue. Time is the app's monotonic clock, handed in
+with each input (``now``); while a saved game is replayed ``now`` is None and nothing is charged — the journaled
+``clock state`` lines carry the time each seat had used, and :meth:`Timekeeper.restart` starts the running seat
+again from the moment the game is resumed, so the time the companion was off is not charged.
+"""
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+from typing import Any
+
+from PIL import Image, ImageDraw
+
+from .clock import ClockSpec, GameClock
+from .events import ClockEvent
+from .ui.draw import ROW, font
+
+CHECKPOINT_S = 10.0  #: a running clock's state is journaled at least this often (what a power cut can lose)
+
+
+class Timekeeper:
+    def __init__(self, spec: ClockSpec, seats: list[int]) -> None:
+        self.spec = spec
+        self.clock = GameClock(spec, seats)
+        self.dirty = False  #: the state changed in a way the journal must keep (a switch, a pause)
+        self.saved_at: float | None = None  #: when the state was last journaled (monotonic)
+
+    def follow(self, seat: int | None, now: float | None) -> None:
+        """The game's seat to move is ``seat`` (None: nobody, the game is over): switch the clock to it."""
+        c = self.clock
+        if seat != c.running:
+            if c.flagged is not None and seat is not None:
+                c.flagged = None  # a turn timer: the next seat's turn starts afresh
+            c.switch(seat, now)
+            self.dirty = True
+
+    def pause(self, now: float | None) -> None:
+        self.clock.pause(now)
+        self.dirty = True
+
+    def resume(self, now: float | None) -> None:
+        self.clock.paused = False
+        if now is not None:
+            self.clock.resume(now)
+        self.dirty = True
+
+    def restart(self, now: float) -> None:
+        """After a replay: the running seat's clock runs again from ``now`` (unless paused)."""
+        if not self.clock.paused:
+            self.clock.resume(now)
+
+    def apply(self, ev: ClockEvent) -> int | None:
+        """A journaled clock line: load a state; or a flag, returning the seat whose time ran out."""
+        if ev.kind == "state":
+            self.clock.load(json.loads(ev.detail))
+            return None
+        seat = int(ev.detail)
+        self.clock.flag(seat)
+        return seat
+
+    def checkpoint(self, now: float | None) -> ClockEvent:
+        self.dirty = False
+        self.saved_at = now
+        return ClockEvent("state", json.dumps(self.clock.state(now), separators=(",", ":"), sort_keys=True))
+
+    def checkpoint_due(self, now: float) -> bool:
+        if self.dirty:
+            return True
+        c = self.clock
+        running = c.running is not None and c.since is not None and c.flagged is None
+        return running and (self.saved_at is None or now - self.saved_at >= CHECKPOINT_S)
+
+    def deadline(self, now: float) -> float | None:
+        """The next moment the app must wake for the clock: a second boundary, the flag, a checkpoint."""
+        c = self.clock
+        nxt = c.next_change(now)
+        if nxt is None:
+            return None
+        if self.saved_at is not None:
+            nxt = min(nxt, self.saved_at + CHECKPOINT_S)
+        return nxt
+
+    def rows(self, names: list[str], now: float | None) -> list[tuple[str, str, bool]]:
+        """(name, time shown, running) per seat."""
+        t = now if now is not None else 0.0
+        c = self.clock
+        return [(names[s - 1] if 0 < s <= len(names) else str(s), c.shown(s, t), s == c.running and not c.paused)
+                for s in sorted(c.left)]
+
+
+@lru_cache(maxsize=64)
+def _glyph(ch: str) -> Image.Image:
+    """One clock character drawn once, centred in its fixed cell (pasted on every tick after that)."""
+    f = font()
+    w = _cell(ch)
+    img = Image.new("1", (w, ROW), 0)
+    ImageDraw.Draw(img).text(((w - f.getlength(ch)) / 2, -1), ch, font=f, fill=1)
+    return img
+
+
+@lru_cache(maxsize=64)
+def _cell(ch: str) -> int:
+    """A character's cell: every digit gets the widest digit's width, so a digit changing moves nothing."""
+    f = font()
+    if ch in "0123456789":
+        return max(int(f.getlength(c)) for c in "0123456789") + 1
+    return int(f.getlength(ch)) + 1
+
+
+def draw_time(d: ImageDraw.ImageDraw, right: int, y: int, text: str, fill: int = 1) -> None:
+    """Clock digits right-aligned in fixed cells, one per character, so a tick changes only the digits that changed
+    (the display then sends only those columns)."""
+    x = right - time_width(text)
+    for ch in text:
+        d.bitmap((x, y), _glyph(ch), fill=fill)
+        x += _cell(ch)
+
+
+def time_width(text: str) -> int:
+    return sum(_cell(ch) for ch in text)
+
+
+def clock_setting(game: Any) -> ClockSpec:
+    """The game's clock: its ``clock`` option (built-in games) or ``clock_spec`` (TOML games), else none."""
+    spec = getattr(game, "clock_spec", None)
+    if isinstance(spec, ClockSpec):
+        return spec
+    text = getattr(game, "options", {}).get("clock")
+    return ClockSpec.parse(text) if text else ClockSpec()
+
+
+__all__ = ["Timekeeper", "CHECKPOINT_S", "clock_setting", "draw_time", "time_width"]

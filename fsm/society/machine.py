@@ -1,0 +1,190 @@
+"""Society: the game master's companion. Set-up (map, starting squares), then each turn the GM enters every
+society's orders as they arrive, the companion processes the turn in the text's phase order and shows the report.
+
+The rules live in :mod:`companion.rules.society`; this package only asks, records and hands over.
+"""
+from __future__ import annotations
+
+import logging
+from typing import Any, ClassVar, Mapping
+
+from companion.rules.society.data import WONDER_BY_KEY, tech_name
+from companion.rules.society.orders import describe
+from companion.rules.society.resolve import resolve
+from companion.rules.society.world import map_rows
+from fsm.base import GameMachine, OptionSpec
+from fsm.prompts import Info, Prompt, View, validate_answer
+
+from . import entry, report, setup
+from .common import readings, soc, world, wrap
+
+log = logging.getLogger(__name__)
+
+KEEP_REPORTS = 3  #: turn reports kept in the game's data
+
+
+class SocietyGame(GameMachine):
+    game_id = "society"
+    name = "Society"
+    description = "Society (forum game): the GM's desk: orders, six-phase turns, the map, the turn report"
+    min_players = 2
+    max_players = 20
+    default_players = 3
+    STATES: ClassVar[list[str]] = ["setup", "orders", "report", "game_over"]
+    TRANSITIONS: ClassVar[list[dict[str, Any]]] = [
+        {"trigger": "begin", "source": "setup", "dest": "orders"},
+        {"trigger": "processed", "source": "orders", "dest": "report"},
+        {"trigger": "next_turn", "source": "report", "dest": "orders"},
+        {"trigger": "game_won", "source": ["report", "orders"], "dest": "game_over"},
+    ]
+    INITIAL = "setup"
+    FINAL = ("game_over",)
+    OPTIONS: ClassVar[Mapping[str, OptionSpec]] = {
+        "squares_per_society": OptionSpec(12, "map area per society at set-up (the text: about 12)", lo=4, hi=40),
+        "tech_price": OptionSpec("shared", "research price: shared = Base*(P-R)/P; literal = Base*(P - R/P) as "
+                                           "printed", choices=("shared", "literal")),
+        "tech_rounding": OptionSpec("up", "rounding of the research price", choices=("up", "down", "nearest")),
+        "tech_players": OptionSpec("alive", "P in the research price: societies still alive, or all that started",
+                                   choices=("alive", "all")),
+        "casualty_rounding": OptionSpec("down", "rounding of casualties (D/AT and D/DC x cities lost)",
+                                        choices=("down", "up")),
+        "support_rounding": OptionSpec("down", "rounding of a Monarchy's army support (armies / cities)",
+                                       choices=("down", "up")),
+        "nascar_rounding": OptionSpec("down", "rounding of NASCAR's 0.5 x tech squared per caravan",
+                                      choices=("down", "up")),
+        "two_way_tie": OptionSpec("both_destroyed", "two attacking armies of equal strength: both destroyed, or "
+                                                    "both go home", choices=("both_destroyed", "both_return")),
+        "spaceship_parts": OptionSpec(4, "spaceship parts needed to win (4 in Special Units, 3 in Victory)",
+                                      choices=(4, 3)),
+        "trade_range": OptionSpec("tech", "trade reach: tech = as many squares as the tech level; adjacent = "
+                                          "neighbours only", choices=("tech", "adjacent")),
+        "silk_road_expiry": OptionSpec("owner", "the Silk Road expires when its owner (owner) or anyone (anyone) "
+                                                "reaches Mass Education", choices=("owner", "anyone")),
+        "obsolete_culture": OptionSpec(True, "obsolete wonders still count toward a cultural victory"),
+        "revolution_tax": OptionSpec(False, "a society in revolution still collects tax (false: only if it kept "
+                                            "Tax as its phase)"),
+    }
+
+    # ------------------------------------------------------------------------------------------ lifecycle
+    def start(self) -> None:
+        self.data.update({"world": None, "orders": [], "entry": None, "reports": [], "winner": None,
+                          "winners": [], "win_reason": None, "view_report": None})
+        setup.start(self)
+
+    def prompt(self) -> Prompt:
+        st = self.state
+        if st == "setup":
+            return setup.prompt(self)
+        if st == "orders":
+            return entry.prompt(self)
+        if st == "report":
+            rep = self.data["reports"][-1]
+            lines = [x for e in rep["events"] for x in wrap(e["text"])] or ["nothing happened"]
+            return Info(f"Turn {rep['turn']} report", lines=tuple(lines))
+        return Info("Game over", lines=tuple(wrap(str(self.data["win_reason"]))))
+
+    def answer(self, value: Any) -> None:
+        if self.state == "game_over":
+            raise self.refuse("the game is over")
+        validate_answer(self.prompt(), value)
+        if self.state == "setup":
+            setup.answer(self, value)
+        elif self.state == "orders":
+            entry.answer(self, value)
+        else:
+            self.after_report()
+
+    # ------------------------------------------------------------------------------------------ turns
+    def process_turn(self) -> None:
+        w = world(self)
+        new, rep = resolve(w, list(self.data["orders"]), readings(self))
+        rep["orders"] = [{**o, "text": describe(o, w)} for o in rep["orders"]]
+        rep["societies"] = {k: summary(new, k) for k in new["soc"]}
+        rep["map"] = map_rows(new)
+        self.data["world"] = new
+        # the latest few turns only: every answer snapshots ``data`` for undo (older turns replay from the journal)
+        self.data["reports"] = [*self.data["reports"][-(KEEP_REPORTS - 1):], rep]
+        self.data["orders"] = []
+        self.data["entry"] = None
+        self.data["round"] = int(new["turn"])
+        self.note(f"Turn {rep['turn']} processed: {len(rep['orders'])} orders, {len(rep['events'])} events")
+        log.info("society: turn %s processed", rep["turn"])
+        self.fire("processed")
+
+    def after_report(self) -> None:
+        rep = self.data["reports"][-1]
+        wins = rep["winners"]
+        if wins:
+            w = world(self)
+            names = [str(w["soc"][x["seat"]]["name"]) for x in wins]
+            seats = {x["seat"] for x in wins}
+            self.data["winners"] = names
+            self.data["winner"] = int(wins[0]["seat"]) if len(seats) == 1 else None
+            how = ", ".join(f"{n} ({x['how']})" for n, x in zip(names, wins))
+            self.data["win_reason"] = ("Dual victory: " if len(seats) > 1 else "Victory: ") + how
+            self.note(str(self.data["win_reason"]))
+            self.fire("game_won")
+            return
+        self.fire("next_turn")
+
+    def concede(self, seat: str) -> None:
+        name = str(soc(self, seat)["name"])
+        self.data["winner"] = int(seat)
+        self.data["winners"] = [name]
+        self.data["win_reason"] = f"Victory: {name} (domination, conceded)"
+        self.data["entry"] = None
+        self.note(str(self.data["win_reason"]))
+        self.fire("game_won")
+
+    # ------------------------------------------------------------------------------------------ output
+    def player_json(self, seat: int) -> dict[str, Any]:
+        w = self.data["world"]
+        if w is None:
+            sq = self.data["setup"]["squares"]
+            return {"start_square": sq[seat - 1] if sq else None}
+        return summary(w, str(seat))
+
+    def extra_json(self) -> dict[str, Any]:
+        w = self.data["world"]
+        out: dict[str, Any] = {"winners": list(self.data["winners"]), "win_reason": self.data["win_reason"]}
+        if w is None:
+            s = self.data["setup"]
+            out["map"] = {"width": s["w"], "height": s["h"], "start_squares": list(s["squares"])}
+            return out
+        out.update({
+            "turn": w["turn"],
+            "map": {"width": w["w"], "height": w["h"], "nuked": list(w["nuked"]),
+                    "cities": {c: int(k) for k, v in w["soc"].items() for c in v["cities"]},
+                    "rows": map_rows(w)},
+            "wonders": {WONDER_BY_KEY[k].name: {"owner": int(v["owner"]), "square": v["square"],
+                                                "obsolete": v["obsolete"]} for k, v in w["wonders"].items()},
+            "wars": sorted(w["wars"]),
+            "orders": [{**o, "text": describe(o, w)} for o in self.data["orders"]],
+            "entry": self.data["entry"],
+            "last_report": self.data["reports"][-1] if self.data["reports"] else None,
+        })
+        return out
+
+    def views(self) -> list[View]:
+        return report.views(self)
+
+    def report(self, fmt: str = "markdown") -> str:
+        return report.render(self, fmt)
+
+
+def summary(w: dict[str, Any], seat: str) -> dict[str, Any]:
+    """One society as the state JSON and the report show it."""
+    s = w["soc"][seat]
+    held = sorted((k for k, v in w["wonders"].items() if v["owner"] == seat), key=lambda k: WONDER_BY_KEY[k].level)
+    return {
+        "society": s["name"], "alive": s["alive"], "treasury": s["gold"], "tech": s["tech"],
+        "tech_name": tech_name(int(s["tech"])), "techs": [tech_name(n) for n in range(1, int(s["tech"]) + 1)],
+        "government": s["gov"], "cities": list(s["cities"]),
+        "armies": s["armies"], "spies": s["spies"], "nukes": s["nukes"], "sdi": s["sdi"],
+        "spaceship_parts": s["parts"], "wonders": [WONDER_BY_KEY[k].name for k in held],
+        "wonders_built": s["built"], "wonders_conquered": s["conquered"],
+        "at_war_with": sorted(int(x) for k in w["wars"] for x in k.split("-") if seat in k.split("-") and x != seat),
+    }
+
+
+__all__ = ["SocietyGame", "summary"]

@@ -1,0 +1,330 @@
+"""Sovereign Chess Royale (four players) at the table: armies assigned, moves entered, checks announced, the
+Interregnum and the last king standing.
+
+The position lives in ``data["position"]`` as the engine's Royale position text and the moves in ``data["moves"]``;
+the engine object is only a cache of that text. ``data["army"]`` maps each army (engine seat 1 White, 2 Ash,
+3 Slate, 4 Black — the order of play) to the table seat playing it.
+"""
+from __future__ import annotations
+
+import logging
+from itertools import permutations
+from typing import Any
+
+from companion.rules.sovereign_chess import ChessError, SovereignChessRoyale, square_name
+from fsm.base import GameMachine, OptionSpec
+from fsm.clock_option import ClockOption
+from fsm.prompts import Choice, Info, Option, Prompt, Random, View
+
+from fsm.sovereign_chess.board import board_view
+from fsm.sovereign_chess.entry import Entry, move_entries, move_options
+
+from .status import ARMIES, announcements, check_lines, check_toast, standing, status_lines, wrap
+
+log = logging.getLogger(__name__)
+
+#: Random-prompt keys: the table seats playing White, Ash, Slate and Black, in that order ("3142")
+DRAWS = tuple("".join(p) for p in permutations("1234"))
+
+
+class RoyaleStartOption(OptionSpec):
+    """A Royale position text switch: empty for the default start, else checked by the engine's parser."""
+
+    def check(self, game_id: str, name: str, value: Any) -> Any:
+        value = super().check(game_id, name, value)
+        if value:
+            try:
+                SovereignChessRoyale(value)
+            except ChessError as e:
+                raise ValueError(f"[games.{game_id}] {name}: {e}") from None
+        return value
+
+
+class SovereignChessRoyaleGame(GameMachine):
+    game_id = "sovereign-chess-royale"
+    name = "Sovereign Chess Royale"
+    description = "Sovereign Chess for four: kings are captured, checks announced, last king wins"
+    min_players = 4
+    max_players = 4
+    default_players = 4
+    STATES = ["assign", "draw_armies", "choose_army", "move", "news", "game_over"]
+    TRANSITIONS = [
+        {"trigger": "draw", "source": "assign", "dest": "draw_armies"},
+        {"trigger": "choose", "source": "assign", "dest": "choose_army"},
+        {"trigger": "assigned", "source": ["draw_armies", "choose_army", "assign"], "dest": "move"},
+        {"trigger": "picked", "source": "choose_army", "dest": "choose_army"},
+        {"trigger": "moved", "source": "move", "dest": "move"},
+        {"trigger": "tell", "source": "move", "dest": "news"},
+        {"trigger": "told", "source": "news", "dest": "move"},
+        {"trigger": "finish", "source": "move", "dest": "game_over"},
+    ]
+    INITIAL = "assign"
+    FINAL = ("game_over",)
+    OPTIONS = {
+        "armies": OptionSpec("ask", "who plays which army: ask at the start, draw at random, or by seat "
+                                    "(seat 1 White, 2 Ash, 3 Slate, 4 Black)", choices=("ask", "random", "seats")),
+        "clock": ClockOption(),
+        "start": RoyaleStartOption("", "a Royale position text to start from (the printed figure, a study); "
+                                       "empty: the default start"),
+    }
+
+    _cache: tuple[str, SovereignChessRoyale] | None = None
+    _entries: tuple[str, list[Entry]] | None = None
+
+    # ------------------------------------------------------------------ setup
+    def start(self) -> None:
+        self.data.update({
+            "position": SovereignChessRoyale(self.options["start"] or None).text, "moves": [], "army": None,
+            "picks": [], "check": {}, "result": None, "termination": None, "winner": None, "winners": None,
+            "tied": [], "announce": None, "alert": [], "last_move": None, "last": {}, "news": [],
+        })
+        if self.options["armies"] == "random":
+            self.fire("draw")
+        elif self.options["armies"] == "seats":
+            self._assign([1, 2, 3, 4])
+
+    def _assign(self, seats: list[int]) -> None:
+        self.data["army"] = {str(army): seat for army, seat in zip((1, 2, 3, 4), seats)}
+        self.note("Armies: " + ", ".join(f"{ARMIES[a - 1]} {self.player_name(s)}" for a, s in zip((1, 2, 3, 4), seats)))
+        self.fire("assigned")
+        self._settle()
+
+    # ------------------------------------------------------------------ the engine, as a cache of data
+    def engine(self) -> SovereignChessRoyale:
+        text = self.data["position"]
+        if self._cache is None or self._cache[0] != text:
+            self._cache = (text, SovereignChessRoyale(text))
+        return self._cache[1]
+
+    def seat_of(self, army: int) -> int:
+        """The table seat playing ``army`` (engine seat 1-4)."""
+        return int(self.data["army"][str(army)]) if self.data["army"] else army
+
+    def army_of(self, seat: int) -> int:
+        for army in (1, 2, 3, 4):
+            if self.seat_of(army) == seat:
+                return army
+        raise ValueError(f"no army for seat {seat}")
+
+    def army_name(self, army: int) -> str:
+        return self.player_name(self.seat_of(army))
+
+    def to_move(self) -> int | None:
+        if self.state not in ("move", "news"):
+            return None
+        return self.seat_of(self.engine().turn)
+
+    def active_seat(self) -> int | None:
+        return self.to_move()
+
+    def alert_seats(self) -> list[int]:
+        """The seats whose king is in check: their LEDs flash until the check is gone."""
+        return list(self.data["alert"]) if not self.is_over else []
+
+    # ------------------------------------------------------------------ prompts
+    def prompt(self) -> Prompt:
+        if self.state == "assign":
+            return Choice("Armies", lines=("Who plays White, Ash,", "Slate and Black?"),
+                          options=(Option("random", "Draw at random"), Option("choose", "Choose")))
+        if self.state == "draw_armies":
+            return Random("Drawing the armies", keys=DRAWS)
+        if self.state == "choose_army":
+            army = len(self.data["picks"]) + 1
+            taken = set(self.data["picks"])
+            opts = tuple(Option(str(p.seat), p.name) for p in self.players if p.seat not in taken)
+            return Choice(f"Who plays {ARMIES[army - 1].title()}?", lines=("Order of play:", "White Ash Slate Black"),
+                          options=opts)
+        eng = self.engine()
+        if self.is_over:
+            return Info("Game over", lines=tuple(wrap(self._result_lines())))
+        army = eng.turn
+        seat = self.seat_of(army)
+        if self.state == "news":
+            # kings taken, crowned or escaped, seats passed over: every player must see it, so it waits for OK
+            return Info("Announcement", lines=tuple(wrap(self.data["news"])), player=seat)
+        # most important first: the board screen drops the last lines when the clock needs the room
+        lines = [self.player_name(seat)]
+        by = self.data["check"].get(str(seat))
+        if by:
+            lines += ["CHECK by", ", ".join(self.player_name(s) for s in by)]
+        if eng.king_square(army) is None:
+            lines.append("No king")
+        lines.append(eng.owned(army).label)
+        entries = self.entries()
+        opts = move_options(entries) + (Option("agree", "All agree: draw", in_menu=True),)
+        return Choice("Move", lines=tuple(lines), player=seat, options=opts,
+                      board=board_view(eng, army, entries, self._last_squares()))
+
+    def entries(self) -> list[Entry]:
+        """The legal moves as the buttons reach them (issue 11's move entry), cached per position."""
+        key = self.data["position"] + repr(self.data["last"])
+        if self._entries is None or self._entries[0] != key:
+            eng = self.engine()
+            last = self.data["last"].get(str(eng.turn))
+            self._entries = (key, move_entries(eng, last))
+        return self._entries[1]
+
+    def _last_squares(self) -> tuple[int, ...]:
+        sq = self.data["last_move"]
+        return tuple(sq) if sq else ()
+
+    def _result_lines(self) -> list[str]:
+        d = self.data
+        w = self.winner_seat()
+        lines = list(d["news"])
+        lines.append(f"{self.player_name(w)} wins ({d['termination']})" if w is not None
+                     else f"All tie ({d['termination']})")
+        tied = [self.player_name(s) for s in d["tied"]] if w is not None else []
+        if tied:
+            lines.append("Tied: " + ", ".join(tied))
+        return lines
+
+    # ------------------------------------------------------------------ answers
+    def answer(self, value: Any) -> None:
+        self.data["announce"] = None
+        if self.state == "assign":
+            self.fire("draw" if value == "random" else "choose")
+            return
+        if self.state == "draw_armies":
+            self._assign([int(ch) for ch in str(value)])
+            return
+        if self.state == "news":
+            self.data["news"] = []
+            self.fire("told")
+            return
+        if self.state == "choose_army":
+            picks = [*self.data["picks"], int(value)]
+            if len(picks) == 3:
+                picks += [p.seat for p in self.players if p.seat not in picks]
+                self.data["picks"] = []
+                self._assign(picks)
+                return
+            self.data["picks"] = picks
+            self.fire("picked")
+            return
+        if value == "agree":
+            return self._finish("agreement", None, [1, 2, 3, 4])
+        self._move(str(value))
+
+    def time_out(self, seat: int) -> None:
+        """The seat's time ran out: its king leaves the board (its army is in Interregnum and keeps moving, with no
+        time); if that leaves one king, its player wins."""
+        if self.is_over or not self.data["army"]:
+            return
+        army = self.army_of(seat)
+        eng = SovereignChessRoyale(self.data["position"])
+        sq = eng.remove_king(army)
+        if sq is None:
+            self.note(f"{self.player_name(seat)}: time is up (no king to lose)")
+            return
+        self.data["position"] = eng.text
+        said = f"{self.player_name(seat)}: time is up, king off {square_name(sq)}"
+        self.note(said)
+        self.data["news"] = [*self.data["news"], said] if self.state == "news" else [said]
+        self.data["announce"] = None
+        if self._settle():
+            return
+        if self.state == "move":
+            self.fire("tell")
+
+    def entry_answer(self, text: str) -> Any:
+        """Typed entry (a script's ``move TEXT``, a remote): engine move text."""
+        if self.state != "move":
+            raise self.refuse(f"no move is asked for now ({self.state})")
+        try:
+            return self.engine().parse_move(text.strip()).text
+        except ChessError as e:
+            raise self.refuse(str(e)) from None
+
+    def _move(self, text: str) -> None:
+        eng = SovereignChessRoyale(self.data["position"])
+        try:
+            move = eng.make(text)
+        except ChessError as e:
+            raise self.refuse(str(e)) from None
+        report = eng.last_report
+        if report is None:
+            raise RuntimeError("invariant: a made move has a report")
+        d = self.data
+        d["moves"].append(move.text)
+        d["position"] = eng.text
+        d["last_move"] = [move.from_sq, move.to_sq]
+        d["last"][str(report.seat)] = move.to_sq
+        said = announcements(report, self.army_name)
+        self.note(f"{self.army_name(report.seat)}: {move.text}" + ("; " + "; ".join(said) if said else ""))
+        events = said[: len(said) - len(report.checks)]
+        d["news"] = said if events else []
+        # news wait for OK on their own screen; checks alone are a toast
+        d["announce"] = None if events else check_toast(report.checks, self.army_name)
+        if self._settle():
+            return
+        self.fire("tell" if events else "moved")
+
+    def _settle(self) -> bool:
+        """Checks, alerts and the end, from the position now in ``data``; True if the game is over."""
+        eng = self.engine()
+        d = self.data
+        checks = eng.checks()
+        d["check"] = {str(self.seat_of(a)): [self.seat_of(b) for b in by] for a, by in checks.items()}
+        d["alert"] = sorted(self.seat_of(a) for a in checks)
+        outcome = eng.outcome()
+        if outcome is None:
+            return False
+        winner = self.seat_of(outcome.winner) if outcome.winner is not None else None
+        self._finish(outcome.reason, winner, [self.seat_of(a) for a in outcome.tied])
+        return True
+
+    def _finish(self, termination: str, winner: int | None, tied: list[int]) -> None:
+        d = self.data
+        d["termination"] = termination
+        d["winner"] = winner
+        d["tied"] = sorted(tied)
+        if winner is None:
+            d["winners"] = [self.player_name(s) for s in sorted(tied)]
+            d["result"] = "-".join("1/4" for _ in self.players)
+        else:
+            d["result"] = "-".join("1" if p.seat == winner else "0" for p in self.players)
+        who = f"{self.player_name(winner)} wins" if winner is not None else "all tie"
+        self.note(f"Game over: {termination}, {who} ({d['result']})")
+        d["announce"] = None  # the game-over screen says it all
+        self.fire("finish")
+
+    # ------------------------------------------------------------------ state JSON and pages
+    def extra_json(self) -> dict[str, Any]:
+        d = self.data
+        eng = self.engine()
+        seats = {a: self.seat_of(a) for a in (1, 2, 3, 4)}
+        kings = eng.kings()
+        return {
+            "position": d["position"],
+            "moves": list(d["moves"]),
+            "to_move": self.to_move(),
+            "armies": {str(seats[a]): ARMIES[a - 1] for a in seats} if d["army"] else None,
+            "owned": {str(seats[a]): eng.owned(a).label for a in seats},
+            "controlled": {str(seats[a]): [c.label for c in eng.controlled(a)] for a in seats},
+            "check": {k: list(v) for k, v in d["check"].items()},
+            "result": d["result"],
+            "termination": d["termination"],
+            "interregnum": sorted(seats[a] for a in eng.interregnum()),
+            "kings": {str(seats[a]): (square_name(sq) if (sq := kings[a]) is not None else None) for a in seats},
+            "standing": {str(seats[a]): standing(eng, a) for a in seats},
+        }
+
+    def record(self) -> dict[str, Any]:
+        """The game record's header and moves, for `companion export --record` (the export adds the date)."""
+        d = self.data
+        headers: dict[str, Any] = {"Game": self.name}
+        for army in (1, 2, 3, 4):
+            headers[ARMIES[army - 1].title()] = self.army_name(army) if d["army"] else None
+        headers.update({"Result": d["result"] or "*", "Termination": d["termination"],
+                        "Clock": self.options["clock"] if self.options["clock"] != "none" else None,
+                        "Start": self.options["start"] or None})
+        return {"headers": headers, "moves": list(d["moves"]), "result": d["result"]}
+
+    def views(self) -> list[View]:
+        if not self.data["army"]:
+            return [View("Status", ("Armies not assigned yet.",))]
+        eng = self.engine()
+        lines = status_lines(eng, self.army_name)
+        lines += wrap(check_lines(eng.checks(), self.army_name)) or ["No king in check."]
+        return [View("Status", tuple(lines))]

@@ -1,0 +1,91 @@
+"""What the Royale table is told: each seat's standing, the announcements after a move, the status page.
+
+Pure functions of the engine game and the players' names; the machine keeps no state here. "Seat" is always the
+engine's seat (1 White, 2 Ash, 3 Slate, 4 Black — the order of play); the machine maps table seats onto them.
+"""
+from __future__ import annotations
+
+from typing import Callable
+
+from companion.rules.sovereign_chess import MoveReport, SovereignChessRoyale, square_name
+
+ARMIES = ("white", "ash", "slate", "black")  #: the armies in the order of play (engine seats 1-4)
+PLAYING, INTERREGNUM, OUT = "playing", "interregnum", "out"
+LABELS = {PLAYING: "playing", INTERREGNUM: "Interregnum", OUT: "out"}
+WIDTH = 24  #: characters of a text line on the OLED
+
+Name = Callable[[int], str]  #: engine seat → the player's name
+
+
+def standing(game: SovereignChessRoyale, seat: int) -> str:
+    """``playing`` (has a king), ``interregnum`` (no king, still has pieces of its own colour) or ``out`` (no king
+    and no piece of its colour left: it can never move again)."""
+    if game.king_square(seat) is not None:
+        return PLAYING
+    if game.position.by_colour[game.owned(seat)]:
+        return INTERREGNUM
+    return OUT
+
+
+def check_lines(checks: dict[int, tuple[int, ...]], name: Name) -> list[str]:
+    """``Check: Ann by Bo, Cy`` for every king in check."""
+    return [f"Check: {name(s)} by {', '.join(name(b) for b in by)}" for s, by in sorted(checks.items())]
+
+
+def check_toast(checks: dict[int, tuple[int, ...]], name: Name) -> str | None:
+    """The checks in one short line for a toast: ``Check: Ben by Ann; Dee by Ann, Ben``."""
+    if not checks:
+        return None
+    return "Check: " + "; ".join(f"{name(s)} by {', '.join(name(b) for b in by)}" for s, by in sorted(checks.items()))
+
+
+def announcements(report: MoveReport, name: Name) -> list[str]:
+    """Everything the table must hear after a move, in order: kings taken, crowned, escaped, seats passed over, then
+    every king in check and by whom."""
+    out = []
+    for s in report.captured:
+        out.append(f"{name(report.seat)} took {name(s)}'s king")
+    for s in report.crowned:
+        out.append(f"Long live the king! {name(s)} crowned on {square_name(report.move.to_sq)}")
+    for s in report.escaped:
+        out.append(f"{name(s)}'s king escaped: Interregnum")
+    for s in report.passed:
+        out.append(f"{name(s)} passes: no move")
+    return out + check_lines(report.checks, name)
+
+
+def wrap(lines: list[str], width: int = WIDTH - 1) -> list[str]:
+    """Lines broken at spaces to fit ``width`` characters, continuations indented by one space."""
+    out = []
+    for line in lines:
+        cur = ""
+        for word in line.split(" "):
+            cand = f"{cur} {word}" if cur else word
+            if len(cand) > width and cur:
+                out.append(cur)
+                cur = " " + word
+            else:
+                cur = cand
+        out.append(cur)
+    return out
+
+
+def status_lines(game: SovereignChessRoyale, name: Name) -> list[str]:
+    """The status page: per seat whether it plays, is in Interregnum or is out, its army, the colour it owns now,
+    its king and the colours it controls; every line fits the OLED (24 characters)."""
+    lines = []
+    for seat in (1, 2, 3, 4):
+        lines.append(f"{name(seat)[:10]}: {LABELS[standing(game, seat)]}")
+        lines.append(f" {ARMIES[seat - 1]} army, owns {game.owned(seat).label}")
+        ks = game.king_square(seat)
+        lines.append(f" king {square_name(ks)}" if ks is not None else " no king")
+        words = [c.label for c in game.controlled(seat)]
+        line = " ctrl"
+        for word in words:
+            if len(line) + 1 + len(word) > WIDTH:
+                lines.append(line)
+                line = "     "
+            line += " " + word
+        if words:
+            lines.append(line)
+    return lines

@@ -1,0 +1,324 @@
+"""The `sovereign-chess-royale` game machine: armies assigned, a scripted four-player game to the last king,
+announcements, the status page and the state JSON."""
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from companion.rules.sovereign_chess import parse_square, royale_start
+from companion.rules.sovereign_chess.fen import board_text
+from companion.rules.sovereign_chess.squares import COLOUR_LETTERS, ROLE_LETTERS
+from fsm.base import Player, Setup
+from fsm.prompts import Choice, Info, InvalidAnswer, Random
+from fsm.sovereign_chess_royale import SovereignChessRoyaleGame
+
+NAMES = ("Ann", "Ben", "Cleo", "Dee")
+
+
+def composed(pieces: dict[str, str]) -> str:
+    board = [0] * 256
+    for name, piece in pieces.items():
+        board[parse_square(name)] = (COLOUR_LETTERS.index(piece[0]) << 3) | ROLE_LETTERS.index(piece[1])
+    return f"{board_text(board)} 1 w a s b - 0"
+
+
+#: A composed battle for the whole story. White: king m1, rooks e13 p9 o8 i2, bishop e4 (attacking Ash's king on
+#: c6), knight g12. Ash: king c6, queen c11 (its diagonal to h16 hidden by White's rook on e13). Slate: king p1 in a
+#: trap (its knight on p4 pinned by the rook on p9; o1, o2, p2 covered by the rooks on o8 and i2). Black: king h16,
+#: pawns h11 and c14.
+STORY_START = composed({
+    "m1": "wk", "e13": "wr", "p9": "wr", "o8": "wr", "i2": "wr", "e4": "wb", "g12": "wn",
+    "c6": "ak", "c11": "aq",
+    "p1": "sk", "p4": "sn",
+    "h16": "bk", "h11": "bp", "c14": "bp",
+})
+STORY = [
+    ("wRe13-e16", "Check: Ben by Ann; Dee by Ann, Ben"),  # check given (and Ash's queen uncovered)
+    ("aQc11xh16", "Ben took Dee's king; Cleo's king escaped: Interregnum; Check: Ben by Ann"),
+    ("sNp4-n5", "Check: Ben by Ann"),  # Slate, without its king, still moves
+    ("bPh11-h10=K", "Long live the king! Dee crowned on h10; Check: Ben by Ann; Check: Dee by Ann, Ben"),
+    ("wBe4xc6", "Ann took Ben's king; Check: Dee by Ann, Ben"),
+    ("aQh16-h14", "Check: Dee by Ann, Ben"),
+    ("sNn5-l6", "Check: Dee by Ann, Ben"),
+    ("bPc14-c13", "Check: Dee by Ann, Ben"),
+    ("wNg12xh10", "Ann took Dee's king"),
+]
+
+
+def new_game(**options: Any) -> SovereignChessRoyaleGame:
+    return SovereignChessRoyaleGame(Setup(tuple(Player(n, i + 1) for i, n in enumerate(NAMES)), options))
+
+
+def test_registered_for_exactly_four_players() -> None:
+    from companion.games import load
+
+    cls = load("sovereign-chess-royale")
+    assert cls is SovereignChessRoyaleGame and (cls.min_players, cls.max_players) == (4, 4)
+    with pytest.raises(ValueError, match="takes 4 to 4 players"):
+        SovereignChessRoyaleGame(Setup(tuple(Player(n, i + 1) for i, n in enumerate(NAMES[:3]))))
+
+
+def test_armies_drawn_at_random() -> None:
+    g = new_game()
+    g.answer("random")
+    prompt = g.prompt()
+    assert isinstance(prompt, Random) and len(prompt.keys) == 24 and "3142" in prompt.keys
+    g.answer("3142")  # Cleo White, Ann Ash, Dee Slate, Ben Black
+    js = g.state_json()
+    assert js["armies"] == {"3": "white", "1": "ash", "4": "slate", "2": "black"}
+    assert js["to_move"] == 3 and js["active_player"] == 3
+    g.answer(g.entry_answer("wPe2-e4"))
+    assert g.state_json()["to_move"] == 1  # Ash (Ann) moves second
+    assert g.data["log"][0] == "Armies: white Cleo, ash Ann, slate Dee, black Ben"
+
+
+def test_armies_chosen() -> None:
+    g = new_game()
+    g.answer("choose")
+    for seat, title in ((4, "White"), (2, "Ash"), (1, "Slate")):
+        prompt = g.prompt()
+        assert isinstance(prompt, Choice) and prompt.title == f"Who plays {title}?"
+        g.answer(str(seat))
+    assert g.state == "move"
+    assert g.state_json()["armies"] == {"4": "white", "2": "ash", "1": "slate", "3": "black"}
+
+
+def test_seats_option_and_the_default_start() -> None:
+    g = new_game(armies="seats")
+    assert g.state == "move" and g.data["position"] == royale_start()
+    js = g.state_json()
+    assert js["owned"] == {"1": "white", "2": "ash", "3": "slate", "4": "black"}
+    assert js["kings"] == {"1": "i1", "2": "a9", "3": "p8", "4": "h16"}
+    assert js["interregnum"] == [] and js["check"] == {} and js["result"] is None
+    prompt = g.prompt()
+    assert isinstance(prompt, Choice) and prompt.player == 1 and prompt.board is not None
+    moves = [o for o in prompt.options if not o.in_menu]
+    assert len(moves) == 20 and all(o.path for o in moves)  # entered piece first, then target
+    assert [o.key for o in prompt.options if o.in_menu] == ["agree"]
+
+
+def test_all_agree_to_a_draw_from_the_menu() -> None:
+    g = new_game(armies="seats")
+    g.answer("agree")
+    js = g.state_json()
+    assert g.state == "game_over" and js["result"] == "1/4-1/4-1/4-1/4" and js["termination"] == "agreement"
+    assert js["winner"] is None and g.data["winners"] == list(NAMES)
+
+
+def test_bad_start_option_is_one_line() -> None:
+    with pytest.raises(ValueError) as e:
+        new_game(start="16/16 1 w a s b - 0")
+    assert str(e.value).startswith("[games.sovereign-chess-royale] start: Royale position text: board: expected 16 ranks")
+
+
+def test_illegal_move_text_is_refused_and_changes_nothing() -> None:
+    g = new_game(armies="seats")
+    before = g.snapshot()
+    with pytest.raises(InvalidAnswer, match="not legal for seat 1"):
+        g.entry_answer("wPe2-e5")
+    with pytest.raises(InvalidAnswer, match="expected"):
+        g.entry_answer("e4")
+    with pytest.raises(InvalidAnswer):
+        g.answer("wPe2-e5")
+    assert g.snapshot() == before
+
+
+def test_scripted_four_player_game_to_the_last_king() -> None:
+    g = new_game(armies="seats", start=STORY_START)
+    assert g.state_json()["check"] == {"2": [1]}  # already in check at the start: shown before anyone moves
+    for text, said in STORY:
+        g.answer(g.entry_answer(text))
+        if g.state == "news":  # kings taken, crowned or escaped: shown until the next player presses OK
+            prompt = g.prompt()
+            assert isinstance(prompt, Info) and prompt.title == "Announcement"
+            assert "; ".join(g.data["news"]) == said, text
+            assert all(len(line) <= 23 for line in prompt.lines) and len(prompt.lines) >= len(g.data["news"])
+            assert prompt.player == g.state_json()["to_move"]
+            g.answer(True)
+        elif g.state == "move":
+            assert g.data["announce"] == said, text  # checks only: a toast
+    assert g.data["news"] == ["Ann took Dee's king"]
+    js = g.state_json()
+    assert js["moves"] == [t for t, _ in STORY]
+    assert js["winner"] == 1 and js["winner_name"] == "Ann"
+    assert js["result"] == "1-0-0-0" and js["termination"] == "last king"
+    assert js["interregnum"] == [2, 3, 4]
+    assert js["kings"] == {"1": "m1", "2": None, "3": None, "4": None}
+    assert js["standing"] == {"1": "playing", "2": "interregnum", "3": "interregnum", "4": "interregnum"}
+    assert g.state == "game_over" and isinstance(g.prompt(), Info)
+    assert g.prompt().lines == ("Ann took Dee's king", "Ann wins (last king)", "Tied: Ben, Cleo, Dee")
+
+
+def test_state_json_in_the_middle_and_the_status_page() -> None:
+    g = new_game(armies="seats", start=STORY_START)
+    for text, _ in STORY[:2]:
+        g.answer(g.entry_answer(text))
+    g.answer(True)  # the announcement: Dee's king taken, Cleo's escaped
+    js = g.state_json()
+    for key in ("position", "moves", "to_move", "owned", "controlled", "check", "result", "termination",
+                "interregnum", "kings"):
+        assert key in js
+    assert js["to_move"] == 3 and js["interregnum"] == [3, 4]
+    assert js["kings"] == {"1": "m1", "2": "c6", "3": None, "4": None}
+    assert js["check"] == {"2": [1]}
+    prompt = g.prompt()
+    assert isinstance(prompt, Choice) and prompt.lines == ("Cleo", "No king", "slate")
+    (status,) = g.views()
+    assert status.title == "Status"
+    assert status.lines[:4] == ("Ann: playing", " white army, owns white", " king m1", "Ben: playing")
+    assert "Cleo: Interregnum" in status.lines and "Dee: Interregnum" in status.lines
+    assert status.lines[-1] == "Check: Ben by Ann"
+    assert all(len(line) <= 24 for line in status.lines)
+    prompt = g.prompt()
+    assert prompt.player == 3
+
+
+def test_an_army_with_no_piece_left_is_out_and_passed_over() -> None:
+    # Slate has nothing left on the board: it is out, and its turns are passed over
+    g = new_game(armies="seats", start=composed({"m1": "wk", "c6": "ak", "h16": "bk", "m4": "wp", "a3": "ap"}))
+    js = g.state_json()
+    assert js["standing"]["3"] == "out" and js["interregnum"] == [3]
+    g.answer(g.entry_answer("wPm4-m5"))
+    g.answer(g.entry_answer("aPa3-a4"))
+    assert g.state == "news" and g.prompt().lines == ("Cleo passes: no move",)
+    assert g.state_json()["to_move"] == 4
+
+
+def test_checked_seats_leds_flash_through_the_session() -> None:
+    from companion.events import EntryEvent, Key, KeyEvent
+    from companion.session import Session
+    from hw.leds import SimLeds
+
+    s = Session(SovereignChessRoyaleGame, seed=1, presets=list(NAMES),
+                options={"armies": "seats", "start": STORY_START})
+    s.handle(KeyEvent(Key.OK))  # the wizard: four players, start
+    assert s.game is not None and s.alerts() == (2,)  # Ben's king is in check from the start
+    s.handle(EntryEvent("move", STORY[0][0]))
+    assert s.alerts() == (2, 4) and s.toast == STORY[0][1]
+    leds = SimLeds(4)
+    leds.show(*s.leds(), s.alerts())
+    assert leds.snapshot().players == ("off", "fast", "off", "fast")  # Ben is to move, and in check
+    s.handle(EntryEvent("move", STORY[1][0]))  # Ben takes Dee's king: an announcement waits for OK
+    assert s.prompt().title == "Announcement" and s.alerts() == (2,)
+    s.handle(KeyEvent(Key.OK))
+    assert s.prompt().title == "Move" and s.game.state_json()["to_move"] == 3
+
+
+def test_the_story_played_from_a_script_through_the_cli(tmp_path: Any) -> None:
+    """`companion play sovereign-chess-royale --script` with `move` lines and OK after each announcement, from
+    the composed start given as the game's `start` option: the last king wins."""
+    import json
+
+    from companion.cli import main
+
+    cfg = tmp_path / "c.toml"
+    cfg.write_text(f'[players]\nnames = {json.dumps(list(NAMES))}\n[games.sovereign-chess-royale]\n'
+                   f'armies = "seats"\nstart = "{STORY_START}"\n')
+    lines = ["ok  # the wizard: four players, start"]
+    for i, (text, _) in enumerate(STORY):
+        lines.append(f"move {text}")
+        if i in (1, 3, 4):  # kings taken, escaped or crowned: OK on the announcement
+            lines.append("ok")
+    script = tmp_path / "royale.txt"
+    script.write_text("\n".join(lines) + "\n")
+    out = tmp_path / "state.json"
+    assert main(["--config", str(cfg), "play", "sovereign-chess-royale", "--script", str(script), "--seed", "1",
+                 "--state-json", str(out)]) == 0
+    state = json.loads(out.read_text())
+    assert state["state"] == "game_over" and state["winner_name"] == "Ann" and state["result"] == "1-0-0-0"
+    assert state["moves"] == [t for t, _ in STORY] and state["kings"]["1"] == "m1"
+
+
+#: A whole game from the default start (found by a capture-happy random player, then kept): Ash takes Black's king
+#: (ply 10), White takes Slate's (13), Black regains a king by promotion (60) and loses it to Slate (71), and
+#: White takes Ash's king (81): the last king.
+DEFAULT_START_GAME = (
+    "wPl2-l3 aPb9-c9 sPo11-n11 bPf15-f14 wPi2-i3 aQa8xh15 sBp10xk15 bBg16-d13 wQh1xo8 aQh15xh16 sBk15xj16 "
+    "bQi16xj16 wQo8xp8 aQh16xj16 sNp6-o8 bBd13xb11 wQp8xo8 aQj16xj15 sQp9xo8 bBb11xa12 wPk2-k4 aQj15xi15 "
+    "sQo8xk4 bNk16xi15 wPl3xk4 aNa11-c10 sBp7-m10 bPf14-f13 wBj1xo6 aPb12-b11 sBm10xe2 bPf13-g13 wRe1xe2 "
+    "aPb6-c6 sPn11-m11 bBa12xb11 wBo6xp5 aBa7xf2 sPo12-o11 bBb11xc10 wRe2xf2 aPc6-d6 sRp12-h12 bBc10-e12 "
+    "wPi3-i4 aPd6-d7 sRh12xe12 bPe15-f15 wBp5-k10 aBa10xf15 sRe12xe16 bPg13-g12 wBk10xf15 aPd7-e7 "
+    "sRe16xf16 bPg12-g11 wRl1-l4 aPe7-e8 sRf16xl16 bPg11-g10=K wPk4-j4 aKa9-b9 sRl16xl15 bNi15-k16 "
+    "wNk1-i2 aPb8-c8 sRl15xg15 bKg10-g9 wRf2-f9 aPb5-b6 sRg15xg9 bNk16-l14 wBg1xb6 aPe8xf9 sRg9xg2 "
+    "bNl14-k16 wRl4-l12 aKb9-a10 sPm11xl12 bNk16-i15 wBf15xa10 "
+).split()
+
+
+def test_a_whole_game_from_the_default_start() -> None:
+    g = new_game(armies="seats")
+    news = []
+    for text in DEFAULT_START_GAME:
+        g.answer(g.entry_answer(text))
+        if g.state == "news":
+            news += g.data["news"]
+            g.answer(True)
+    assert [n for n in news if not n.startswith("Check")] == [
+        "Ben took Dee's king", "Ann took Cleo's king", "Long live the king! Dee crowned on g10",
+        "Cleo took Dee's king",
+    ]
+    js = g.state_json()
+    assert g.state == "game_over" and js["winner_name"] == "Ann" and js["termination"] == "last king"
+    assert len(js["moves"]) == 81 and js["interregnum"] == [2, 3, 4]
+
+
+def test_a_seat_whose_time_runs_out_loses_its_king() -> None:
+    g = new_game(armies="seats", clock="fischer 60+1")
+    g.time_out(3)
+    js = g.state_json()
+    assert js["kings"]["3"] is None and js["interregnum"] == [3] and g.state == "news"
+    assert g.prompt().lines == ("Cleo: time is up, king", " off p8")
+    assert "p5" not in js["position"].split()[6]  # Slate's castling rights went with its king
+    g.answer(True)
+    g.answer(g.entry_answer("wPe2-e4"))  # play goes on
+    g.time_out(3)  # no king left to lose: only noted
+    assert g.data["log"][-1] == "Cleo: time is up (no king to lose)"
+
+
+def test_time_running_out_can_leave_the_last_king() -> None:
+    g = new_game(armies="seats", start=composed({"m1": "wk", "c6": "ak", "a3": "sp", "h16": "bp"}))
+    g.time_out(2)
+    assert g.state == "game_over" and g.state_json()["winner_name"] == "Ann"
+
+
+def test_four_clocks_run_through_the_session() -> None:
+    from companion.events import Key, KeyEvent
+    from companion.session import Session
+
+    s = Session(SovereignChessRoyaleGame, seed=1, presets=list(NAMES),
+                options={"armies": "seats", "clock": "sudden 300"})
+    s.handle(KeyEvent(Key.OK), 100.0)
+    js = s.state_json()
+    assert sorted(js["clocks"]) == [1, 2, 3, 4] or sorted(js["clocks"]) == ["1", "2", "3", "4"]
+    assert s.render().size == (128, 64)
+
+
+def test_board_screen_shows_only_the_running_seats_time_of_four() -> None:
+    from companion.events import Key, KeyEvent
+    from companion.session import Session
+
+    s = Session(SovereignChessRoyaleGame, seed=1, presets=list(NAMES), options={"armies": "seats", "clock": "sudden 300"})
+    s.handle(KeyEvent(Key.OK), 100.0)
+    s.render()
+    screen: Any = s.screen
+    assert len(screen.clock) == 4 and [r[0] for r in screen.shown_clock()] == ["Ann"]
+
+
+def test_export_record_names_the_four_armies(tmp_path: Any) -> None:
+    from companion.headless import play
+    from conftest import run_companion
+
+    journal = tmp_path / "j.sqlite"
+    script = tmp_path / "s.txt"
+    script.write_text("ok\nmove wPe2-e4\nmove aPb9-c9\n")
+    cfg = tmp_path / "c.toml"
+    cfg.write_text(f'[players]\nnames = {list(NAMES)!r}\n[games.sovereign-chess-royale]\narmies = "seats"\n'
+                   .replace("'", '"'))
+    play("sovereign-chess-royale", script, seed=2, journal_path=journal, config=str(cfg))
+    r = run_companion("export", "--journal", str(journal), "--record")
+    assert r.returncode == 0, r.stderr
+    lines = r.stdout.splitlines()
+    assert lines[0] == '[Game "Sovereign Chess Royale"]'
+    for army, name in zip(("White", "Ash", "Slate", "Black"), NAMES):
+        assert f'[{army} "{name}"]' in lines
+    assert lines[lines.index("") + 1:] == ["wPe2-e4", "aPb9-c9", "*"]

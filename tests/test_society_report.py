@@ -1,0 +1,120 @@
+"""The Society turn report (`companion export ID --report`, markdown and BBCode), the same pages on the device,
+and every Society screen fitting the 128x64 display."""
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+from companion.ui.draw import font
+from conftest import run_companion
+from fsm.autoplay import random_answer
+from fsm.base import Player, Setup
+from fsm.prompts import Choice, InvalidAnswer, MultiSelect
+from fsm.society import SocietyGame
+from society_kit import TURNS, Driver
+
+
+@pytest.fixture(scope="module")
+def journal(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    d = Driver(seed=1)
+    d.setup()
+    for orders in TURNS[:4]:
+        d.turn(orders)
+    folder = tmp_path_factory.mktemp("society")
+    script = folder / "s.txt"
+    script.write_text(d.script())
+    path = folder / "journal.sqlite"
+    r = run_companion("play", "society", "--script", str(script), "--seed", "1", "--journal", str(path))
+    assert r.returncode == 0, r.stderr
+    return path
+
+
+def test_markdown_report(journal: Path) -> None:
+    r = run_companion("export", "1", "--journal", str(journal), "--report")
+    assert r.returncode == 0, r.stderr
+    text = r.stdout
+    assert text.startswith("## Society: turn 4 results\n")
+    for part in ("### 1. Espionage", "- Cleo's spy sabotages Ana's Trade", "### 5. War",
+                 "- Two-way attack: Ana wins 4x2 against 2x1; 3 survive",
+                 "- C = ((3/1) - (3/1)) x (2/1) -> 0; Ana takes no city; losses 1 / 0",
+                 "### Orders not carried out", "- trade Cleo x2: negated: Trade sabotaged by a spy",
+                 "**Ana**", "- Treasury 54 gold", "- Income: trade 0, tax 40, wonders 4, support -0",
+                 "- Cities (4): A2, B2, B3, A3", "- Wonders: Tower of Babel; spaceship parts 0",
+                 "- Tech 3 (Monarchy), Monarchy", "```\n   A B C D E F\n 1 . 2 . . . .\n 2 1+1 3+. . .\n 3 1 1 . . . .\n"):
+        assert part in text, part
+
+
+def test_bbcode_report_to_a_file(journal: Path, tmp_path: Path) -> None:
+    out = tmp_path / "post.txt"
+    r = run_companion("export", "--journal", str(journal), "--report", "--format", "bbcode", "-o", str(out))
+    assert r.returncode == 0, r.stderr
+    text = out.read_text()
+    assert text.startswith("[b][size=150]Society: turn 4 results[/size][/b]")
+    assert "[list]\n[*]Cleo's spy sabotages Ana's Trade\n[/list]" in text
+    assert "[u]Ana[/u]" in text and "[code]\n   A B C D E F\n" in text and "```" not in text
+
+
+def test_report_refusals_are_one_line(journal: Path) -> None:
+    r = run_companion("export", "1", "--journal", str(journal), "--report", "--format", "html")
+    assert r.returncode == 2 and r.stderr.strip().count("\n") == 0 and "--format 'html'" in r.stderr
+    r = run_companion("export", "1", "--journal", str(journal))
+    assert r.returncode == 0 and '"game": "society"' in r.stdout
+
+
+def test_device_pages_show_the_same(journal: Path) -> None:
+    d = Driver(seed=1)
+    d.setup()
+    for orders in TURNS[:4]:
+        d.turn(orders)
+    views = {v.title: v.lines for v in d.game.views()}
+    assert views["Map"][:4] == ("     ABCDEF", "01 -2----", "02 113---", "03 11----")
+    assert "Treasury 54 gold" in views["Ana"]
+    assert "SPY" not in "".join(views["Turn 4 report"]) and "1. ESPIONAGE" in views["Turn 4 report"]
+    for title, lines in views.items():
+        assert all(font().getlength(ln) <= 124 for ln in lines), (title, lines)
+
+
+def test_wide_maps_split_into_screen_bands() -> None:
+    g = SocietyGame(Setup(tuple(Player(f"P{i}", i) for i in range(1, 21))))
+    g.answer("3")
+    g.data["setup"]["w"] = 26
+    g.answer("start")
+    m = next(v for v in g.views() if v.title == "Map")
+    assert m.lines[0] == "     " + "ABCDEFGHIJKLMN" and "     OPQRSTUVWXYZ" in m.lines
+    assert all(c in "-0123456789ABCDEFGHJKL" for ln in m.lines if ln[:2].isdigit() for c in ln[3:])
+    assert all(font().getlength(ln) <= 124 for ln in m.lines)
+
+
+def test_every_screen_fits_the_display() -> None:
+    f = font()
+    names = ("Margaret", "Bartholo", "Carol", "Dmitri", "Eve", "Fitzgera", "Gwendoly", "Hieronym")
+    too_wide: set[str] = set()
+    for seed in range(2):
+        rng = random.Random(seed)
+        g = SocietyGame(Setup(tuple(Player(names[i], i + 1) for i in range(8))))
+        for _ in range(1000):
+            if g.is_over:
+                break
+            pr = g.prompt()
+            if f.getlength(pr.title) > 124:
+                too_wide.add(f"title {pr.title!r}")
+            too_wide.update(f"line {ln!r}" for ln in pr.lines if f.getlength(ln) > 124)
+            if isinstance(pr, (Choice, MultiSelect)):
+                for o in pr.options:
+                    label = o.label + ("" if o.enabled else " ·")
+                    if f.getlength(label) > 118:
+                        too_wide.add(f"option {label!r}")
+            if g.state == "orders" and g.data["world"] is not None:
+                # a rich world, so that every menu shows its longest labels
+                for s in g.data["world"]["soc"].values():
+                    s.update(gold=max(int(s["gold"]), 99999), tech=max(int(s["tech"]), 15), armies=999)
+            value = random_answer(pr, rng)
+            if value == "more":  # keep the game going through many turns
+                value = "process"
+            try:
+                g.answer(value)
+            except InvalidAnswer:
+                pass
+    assert not too_wide, "\n".join(sorted(too_wide))
