@@ -17,7 +17,7 @@ from PIL import Image
 from .config import Config
 from .errors import CompanionError
 from .errors import JournalError, JournalFullError
-from .events import (ClockEvent, Event, KeyEvent, QuitEvent, RollerState, RollerStatusEvent, RollEvent,
+from .events import (AnswerEvent, ClockEvent, Event, KeyEvent, QuitEvent, RollerState, RollerStatusEvent, RollEvent,
                      RollRequestEvent, TickEvent)
 from .headless import new_record, open_session, resume_verified
 from .journal import GameRecord, Journal, RollRecord
@@ -74,7 +74,7 @@ class LoopStats:
 class App:
     def __init__(self, cfg: Config, journal: Journal, events: "queue.SimpleQueue[Event]", output: Output, *,
                  roller: Roller | None = None, notifier: Any = None, game: str | None = None,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+                 clock: Callable[[], float] = time.monotonic, web: Any = None) -> None:
         self.cfg = cfg
         self.journal = journal
         self.events = events
@@ -93,6 +93,9 @@ class App:
         self._game_arg = game
         self._output_failed = False
         self.draw_retry = DrawRetry()
+        self.web = web  #: the web view's Hub (companion/web/hub.py), or None when [web] is off
+        self.pair_screen: Any = None  #: the "Pair a phone" screen while it is shown
+        self._t_input: float | None = None
 
     # ------------------------------------------------------------------ games
     def start_new(self, game: str) -> None:
@@ -105,6 +108,7 @@ class App:
         self.session, record, damage = resume_verified(
             self.journal, record, self.cfg, roller_connected=lambda: self.roller_state is RollerState.CONNECTED)
         self.record = record
+        self.session.pair_hook = self.open_pairing
         self.session.restart_clock(self.clock())  # the time the companion was off is not charged
         self.session.ended = self.session.closed = False  # the replay re-ends it; resuming means playing on
         if damage is not None:  # the copy plays on from the last good input; the log has the whole line
@@ -117,8 +121,20 @@ class App:
                  (time.perf_counter() - t0) * 1000)
 
     def _open(self, record: GameRecord) -> Session:
-        return open_session(self.journal, record, self.cfg,
-                            roller_connected=lambda: self.roller_state is RollerState.CONNECTED)
+        session = open_session(self.journal, record, self.cfg,
+                               roller_connected=lambda: self.roller_state is RollerState.CONNECTED)
+        session.pair_hook = self.open_pairing
+        return session
+
+    def open_pairing(self) -> None:
+        """Settings → Pair a phone: a fresh PIN and the address (with its QR code) on the OLED until a key."""
+        from .web.screen import PairScreen
+
+        if self.web is None or not self.web.address:
+            why = "Set [web] enabled = true" if not self.cfg.web.enabled else "It did not start: see the log"
+            self.pair_screen = PairScreen(None, None, why)
+        else:
+            self.pair_screen = PairScreen(self.web.address, self.web.pairing.new_pin())
 
     def boot(self) -> None:
         """Into the game in progress exactly where it was; else the game asked for; else the home menu.
@@ -183,18 +199,31 @@ class App:
         if isinstance(ev, RollRequestEvent):
             self._request_roll()
             return
+        if self.pair_screen is not None and isinstance(ev, KeyEvent):  # not a game input: any key closes it
+            self.pair_screen = None
+            self.draw()
+            return
         self.stats.inputs += 1
+        seq = self.session.prompt_seq if self.session is not None else None
+        refused = False
         try:
             self._input(ev)
         except JournalError as e:  # a full disk or a failing card: refuse the press, keep what is saved
             self._refused(e)
+            refused = True
         self.draw()
+        if isinstance(ev, AnswerEvent):
+            if refused and self.web is not None and ev.ref:
+                self.web.answered(ev.ref, False, "Not saved on the companion: see its screen")
+            else:
+                self._answered(ev, seq)
 
     def _input(self, ev: Event) -> None:
         if self.session is not None and self.record is not None:
             s, rec = self.session, self.record
             rolls = s.handle(ev, time.time(), self.clock())  # type: ignore[arg-type]
             self.journal.commit(rec.id, s.n_inputs, encode_event(ev), rolls, s.summary())  # type: ignore[arg-type]
+            self._t_input = time.perf_counter()
             self._clock_save(s.clock_checkpoint(self.clock()))
             if s.status != rec.status:  # both ways: undo out of game over makes it active again
                 self.journal.set_status(rec.id, s.status, s.summary())
@@ -224,6 +253,20 @@ class App:
                 log.error("%s", again)
                 self.leave_game()
         self.home.toast = text
+
+    def _answered(self, ev: AnswerEvent, seq_before: int | None) -> None:
+        """Tell the phone that sent ``ev`` whether it was taken (after the snapshot showing the result went out)."""
+        if self.web is None or not ev.ref:
+            return
+        s = self.session
+        if seq_before is None:
+            self.web.answered(ev.ref, False, "No game is running on the companion")
+        elif s is not None and s.prompt_seq != seq_before:
+            self.web.answered(ev.ref, True, s.toast or "")
+        elif s is None:  # the answer ended the game (closing it): it was taken
+            self.web.answered(ev.ref, True, "")
+        else:
+            self.web.answered(ev.ref, False, s.toast or "Not taken")
 
     # ------------------------------------------------------------------ the game clock
     def clock_deadline(self) -> float | None:
@@ -271,6 +314,8 @@ class App:
 
     # ------------------------------------------------------------------ drawing
     def frame(self) -> Image.Image:
+        if self.pair_screen is not None:
+            return self.pair_screen.render()
         if self.session is not None:
             return self.session.render()
         return self.home.render()
@@ -288,6 +333,9 @@ class App:
         alerts = self.session.alerts() if self.session is not None else ()
         if self.session is not None and (seat := self.session.clock_warning(self.clock())) is not None:
             alerts = (*alerts, seat)  # the last seconds on the clock: that seat's LED flashes fast
+        if self.web is not None:
+            self.web.publish(self, img, self._t_input)
+            self._t_input = None
         try:
             self.output.present(img, active, waiting, alerts)
         except CompanionError as e:  # a loose wire must not stop the game: the journal has it all; retry on a timer

@@ -148,7 +148,7 @@ def _run(args: argparse.Namespace, mode: str | None) -> int:
 
     check_options(cfg.games.options, cfg.games.folder, also=args.game)  # a bad game file stops here too
     try:
-        return run(cfg, mode=mode, game=args.game)
+        return run(cfg, mode=mode, game=args.game, say=lambda line: print(line, flush=True))
     except Exception as e:
         from .errors import CompanionError
 

@@ -79,6 +79,21 @@ class GamesConfig:
 
 
 @dataclass(frozen=True)
+class WebConfig:
+    """The live web view and remote (companion/web/)."""
+
+    enabled: bool = True  #: serve the web view
+    bind: str = "auto"  #: "auto": 127.0.0.1 in the simulator, 0.0.0.0 (the local network) on a Pi; or an IP address
+    port: int = 8080
+    view: str = "open"  #: "open": anyone on the network may watch; "paired": only phones paired with the PIN
+
+    def bind_for(self, mode: str) -> str:
+        if self.bind != "auto":
+            return self.bind
+        return "0.0.0.0" if mode == "pi" else "127.0.0.1"
+
+
+@dataclass(frozen=True)
 class Config:
     display: DisplayConfig = DisplayConfig()
     buttons: ButtonsConfig = ButtonsConfig()
@@ -89,6 +104,7 @@ class Config:
     players: PlayersConfig = PlayersConfig()
     journal: JournalConfig = JournalConfig()
     games: GamesConfig = GamesConfig()
+    web: WebConfig = WebConfig()
     log_level: str = "info"
     hardware: str = "auto"  #: "auto" (detect), "pi", or "sim"
     source: Path | None = None  #: the file this came from
@@ -247,7 +263,7 @@ def _key(k: str) -> str:
 def parse_config(raw: Mapping[str, Any], source: Path | None = None) -> Config:
     """Build a :class:`Config` from parsed TOML, checking every key."""
     known = ("display", "buttons", "encoder", "leds", "roller", "dice", "players", "journal", "games", "log",
-             "hardware")
+             "hardware", "web")
     for k in raw:
         if k not in known:
             raise ConfigError(f"unknown section [{_key(k)}]; known sections: " + ", ".join(f"[{n}]" for n in known))
@@ -309,10 +325,33 @@ def parse_config(raw: Mapping[str, Any], source: Path | None = None) -> Config:
     t.done()
     hardware = raw.get("hardware", "auto")
     _choice("auto", "pi", "sim")("hardware", hardware)
+    web = _web(raw.get("web", {}))
     cfg = Config(display=display, buttons=buttons, encoder=encoder, leds=leds, roller=roller, dice=dice,
-                 players=players, journal=journal, games=games, log_level=level, hardware=hardware, source=source)
+                 players=players, journal=journal, games=games, web=web, log_level=level, hardware=hardware,
+                 source=source)
     _cross_check(cfg)
     return cfg
+
+
+def _bind(where: str, v: Any) -> Any:
+    import ipaddress
+
+    if v in ("auto", "localhost"):
+        return "127.0.0.1" if v == "localhost" else v
+    try:
+        return str(ipaddress.ip_address(v if isinstance(v, str) else ""))
+    except ValueError:
+        raise ConfigError(f'{where} = {_fmt(v)} is not allowed; use "auto", "localhost", "0.0.0.0" (the local '
+                          'network) or one IP address of this machine') from None
+
+
+def _web(raw: Any) -> WebConfig:
+    w = WebConfig()
+    t = _Table("web", raw)
+    web = WebConfig(enabled=t.get("enabled", w.enabled, _bool), bind=t.get("bind", w.bind, _bind),
+                    port=t.get("port", w.port, _int(1, 65535)), view=t.get("view", w.view, _choice("open", "paired")))
+    t.done()
+    return web
 
 
 def _bool(where: str, v: Any) -> Any:

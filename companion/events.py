@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import Enum
-from typing import Union
+from typing import Any, Union
 
 
 class Key(str, Enum):
@@ -61,6 +61,21 @@ class RollerState(str, Enum):
 
 
 @dataclass(frozen=True)
+class AnswerEvent:
+    """An answer to the current prompt from outside the buttons (a paired phone, via the web view).
+
+    It goes through the same journal and the same validation as a button press. ``seq`` is the prompt it answers
+    (:attr:`companion.session.Session.prompt_seq`): if the table has moved on meanwhile, it is refused, not applied to
+    the next question.
+    """
+
+    value: Any  #: the answer, shaped as fsm/prompts.py says (JSON values only)
+    seq: int
+    source: str = "web"  #: who answered, recorded in the journal: "web" or "web:seat2"
+    ref: str = ""  #: the web request waiting for the outcome (not journaled)
+
+
+@dataclass(frozen=True)
 class RollerStatusEvent:
     state: RollerState
     detail: str = ""  #: one line for the screen, e.g. the port or the error
@@ -83,7 +98,8 @@ class QuitEvent:
     reason: str = "quit"
 
 
-Event = Union[KeyEvent, RollEvent, EntryEvent, ClockEvent, RollerStatusEvent, RollRequestEvent, TickEvent, QuitEvent]
+Event = Union[KeyEvent, RollEvent, EntryEvent, AnswerEvent, ClockEvent, RollerStatusEvent, RollRequestEvent,
+              TickEvent, QuitEvent]
 
 
 def key(name: str) -> KeyEvent:
@@ -91,5 +107,6 @@ def key(name: str) -> KeyEvent:
     return KeyEvent(Key(name))
 
 
-__all__ = ["ClockEvent", "EntryEvent", "Event", "Key", "KeyEvent", "RollEvent", "RollerState", "RollerStatusEvent", "RollRequestEvent", "TickEvent",
+__all__ = ["AnswerEvent", "ClockEvent", "EntryEvent", "Event", "Key", "KeyEvent", "RollEvent", "RollerState",
+           "RollerStatusEvent", "RollRequestEvent", "TickEvent",
            "QuitEvent", "key"]

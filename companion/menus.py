@@ -50,6 +50,7 @@ class Home:
         items = [Item("new", "New game"),
                  Item("resume", "Resume a saved game", saved, "no saved games yet"),
                  Item("dice", "Dice fairness"),
+                 Item("pair", "Pair a phone"),
                  Item("settings", "Settings")]
         self.stack = [("home", "Sovereign Companion", ListWidget(items, back_ok=False))]
 
@@ -80,6 +81,8 @@ class Home:
                 self.stack.append(("resume", "Resume", ListWidget(items)))
             elif value == "dice":
                 self.stack.append(("page", "Dice fairness", TextView(fairness_lines(app), top=0)))
+            elif value == "pair":
+                app.open_pairing()
             elif value == "settings":
                 self.stack.append(("page", "Settings", TextView(settings_lines(app), top=0)))
         elif kind == "new":
@@ -125,5 +128,7 @@ def settings_lines(app: "App") -> list[str]:
             f"Roller: {app.roller_state.value}",
             f" {app.roller_detail or c.roller.port}",
             f"Journal: {app.journal.path}",
+            "Web view (Pair a phone):",
+            " " + (app.web.address.split("://")[-1] if app.web is not None and app.web.address else "off"),
             "Edit the config file to",
             "change these settings."]

@@ -6,7 +6,7 @@ import logging
 import queue
 import sys
 from contextlib import ExitStack
-from typing import Any
+from typing import Any, Callable
 
 from PIL import Image
 
@@ -44,12 +44,14 @@ class SimOutput:
     def __init__(self, terminal: Any, leds: Any) -> None:
         self.terminal, self.leds = terminal, leds
         self.status = "roller: starting"
+        self.web = ""  #: the web view's address, shown under the frame
         self._frame: Image.Image | None = None
 
     def present(self, frame: Image.Image, active: int | None, waiting: bool, alerts: tuple[int, ...] = ()) -> None:
         self._frame = frame
         self.leds.show(active, waiting, alerts)
-        self.terminal.draw(frame, self.leds.snapshot(), self.status, SIM_HELP)
+        status = self.status + (f"  web: {self.web}" if self.web else "")
+        self.terminal.draw(frame, self.leds.snapshot(), status, SIM_HELP)
 
     def set_roller(self, state: RollerState, detail: str) -> None:
         self.leds.set_status(state)
@@ -71,8 +73,9 @@ def choose_mode(cfg: Config, forced: str | None) -> str:
     return "pi" if detect_pi(cfg.display.port, cfg.display.address) else "sim"
 
 
-def run(cfg: Config, *, mode: str | None = None, game: str | None = None) -> int:
-    """`companion run` / `companion sim`: returns the exit status."""
+def run(cfg: Config, *, mode: str | None = None, game: str | None = None,
+        say: Callable[[str], None] = lambda line: None) -> int:
+    """`companion run` / `companion sim`: returns the exit status. ``say`` prints a line for the user (the CLI's)."""
     from .logsetup import setup_logging
     from .sdnotify import Notifier
 
@@ -85,19 +88,28 @@ def run(cfg: Config, *, mode: str | None = None, game: str | None = None) -> int
         setup_logging(cfg.log_level)
     events: "queue.SimpleQueue[Event]" = queue.SimpleQueue()
     notifier = Notifier.from_env()
+    if mode != "pi" and (not sys.stdin.isatty() or not sys.stdout.isatty()):
+        from .errors import HardwareError
+
+        raise HardwareError("the simulator needs a terminal: run it in a terminal, or use "
+                            "'companion play GAME --script FILE' for headless play")
     with ExitStack() as stack:
         journal, notice = open_for_run(cfg.journal_path())
         stack.callback(journal.close)  # after app.shutdown() closed it this is a no-op; on a failed start it matters
+        web = None
+        if cfg.web.enabled:
+            from .web import start_web
+
+            web = start_web(cfg, mode, events.put, stack)
+            say(f"Web view: open {web.address} on a phone" if web is not None else
+                "Web view: off (see the log for why)")
         if mode == "pi":
             output, roller = _build_pi(cfg, events, stack)
         else:
-            if not sys.stdin.isatty() or not sys.stdout.isatty():
-                from .errors import HardwareError
-
-                raise HardwareError("the simulator needs a terminal: run it in a terminal, or use "
-                                    "'companion play GAME --script FILE' for headless play")
             output, roller = _build_sim(cfg, events, stack)
-        app = App(cfg, journal, events, output, roller=roller, notifier=notifier, game=game)
+        if web is not None and isinstance(output, SimOutput):
+            output.web = web.address
+        app = App(cfg, journal, events, output, roller=roller, notifier=notifier, game=game, web=web)
         if notice is not None:
             show_damaged_journal(app)
         install_signal_handlers(events)

@@ -9,6 +9,7 @@ unlimited undo and redo of game actions (never of cursor moves), and the game me
 """
 from __future__ import annotations
 
+import json
 import logging
 import random
 from dataclasses import dataclass, field
@@ -19,7 +20,7 @@ from PIL import Image
 from fsm.base import GameMachine
 from fsm.prompts import Dice, InvalidAnswer, Prompt, Random, validate_answer
 
-from .events import ClockEvent, EntryEvent, Key, KeyEvent, RollEvent
+from .events import AnswerEvent, ClockEvent, EntryEvent, Key, KeyEvent, RollEvent
 from .journal import RollRecord
 from .timekeeper import Timekeeper, clock_setting, draw_time, time_width
 from .ui.draw import new_frame, title_bar
@@ -29,7 +30,7 @@ from .wizard import SetupWizard
 
 log = logging.getLogger(__name__)
 
-EventIn = KeyEvent | RollEvent | EntryEvent | ClockEvent
+EventIn = KeyEvent | RollEvent | EntryEvent | ClockEvent | AnswerEvent
 
 #: the typed-entry notations a journal line may start with (``move wPi2-i4``)
 ENTRY_KINDS = ("move",)
@@ -37,9 +38,12 @@ ENTRY_KINDS = ("move",)
 
 # ------------------------------------------------------------------------------------------------ event text
 def encode_event(ev: EventIn) -> str:
-    """The journal's text for an input: ``ok``, ``up+`` (auto-repeat), ``roll d12 7 5 roller``."""
+    """The journal's text for an input: ``ok``, ``up+`` (auto-repeat), ``roll d12 7 5 roller``, or an answer from a
+    phone: ``answer 12 web:seat2 "yes"`` (the prompt number it answers, its source, the value as JSON)."""
     if isinstance(ev, KeyEvent):
         return ev.key.value + ("+" if ev.repeat else "")
+    if isinstance(ev, AnswerEvent):
+        return f"answer {ev.seq} {ev.source} {json.dumps(ev.value, separators=(',', ':'))}"
     if isinstance(ev, EntryEvent):
         return f"{ev.kind} {ev.text}"
     if isinstance(ev, ClockEvent):
@@ -48,6 +52,9 @@ def encode_event(ev: EventIn) -> str:
 
 
 def decode_event(text: str) -> EventIn:
+    if text.startswith("answer "):
+        _, seq, source, value = text.split(" ", 3)
+        return AnswerEvent(json.loads(value), int(seq), source)
     if text.startswith("roll "):
         parts = text.split()
         return RollEvent(parts[1], tuple(int(v) for v in parts[2:-1]), roller=parts[-1])
@@ -101,6 +108,10 @@ class Session:
         self.n_inputs = 0
         self._handling = False
         self._memo: Prompt | None = None
+        #: counts the prompts the table has been asked (answers, undo, redo): a phone's answer names the one it saw
+        self.prompt_seq = 0
+        #: called when "Pair a phone" is picked in the game menu (the App shows the PIN); None in replay and scripts
+        self.pair_hook: Callable[[], None] | None = None
         #: the game clock, when the game runs one (a platform piece: it follows the game's active seat)
         self.timekeeper: Timekeeper | None = None
         self._now: float | None = None  #: the app's monotonic time of the input being handled; None when replaying
@@ -170,6 +181,8 @@ class Session:
         try:
             if isinstance(ev, RollEvent):
                 self._on_roll(ev)
+            elif isinstance(ev, AnswerEvent):
+                self._remote_answer(ev)
             elif isinstance(ev, EntryEvent):
                 self._on_entry(ev)
             elif isinstance(ev, ClockEvent):
@@ -298,6 +311,29 @@ class Session:
                 return
             self.toast = "Hold OK for the menu: undo, log, end game"
 
+    def _remote_answer(self, ev: AnswerEvent) -> None:
+        """An answer from a phone: the same validation and history as OK on the device, for the prompt it names."""
+        p = self.prompt()
+        if ev.seq != self.prompt_seq:
+            self.toast = "The question changed; answer the new one"
+            return
+        if self._game_over:
+            self.toast = "The game is over"
+            return
+        if isinstance(p, Random):
+            self.toast = "The companion draws this one itself"
+            return
+        value = ev.value
+        if isinstance(p, Dice):
+            src = value.get("source") if isinstance(value, dict) else None
+            if src not in ("typed", "rng") or src not in self.sources:
+                allowed = " or ".join(s for s in ("typed", "rng") if s in self.sources) or "the roller"
+                self.toast = f"Dice here come from {allowed}; see [dice] sources"
+                return
+            value = {"values": self._rng_values(p.die, p.count) if src == "rng" else value.get("values"),
+                     "source": src}
+        self._answer(value)
+
     def _answer(self, value: Any) -> None:
         prompt = self.prompt()
         group = ActionGroup(title=prompt.title)
@@ -316,6 +352,7 @@ class Session:
             raise
         self.undo_stack.append((before, group))
         self.redo_stack.clear()
+        self.prompt_seq += 1
         self.screen = self._new_screen()
         self._announce()
         self._follow_clock()
@@ -374,6 +411,7 @@ class Session:
             self.dice_history[i]["undone"] = True
         self.redo_stack.append(group)
         self.action_log.append({"t": self._t, "undo": group.title})
+        self.prompt_seq += 1
         self.screen = self._new_screen()
         self._follow_clock()
         return f"Undone: {group.title}"
@@ -389,6 +427,7 @@ class Session:
             self.dice_history[i]["undone"] = False
         self.undo_stack.append((before, group))
         self.action_log.append({"t": self._t, "redo": group.title})
+        self.prompt_seq += 1
         self.screen = self._new_screen()
         self._follow_clock()
         return f"Redone: {group.title}"
@@ -409,7 +448,7 @@ class Session:
                 if self.timekeeper is not None:
                     paused = self.timekeeper.clock.paused
                     items.append(Item("clock", "Resume clock" if paused else "Pause clock"))
-        items += [Item("settings", "Settings"), Item("end", "End game")]
+        items += [Item("pair", "Pair a phone"), Item("settings", "Settings"), Item("end", "End game")]
         self.overlays.append(Overlay("menu", "Game menu", ListWidget(items)))
 
     def _overlay_key(self, ev: KeyEvent) -> None:
@@ -464,6 +503,10 @@ class Session:
             i = int(key[5:])
             if i < len(views):
                 self.overlays.append(Overlay("page", views[i].title, TextView(list(views[i].lines), top=0)))
+        elif key == "pair":  # always the same effect on the session (replay has no hook): the App shows the PIN
+            self.overlays.clear()
+            if self.pair_hook is not None:
+                self.pair_hook()
         elif key == "settings":
             self.overlays.append(Overlay("page", "Settings", TextView(self.settings_lines(), top=0)))
         elif key == "end":

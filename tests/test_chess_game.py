@@ -301,6 +301,8 @@ def test_back_at_the_piece_step_opens_the_control_map() -> None:
     s.handle(KeyEvent(Key.OK))
     moves(s, "wPl2-l4", "reject", "bPe15-e13", "wPl4-l5")  # l5 is a red square: Ann now controls red
     assert s.toast == "Ann now controls red through l5"
+    board = s.prompt().board
+    assert board is not None and board.cells[4 * 16 + 11] == "Pe*"  # Bo to move: Ann's pawn on l5 (red), marked
     s.handle(KeyEvent(Key.BACK))
     assert s.overlays and s.overlays[-1].title == "Control map"
     lines = s.overlays[-1].widget.lines
@@ -308,6 +310,7 @@ def test_back_at_the_piece_step_opens_the_control_map() -> None:
     assert lines[-1].startswith("Blocked:") and "e12" in lines[-1]
     s.handle(KeyEvent(Key.BACK))
     assert not s.overlays
+    assert _cell(s.render(), 4 * 16 + 11)[0] == "...#"  # the pawn on l5 has its dot at the top right
 
 
 def test_companion_play_script_ends_in_mate_from_a_composed_start(tmp_path: Path) -> None:

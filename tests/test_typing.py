@@ -11,7 +11,7 @@ from conftest import ROOT
 STRICT = ["fsm", "companion/rules"]
 PLATFORM = ["companion/session.py", "companion/journal.py", "companion/config.py", "companion/app.py",
             "companion/headless.py", "companion/wizard.py", "companion/menus.py", "companion/games",
-            "companion/ui"]
+            "companion/ui", "companion/web"]
 
 
 @pytest.mark.slow

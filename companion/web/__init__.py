@@ -1,0 +1,67 @@
+"""The live web view and the remote: everyone at the table sees the game on a phone; paired phones answer prompts.
+
+* :mod:`.snapshot` — the immutable value the main loop publishes after each input (no web library needed);
+* :mod:`.hub` — where the main loop publishes and the server reads and submits answers;
+* :mod:`.pairing` — the PIN, sessions, CSRF tokens and seat claims;
+* :mod:`.server` — aiohttp on its own thread (imported only when ``[web] enabled``);
+* :mod:`.screen` — the OLED's "Pair a phone" screen with the address as a QR code.
+"""
+from __future__ import annotations
+
+import logging
+import socket
+from contextlib import ExitStack
+from typing import Callable
+
+from companion.config import Config
+from companion.errors import CompanionError
+from companion.events import Event
+
+from .hub import Hub
+
+log = logging.getLogger(__name__)
+
+
+def lan_address() -> str:
+    """This machine's address on the local network (no packet is sent), or its mDNS name."""
+    s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    try:
+        s.connect(("10.254.254.254", 9))
+        return str(s.getsockname()[0])
+    except OSError:
+        return socket.gethostname() + ".local"
+    finally:
+        s.close()
+
+
+def url_for(host: str, port: int) -> str:
+    shown = lan_address() if host in ("0.0.0.0", "::") else host
+    if ":" in shown:
+        shown = f"[{shown}]"
+    return f"http://{shown}:{port}/"
+
+
+def start_web(cfg: Config, mode: str, put: Callable[[Event], None], stack: ExitStack) -> Hub | None:
+    """Start the web view if ``[web] enabled``; on failure log one line saying what to check and go on without it."""
+    if not cfg.web.enabled:
+        return None
+    host = cfg.web.bind_for(mode)
+    try:
+        from .server import WebServer
+    except ImportError as e:
+        log.error("web view off: %s is not installed (pip install aiohttp, or [web] enabled = false)", e.name)
+        return None
+    hub = Hub(put, view=cfg.web.view)
+    server = WebServer(hub, host, cfg.web.port)
+    try:
+        port = server.start()
+    except CompanionError as e:
+        log.error("web view off: %s", e)
+        return None
+    stack.callback(server.stop)
+    hub.address = url_for(host, port)
+    log.info("web view at %s", hub.address)
+    return hub
+
+
+__all__ = ["Hub", "start_web", "url_for", "lan_address"]

@@ -1,0 +1,91 @@
+"""The one meeting point of the main loop and the web server's thread.
+
+The main loop calls :meth:`Hub.publish` after it draws (building a new immutable snapshot if anything changed) and
+:meth:`Hub.answered` after it handled a phone's answer. The server reads :attr:`Hub.latest`, subscribes to be woken,
+and puts answers on the one event queue with :meth:`Hub.submit`. Nothing here touches a game.
+"""
+from __future__ import annotations
+
+import logging
+import threading
+import time
+import uuid
+from typing import TYPE_CHECKING, Any, Callable
+
+from PIL import Image
+
+from companion.events import AnswerEvent, Event
+
+from .pairing import Pairing
+from .snapshot import EMPTY, Snapshot, SnapshotBuilder
+
+if TYPE_CHECKING:
+    from companion.app import App
+
+log = logging.getLogger(__name__)
+
+Outcome = Callable[[bool, str], None]
+
+
+class Hub:
+    def __init__(self, put: Callable[[Event], None], *, view: str = "open", address: str = "",
+                 pairing: Pairing | None = None) -> None:
+        self.put = put
+        self.view = view  #: "open" or "paired": who may watch
+        self.address = address  #: the URL to open, once the server is listening
+        self.pairing = pairing or Pairing()
+        self.latest: Snapshot = EMPTY
+        self.builder = SnapshotBuilder()
+        self._lock = threading.Lock()
+        self._listeners: list[Callable[[], None]] = []
+        self._waiting: dict[str, Outcome] = {}
+        #: when set (by `make bench`), the server appends ms from an input journaled to its event sent
+        self.sent_ms: list[float] | None = None
+
+    # ------------------------------------------------------------------ main loop side
+    def publish(self, app: "App", frame: Image.Image | None, t_input: float | None = None) -> None:
+        snap = self.builder.build(app, frame, t_input)
+        if snap is None:
+            return
+        self.latest = snap  # one reference assignment: readers see the old snapshot or the new one, whole
+        with self._lock:
+            listeners = list(self._listeners)
+        for wake in listeners:
+            wake()
+
+    def answered(self, ref: str, ok: bool, message: str) -> None:
+        with self._lock:
+            done = self._waiting.pop(ref, None)
+        if done is not None:
+            done(ok, message)
+
+    # ------------------------------------------------------------------ server side
+    def subscribe(self, wake: Callable[[], None]) -> Callable[[], None]:
+        """``wake`` is called (on the main loop's thread: make it thread-safe) after each new snapshot."""
+        with self._lock:
+            self._listeners.append(wake)
+
+        def unsubscribe() -> None:
+            with self._lock:
+                if wake in self._listeners:
+                    self._listeners.remove(wake)
+        return unsubscribe
+
+    def submit(self, value: Any, seq: int, source: str, done: Outcome) -> str:
+        """Put a phone's answer on the queue; ``done(ok, message)`` is called once the main loop has handled it."""
+        ref = uuid.uuid4().hex
+        with self._lock:
+            self._waiting[ref] = done
+        self.put(AnswerEvent(value, seq, source, ref))
+        return ref
+
+    def forget(self, ref: str) -> None:
+        with self._lock:
+            self._waiting.pop(ref, None)
+
+    def record_sent(self, snap: Snapshot) -> None:
+        if self.sent_ms is not None and snap.t_input:
+            self.sent_ms.append((time.perf_counter() - snap.t_input) * 1000)
+
+
+__all__ = ["Hub"]

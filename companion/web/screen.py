@@ -1,0 +1,75 @@
+"""The OLED's "Pair a phone" screen: the web view's address as a QR code, the six-digit PIN, the address as text.
+
+Opened from the home menu or the game menu; any key closes it. It is not part of any game, so its keys are not
+journaled. Needs no web library (segno draws the QR code).
+"""
+from __future__ import annotations
+
+from PIL import Image, ImageDraw
+
+from companion.ui.draw import HEIGHT, WIDTH, fit, font, new_frame, text_row, title_bar
+
+
+def qr_image(text: str, max_px: int = HEIGHT) -> Image.Image:
+    """``text`` as a QR code (1 = dark), each module as large a square as fits ``max_px``, with a 1-module border."""
+    import segno
+
+    qr = segno.make(text, error="l", boost_error=False, micro=False)
+    rows = [list(r) for r in qr.matrix_iter(scale=1, border=1)]
+    n = len(rows)
+    scale = max(1, max_px // n)
+    # the OLED lights set pixels: light background, dark modules, as scanners expect
+    img = Image.new("1", (n * scale, n * scale), 1)
+    d = ImageDraw.Draw(img)
+    for y, row in enumerate(rows):
+        for x, dark in enumerate(row):
+            if dark:
+                d.rectangle((x * scale, y * scale, x * scale + scale - 1, y * scale + scale - 1), fill=0)
+    return img
+
+
+def _host_lines(url: str) -> list[str]:
+    rest = url.split("://", 1)[-1].rstrip("/")
+    host, _, port = rest.rpartition(":")
+    return [host, f"port {port}"] if host else [rest]
+
+
+def pair_frame(url: str, pin: str) -> Image.Image:
+    """The QR code on the left; PIN and address on the right."""
+    img, d = new_frame()
+    qr = qr_image(url)
+    img.paste(qr, (0, (HEIGHT - qr.height) // 2))
+    x = qr.width + 3
+    width = WIDTH - x - 1
+    d.text((x, 0), "PIN", font=font(10), fill=1)
+    d.text((x, 11), f"{pin[:3]} {pin[3:]}", font=font(14), fill=1)
+    y = 30
+    for line in _host_lines(url):
+        d.text((x, y), fit(line, width, 9), font=font(9), fill=1)
+        y += 10
+    d.text((x, 54), fit("any key: back", width, 8), font=font(8), fill=1)
+    return img
+
+
+def web_off_frame(reason: str) -> Image.Image:
+    img, d = new_frame()
+    title_bar(d, "Pair a phone")
+    for i, line in enumerate(("The web view is off.", reason[:24], reason[24:48], "Any key: back")):
+        if line:
+            text_row(d, 14 + i * 12, line)
+    return img
+
+
+class PairScreen:
+    """Shown over whatever is on the OLED until a key is pressed."""
+
+    def __init__(self, url: str | None, pin: str | None, reason: str = "") -> None:
+        self.url, self.pin, self.reason = url, pin, reason
+
+    def render(self) -> Image.Image:
+        if self.url is None or self.pin is None:
+            return web_off_frame(self.reason or "Set [web] enabled = true")
+        return pair_frame(self.url, self.pin)
+
+
+__all__ = ["PairScreen", "pair_frame", "qr_image"]

@@ -1,0 +1,327 @@
+"""The web view's HTTP server: aiohttp on its own thread and event loop. Imported only when ``[web] enabled``.
+
+It reads snapshots from the :class:`~companion.web.hub.Hub` and puts answers on the one queue through it; it never
+sees a game object. Routes (JSON errors are ``{"error": "one plain line"}``):
+
+=========================  ===================================================================================
+``GET /``                  the page (plain HTML; its script and style from ``/static/``; no outside assets)
+``GET /static/<file>``     ``app.js``, ``app.css``
+``GET /api/state``         ``{"snapshot": ..., "me": ...}`` now (401 when ``view = "paired"`` and not paired)
+``GET /api/events``        the same as Server-Sent Events (``event: snapshot``), pushed on every change
+``POST /api/pair``         ``{"pin": "123456"}`` → a session cookie and ``{"csrf": ...}``; wrong PINs rate-limited
+``POST /api/answer``       ``{"seq": N, "value": ...}`` → ``{"ok": bool, "message": str}`` once the loop handled it
+``POST /api/claim``        ``{"seat": N | null}``: this phone holds a seat (its secret ballots come here)
+``POST /api/unpair``       forget this phone
+=========================  ===================================================================================
+
+Every POST needs ``Content-Type: application/json``, the session cookie and the session's ``X-CSRF-Token`` header.
+"""
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import threading
+from importlib import resources
+from typing import Any, Awaitable, Callable
+
+from aiohttp import web
+
+from companion.errors import CompanionError
+
+from .hub import Hub
+from .pairing import PairError, WebSession
+from .snapshot import Snapshot
+
+log = logging.getLogger(__name__)
+
+COOKIE = "companion_session"
+KEEPALIVE_S = 15.0
+ANSWER_TIMEOUT_S = 5.0
+STATIC = {"app.js": "text/javascript", "app.css": "text/css", "index.html": "text/html"}
+SECURITY_HEADERS = {
+    "Content-Security-Policy": "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+                               "connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",
+    "Cache-Control": "no-store",
+}
+
+
+class WebError(CompanionError):
+    """The web view could not start (the port is taken, the address is not this machine's)."""
+
+
+def _error(status: int, message: str) -> web.Response:
+    return web.json_response({"error": message}, status=status, headers=SECURITY_HEADERS)
+
+
+class _Refused(Exception):
+    def __init__(self, status: int, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+class WebServer:
+    def __init__(self, hub: Hub, host: str, port: int) -> None:
+        self.hub, self.host, self.port = hub, host, port
+        self.loop: asyncio.AbstractEventLoop | None = None
+        self._thread: threading.Thread | None = None
+        self._stop: asyncio.Event | None = None
+        self._streams: set[asyncio.Event] = set()
+        self._closing = False
+        self._files = {name: (resources.files("companion.web") / "static" / name).read_bytes() for name in STATIC}
+        self.app = self._build_app()
+
+    # ------------------------------------------------------------------ lifecycle
+    def start(self, timeout: float = 15.0) -> int:
+        """Listen (on its own thread); returns the port. Raises :class:`WebError` with what to check."""
+        ready = threading.Event()
+        failure: list[str] = []
+        self._thread = threading.Thread(target=self._serve, args=(ready, failure), name="web", daemon=True)
+        self._thread.start()
+        if not ready.wait(timeout):
+            raise WebError("the web view did not start in time")
+        if failure:
+            raise WebError(failure[0])
+        return self.port
+
+    def stop(self) -> None:
+        if self.loop is not None and self._stop is not None and not self.loop.is_closed():
+            self.loop.call_soon_threadsafe(self._shutdown)
+        if self._thread is not None:
+            self._thread.join(10)
+
+    def _shutdown(self) -> None:
+        self._closing = True
+        for ev in self._streams:
+            ev.set()
+        if self._stop is not None:
+            self._stop.set()
+
+    def _serve(self, ready: threading.Event, failure: list[str]) -> None:
+        loop = asyncio.new_event_loop()
+        self.loop = loop
+        asyncio.set_event_loop(loop)
+        runner = web.AppRunner(self.app, access_log=None, handle_signals=False, shutdown_timeout=1.0)
+        def wake() -> None:  # on the main loop's thread
+            loop.call_soon_threadsafe(self._wake_all)
+        unsubscribe = self.hub.subscribe(wake)
+        try:
+            loop.run_until_complete(runner.setup())
+            site = web.TCPSite(runner, self.host, self.port, reuse_address=True)
+            try:
+                loop.run_until_complete(site.start())
+            except OSError as e:
+                failure.append(f"cannot listen on {self.host}:{self.port} ({e.strerror or e}); set another "
+                               "[web] port or bind, or [web] enabled = false")
+                return
+            server = getattr(site, "_server", None)
+            if server is not None and server.sockets:
+                self.port = int(server.sockets[0].getsockname()[1])
+            self._stop = asyncio.Event()
+            ready.set()
+            loop.run_until_complete(self._stop.wait())
+        finally:
+            unsubscribe()
+            ready.set()
+            loop.run_until_complete(runner.cleanup())
+            loop.close()
+
+    def _wake_all(self) -> None:
+        for ev in self._streams:
+            ev.set()
+
+    # ------------------------------------------------------------------ routes
+    def _build_app(self) -> web.Application:
+        app = web.Application(client_max_size=16 * 1024, middlewares=[self._errors])
+        app.router.add_get("/", self.index)
+        app.router.add_get("/static/{name}", self.static)
+        app.router.add_get("/favicon.ico", self.no_icon)
+        app.router.add_get("/api/state", self.state)
+        app.router.add_get("/api/events", self.events)
+        app.router.add_post("/api/pair", self.pair)
+        app.router.add_post("/api/answer", self.answer)
+        app.router.add_post("/api/claim", self.claim)
+        app.router.add_post("/api/unpair", self.unpair)
+        return app
+
+    @web.middleware
+    async def _errors(self, request: web.Request,
+                      handler: Callable[[web.Request], Awaitable[web.StreamResponse]]) -> web.StreamResponse:
+        try:
+            return await handler(request)
+        except _Refused as e:
+            return _error(e.status, str(e))
+        except PairError as e:
+            return _error(e.status, str(e))
+        except web.HTTPException as e:
+            if request.path.startswith("/api/"):
+                return _error(e.status, e.reason)
+            raise
+
+    async def index(self, request: web.Request) -> web.Response:
+        return web.Response(body=self._files["index.html"], content_type="text/html", charset="utf-8",
+                            headers=SECURITY_HEADERS)
+
+    async def no_icon(self, request: web.Request) -> web.Response:
+        return web.Response(status=204, headers=SECURITY_HEADERS)
+
+    async def static(self, request: web.Request) -> web.Response:
+        name = request.match_info["name"]
+        if name not in STATIC or name == "index.html":
+            raise web.HTTPNotFound()
+        return web.Response(body=self._files[name], content_type=STATIC[name], charset="utf-8",
+                            headers=SECURITY_HEADERS)
+
+    # --------------------------------------------------------------- reading
+    def _session(self, request: web.Request) -> WebSession | None:
+        return self.hub.pairing.session(request.cookies.get(COOKIE))
+
+    def _watcher(self, request: web.Request) -> WebSession | None:
+        s = self._session(request)
+        if s is None and self.hub.view == "paired":
+            raise _Refused(401, "This table's view is for paired phones: enter the PIN from Pair a phone")
+        return s
+
+    def _me(self, s: WebSession | None, snap: Snapshot) -> dict[str, Any]:
+        me: dict[str, Any] = {"paired": s is not None, "view": self.hub.view, "seat": s.seat if s else None,
+                              "seats_held": sorted(self.hub.pairing.seats())}
+        if s is not None:
+            me["csrf"] = s.csrf
+            if snap.ballot is not None and s.seat is not None and s.seat == snap.prompt_player:
+                me["ballot"] = json.loads(snap.ballot)
+        return me
+
+    def _payload(self, s: WebSession | None, snap: Snapshot) -> str:
+        return f'{{"snapshot":{snap.public},"me":{json.dumps(self._me(s, snap), separators=(",", ":"))}}}'
+
+    async def state(self, request: web.Request) -> web.Response:
+        s = self._watcher(request)
+        return web.Response(text=self._payload(s, self.hub.latest), content_type="application/json",
+                            headers=SECURITY_HEADERS)
+
+    async def events(self, request: web.Request) -> web.StreamResponse:
+        s = self._watcher(request)
+        resp = web.StreamResponse(headers={**SECURITY_HEADERS, "Content-Type": "text/event-stream",
+                                           "X-Accel-Buffering": "no"})
+        await resp.prepare(request)
+        wake = asyncio.Event()
+        self._streams.add(wake)
+        sent = ""
+        try:
+            while not self._closing:
+                wake.clear()
+                snap = self.hub.latest
+                s = self._session(request)
+                payload = self._payload(s, snap)
+                if payload != sent:
+                    await resp.write(f"event: snapshot\ndata: {payload}\n\n".encode())
+                    sent = payload
+                    self.hub.record_sent(snap)
+                try:
+                    await asyncio.wait_for(wake.wait(), KEEPALIVE_S)
+                except asyncio.TimeoutError:
+                    await resp.write(b": keep-alive\n\n")
+        except (ConnectionResetError, asyncio.CancelledError):
+            pass
+        finally:
+            self._streams.discard(wake)
+        return resp
+
+    # --------------------------------------------------------------- writing
+    async def _body(self, request: web.Request) -> dict[str, Any]:
+        if request.content_type != "application/json":
+            raise _Refused(415, "send JSON (Content-Type: application/json)")
+        origin = request.headers.get("Origin")
+        if origin is not None and origin != f"{request.scheme}://{request.host}":
+            raise _Refused(403, "this request came from another site")
+        try:
+            body = await request.json()
+        except (ValueError, UnicodeDecodeError):
+            raise _Refused(400, "the request body is not valid JSON") from None
+        if not isinstance(body, dict):
+            raise _Refused(400, "send a JSON object")
+        return body
+
+    def _writer(self, request: web.Request) -> WebSession:
+        token = request.cookies.get(COOKIE)
+        if self.hub.pairing.session(token) is None:
+            raise _Refused(401, "Pair this phone first: open Pair a phone on the companion for the PIN")
+        s = self.hub.pairing.check_csrf(token, request.headers.get("X-CSRF-Token"))
+        if s is None:
+            raise _Refused(403, "missing or wrong CSRF token: reload the page")
+        return s
+
+    async def pair(self, request: web.Request) -> web.Response:
+        body = await self._body(request)
+        pin = body.get("pin")
+        s = self.hub.pairing.pair(pin if isinstance(pin, str) else "", request.remote or "?")
+        log.info("a phone paired from %s", request.remote)
+        resp = web.json_response({"csrf": s.csrf}, headers=SECURITY_HEADERS)
+        resp.set_cookie(COOKIE, s.token, httponly=True, samesite="Strict", path="/")
+        return resp
+
+    async def unpair(self, request: web.Request) -> web.Response:
+        await self._body(request)
+        s = self._writer(request)
+        self.hub.pairing.unpair(s.token)
+        self._wake_all()
+        resp = web.json_response({"ok": True}, headers=SECURITY_HEADERS)
+        resp.del_cookie(COOKIE, path="/")
+        return resp
+
+    async def claim(self, request: web.Request) -> web.Response:
+        body = await self._body(request)
+        s = self._writer(request)
+        seat = body.get("seat")
+        players = _players(self.hub.latest)
+        if seat is not None and (isinstance(seat, bool) or not isinstance(seat, int) or not 1 <= seat <= players):
+            raise _Refused(400, f"seat must be a number from 1 to {players}, or null to release it"
+                           if players else "no game is running: claim a seat once it has players")
+        self.hub.pairing.claim(s.token, seat)
+        self._wake_all()
+        return web.json_response({"ok": True, "seat": seat}, headers=SECURITY_HEADERS)
+
+    async def answer(self, request: web.Request) -> web.Response:
+        body = await self._body(request)
+        s = self._writer(request)
+        snap = self.hub.latest
+        seq = body.get("seq")
+        if "value" not in body:
+            raise _Refused(400, 'send {"seq": N, "value": ...}')
+        if snap.prompt_seq is None or snap.prompt_kind == "random":
+            raise _Refused(409, "There is nothing to answer right now")
+        if seq != snap.prompt_seq or isinstance(seq, bool):
+            raise _Refused(409, "The question changed; answer the new one")
+        if snap.prompt_kind == "secret_vote" and (s.seat is None or s.seat != snap.prompt_player):
+            raise _Refused(403, "This ballot goes to the voter's own phone (claim the seat) or the companion")
+        loop = asyncio.get_running_loop()
+        done: asyncio.Future[tuple[bool, str]] = loop.create_future()
+
+        def settle(ok: bool, message: str) -> None:
+            if not done.done():
+                done.set_result((ok, message))
+
+        def finish(ok: bool, message: str) -> None:  # on the main loop's thread
+            loop.call_soon_threadsafe(settle, ok, message)
+
+        source = f"web:seat{s.seat}" if s.seat is not None else "web"
+        ref = self.hub.submit(body["value"], seq, source, finish)
+        try:
+            ok, message = await asyncio.wait_for(done, ANSWER_TIMEOUT_S)
+        except asyncio.TimeoutError:
+            self.hub.forget(ref)
+            return _error(504, "The companion did not answer in time; look at its screen")
+        return web.json_response({"ok": ok, "message": message}, status=200 if ok else 409, headers=SECURITY_HEADERS)
+
+
+def _players(snap: Snapshot) -> int:
+    try:
+        data = json.loads(snap.public)
+        return len(data["state"]["players"]) if data and data.get("state") else 0
+    except (ValueError, KeyError, TypeError):
+        return 0
+
+
+__all__ = ["WebServer", "WebError", "COOKIE"]

@@ -1,0 +1,160 @@
+"""What the web view shows, as one immutable value built by the main loop after each input or frame change.
+
+The web server never touches a game, a session or the journal: it only reads the latest :class:`Snapshot`. Building
+one is the main loop's job (:class:`SnapshotBuilder`), so every snapshot is a consistent picture of one moment.
+Nothing secret goes into :attr:`Snapshot.public`: a secret ballot's form is kept apart in :attr:`Snapshot.ballot`,
+for the phone that holds the voter's seat.
+"""
+from __future__ import annotations
+
+import base64
+import io
+import json
+import time
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from PIL import Image
+
+from fsm.prompts import (Choice, Confirm, Dice, Info, MultiSelect, Number, Option, Prompt, Random, SecretVote)
+
+if TYPE_CHECKING:
+    from companion.app import App
+
+LOG_LINES = 200  #: the game log's last lines in a snapshot
+DICE_ROWS = 60  #: the dice history's last rows
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    version: int  #: grows by one each time the content changes
+    public: str  #: JSON text anyone allowed to watch may see
+    prompt_seq: int | None  #: the prompt a phone's answer must name (None: nothing to answer, e.g. the home menu)
+    prompt_kind: str | None
+    prompt_player: int | None  #: the seat asked, if any
+    ballot: str | None  #: JSON of the secret ballot's form, for the phone holding ``prompt_player``'s seat only
+    t_input: float  #: time.perf_counter() when the input behind this snapshot was journaled (for `make bench`)
+
+
+EMPTY = Snapshot(0, "null", None, None, None, None, 0.0)
+
+
+def _options(opts: tuple[Option, ...]) -> list[dict[str, Any]]:
+    return [{"key": o.key, "label": o.label, "enabled": o.enabled, "hint": o.hint, "path": list(o.path),
+             "in_menu": o.in_menu} for o in opts]
+
+
+def prompt_json(p: Prompt, names: list[str], sources: tuple[str, ...]) -> dict[str, Any]:
+    """A prompt as the page's form needs it. A secret vote's options are left out (see :func:`ballot_json`)."""
+    out: dict[str, Any] = {"title": p.title, "lines": list(p.lines), "player": p.player,
+                           "player_name": names[p.player - 1] if p.player and p.player <= len(names) else None}
+    if isinstance(p, Choice):
+        out.update(kind="choice", options=_options(p.options), back=p.back, default=p.default)
+    elif isinstance(p, Number):
+        out.update(kind="number", lo=p.lo, hi=p.hi, default=p.default, step=p.step, unit=p.unit)
+    elif isinstance(p, Confirm):
+        out.update(kind="confirm", default=p.default, yes=p.yes, no=p.no)
+    elif isinstance(p, MultiSelect):
+        out.update(kind="multi", options=_options(p.options), min_count=p.min_count, max_count=p.max_count,
+                   preselected=list(p.preselected))
+    elif isinstance(p, SecretVote):
+        out.update(kind="secret_vote", voter_name=p.voter_name, lines=[])
+    elif isinstance(p, Dice):
+        out.update(kind="dice", die=p.die, count=p.count, sides=p.sides, purpose=p.purpose,
+                   sources=[s for s in sources if s in ("typed", "rng")])
+    elif isinstance(p, Info):
+        out.update(kind="info")
+    elif isinstance(p, Random):
+        out.update(kind="random")
+    return out
+
+
+def ballot_json(p: SecretVote) -> dict[str, Any]:
+    return {"title": p.title, "lines": list(p.lines), "voter_name": p.voter_name, "options": _options(p.options)}
+
+
+def frame_png(img: Image.Image) -> str:
+    """The OLED frame as a data: URL (about 400 bytes), so the page can mirror the device's screen."""
+    buf = io.BytesIO()
+    img.convert("1").save(buf, "PNG", optimize=False)
+    return "data:image/png;base64," + base64.b64encode(buf.getvalue()).decode("ascii")
+
+
+class SnapshotBuilder:
+    """Builds snapshots on the main loop's thread; keeps the version counter and skips unchanged content."""
+
+    def __init__(self) -> None:
+        self.version = 0
+        self._last_body = ""
+        self._fair_key: tuple[Any, ...] | None = None
+        self._fairness: list[dict[str, Any]] = []
+
+    def build(self, app: "App", frame: Image.Image | None, t_input: float | None = None) -> Snapshot | None:
+        """The table as it is now, or None if nothing the page shows has changed."""
+        body: dict[str, Any] = {"oled": frame_png(frame) if frame is not None else None,
+                                "fairness": self._fairness_of(app)}
+        s = app.session
+        ballot: dict[str, Any] | None = None
+        seq = kind = player = None
+        if s is None:
+            body.update(screen="home", toast=app.home.toast)
+        else:
+            p = s.prompt()
+            names = s.names
+            pj = prompt_json(p, names, s.sources)
+            over = s.game is not None and s.game.is_over
+            seq, kind, player = (None if over else s.prompt_seq), pj["kind"], p.player
+            pj["seq"] = seq
+            if isinstance(p, SecretVote):
+                ballot = ballot_json(p)
+            g = s.game
+            state = s.state_json()
+            if str(state.get("game", "")).startswith("sovereign-chess"):
+                from .chess import chess_board
+
+                board = getattr(p, "board", None)
+                body["chess"] = chess_board(state, board.last if board is not None else ())
+            body.update(screen="game", game={"id": s.game_cls.game_id, "name": s.game_cls.name},
+                        summary=s.summary(), state=state, prompt=pj, toast=s.toast,
+                        menu_open=bool(s.overlays), over=over,
+                        views=[{"title": v.title, "lines": list(v.lines)} for v in g.views()] if g else [],
+                        log=list(g.data.get("log", []))[-LOG_LINES:] if g else [],
+                        dice=[{**d, "player_name": names[d["player"] - 1] if d["player"] else None}
+                              for d in s.dice_history[-DICE_ROWS:]],
+                        undo=bool(s.undo_stack), redo=bool(s.redo_stack))
+        text = json.dumps(body, separators=(",", ":"), default=str)
+        ballot_text = json.dumps(ballot, separators=(",", ":")) if ballot else None
+        if text + (ballot_text or "") == self._last_body:
+            return None
+        self._last_body = text + (ballot_text or "")
+        self.version += 1
+        public = text[:-1] + f',"version":{self.version}}}'
+        return Snapshot(self.version, public, seq, kind, player, ballot_text,
+                        t_input if t_input is not None else time.perf_counter())
+
+    def _fairness_of(self, app: "App") -> list[dict[str, Any]]:
+        s = app.session
+        key = (app.record.id if app.record else None, len(s.dice_history) if s else -1, app.stats.inputs if s is None
+               else 0)
+        if key != self._fair_key:
+            self._fair_key = key
+            self._fairness = fairness_json(app)
+        return self._fairness
+
+
+def fairness_json(app: "App") -> list[dict[str, Any]]:
+    from companion.fairness import assess
+
+    out = []
+    for (roller, die), values in sorted(app.journal.physical_rolls().items()):
+        try:
+            r = assess(values, die)
+        except ValueError:
+            continue
+        out.append({"roller": roller, "die": die, "n": r.n, "counts": list(r.counts), "p_value": round(r.p_value, 4),
+                    "bayes_factor": float(f"{r.bayes_factor:.3g}"), "flagged": r.flagged,
+                    "verdict": "suspect" if r.flagged else ("fair so far" if r.n >= 30 else "too few rolls")})
+    return out
+
+
+__all__ = ["Snapshot", "SnapshotBuilder", "prompt_json", "ballot_json", "EMPTY"]

@@ -1,0 +1,464 @@
+// Sovereign Companion web view: follows the table live (Server-Sent Events) and, once paired, answers the current
+// prompt. Every piece of game text is set with textContent, never parsed as HTML.
+"use strict";
+
+const $ = (id) => document.getElementById(id);
+let snap = null;   // the latest snapshot (public)
+let me = {paired: false, view: "open"};
+let source = null;
+let shownSeq = undefined;  // the prompt the form was built for (keep typed values while it stays)
+
+function el(tag, attrs, ...children) {
+  const e = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs || {})) {
+    if (v === null || v === undefined || v === false) continue;
+    if (k === "class") e.className = v;
+    else if (k === "text") e.textContent = v;
+    else if (k.startsWith("on")) e.addEventListener(k.slice(2), v);
+    else e.setAttribute(k, v === true ? "" : String(v));
+  }
+  for (const c of children.flat(Infinity)) {
+    if (c === null || c === undefined || c === false) continue;
+    e.append(c instanceof Node ? c : document.createTextNode(String(c)));
+  }
+  return e;
+}
+
+function clear(node, ...children) { node.replaceChildren(...children.flat(Infinity).filter((c) => c)); return node; }
+
+function say(text, good) {
+  const t = $("toast");
+  t.textContent = text || "";
+  t.className = "toast" + (text ? (good ? " good" : " bad") : "");
+}
+
+// ------------------------------------------------------------------ talking to the companion
+async function post(path, body) {
+  const headers = {"Content-Type": "application/json"};
+  if (me.csrf) headers["X-CSRF-Token"] = me.csrf;
+  let r;
+  try {
+    r = await fetch(path, {method: "POST", headers, body: JSON.stringify(body), credentials: "same-origin"});
+  } catch (e) {
+    return {ok: false, status: 0, data: {error: "The companion cannot be reached: is this phone on its network?"}};
+  }
+  let data = {};
+  try { data = await r.json(); } catch (e) { data = {error: r.statusText}; }
+  return {ok: r.ok, status: r.status, data};
+}
+
+async function answer(value) {
+  if (!snap || !snap.prompt) return;
+  say("Sending…", true);
+  const r = await post("/api/answer", {seq: snap.prompt.seq, value});
+  if (r.ok) say(r.data.message || "Done", true);
+  else say(r.data.message || r.data.error || "Not taken", false);
+}
+
+function accept(payload) {
+  const data = JSON.parse(payload);
+  me = data.me || me;
+  snap = data.snapshot;
+  render();
+}
+
+async function load() {
+  const r = await fetch("/api/state", {credentials: "same-origin"});
+  const data = await r.json().catch(() => ({}));
+  if (r.status === 401) {
+    me = data.me || {paired: false, view: "paired"};
+    snap = null;
+    $("conn").textContent = "Pair this phone to watch";
+    render();
+    return false;
+  }
+  me = data.me; snap = data.snapshot;
+  render();
+  return true;
+}
+
+function connect() {
+  if (source) source.close();
+  source = new EventSource("/api/events");
+  source.addEventListener("snapshot", (e) => { $("conn").textContent = "Live"; accept(e.data); });
+  source.onerror = () => { $("conn").textContent = "Reconnecting…"; };
+}
+
+async function start() {
+  if (await load()) connect();
+  else renderPhone();
+}
+
+// ------------------------------------------------------------------ the page
+function render() {
+  renderPhone();
+  if (!snap) return;
+  $("oled").src = snap.oled || "";
+  $("oled").alt = "The companion's screen" + (snap.prompt ? ": " + snap.prompt.title : "");
+  if (snap.screen === "home") {
+    $("game-name").textContent = "Sovereign Companion";
+    $("whose").textContent = "No game running";
+    $("round").textContent = "Start or resume one on the companion.";
+    $("prompt-title").textContent = "On the companion: the home menu";
+    clear($("prompt-lines")); clear($("answer"));
+    if (snap.toast) say(snap.toast, false);
+    for (const id of ["players-table", "views-list", "log-list", "dice-table", "game-view"]) clear($(id));
+    renderFairness();
+    return;
+  }
+  const st = snap.state || {};
+  $("game-name").textContent = snap.game.name;
+  document.title = snap.game.name + " — Sovereign Companion";
+  renderNow(st);
+  renderPrompt();
+  renderPlayers(st);
+  renderGame(st);
+  renderViews();
+  renderLog();
+  renderDice();
+  renderFairness();
+}
+
+function playerName(st, seat) {
+  const p = (st.players || []).find((x) => x.seat === seat);
+  return p ? p.name : null;
+}
+
+function renderNow(st) {
+  let whose;
+  if (snap.over) whose = st.winner_name ? st.winner_name + " wins" : "Game over";
+  else if (st.state === "setup") whose = "Setting up";
+  else if (snap.prompt && snap.prompt.player_name) whose = snap.prompt.player_name;
+  else if (st.active_player) whose = playerName(st, st.active_player) + "'s turn";
+  else whose = snap.prompt ? snap.prompt.title : "";
+  $("whose").textContent = whose;
+  const bits = [];
+  if (st.round !== null && st.round !== undefined) bits.push("Round " + st.round);
+  if (st.phase) bits.push(String(st.phase));
+  else if (st.state && st.state !== "setup") bits.push(String(st.state).replaceAll("_", " "));
+  if (snap.menu_open) bits.push("the companion's menu is open");
+  $("round").textContent = bits.join(" · ");
+}
+
+function renderPrompt() {
+  const p = snap.prompt;
+  $("prompt-title").textContent = p.title + (p.player_name && p.kind !== "secret_vote" ? " — " + p.player_name : "");
+  clear($("prompt-lines"), p.lines.map((l) => el("li", {text: l})));
+  if (snap.toast) say(snap.toast, false);
+  const key = p.seq + ":" + (me.ballot ? "b" : "") + (me.paired ? "p" : "") + (me.seat || "");
+  if (key === shownSeq) return;
+  shownSeq = key;
+  const box = clear($("answer"));
+  if (snap.over) { box.append(el("p", {text: "The game is over."})); return; }
+  if (p.kind === "secret_vote") { box.append(secretVote(p)); return; }
+  if (p.kind === "random") { box.append(el("p", {text: "The companion draws this itself."})); return; }
+  if (!me.paired) { box.append(el("p", {text: "Pair this phone (below) to answer from here."})); return; }
+  const form = FORMS[p.kind];
+  if (form) box.append(...[form(p)].flat(Infinity));
+}
+
+function secretVote(p) {
+  const who = p.voter_name || p.player_name || "A player";
+  if (me.ballot) {
+    const b = me.ballot;
+    return el("div", {class: "ballot", role: "group", "aria-label": "Your secret ballot"},
+      el("p", {text: "Your secret ballot, " + who + ": nobody else sees this."}),
+      b.lines.map((l) => el("p", {class: "hint", text: l})),
+      el("div", {class: "answer"}, b.options.map((o) =>
+        el("button", {class: "choice", disabled: !o.enabled, onclick: () => answer(o.key)}, o.label))));
+  }
+  const held = (me.seats_held || []).includes(p.player);
+  return el("p", {text: who + " is casting a secret vote" +
+    (held ? " on their phone." : " on the companion.")});
+}
+
+const FORMS = {
+  choice(p) {
+    const main = p.options.filter((o) => !o.in_menu);
+    if (main.length > 8 && main.every((o) => o.path && o.path.length >= 2)) return pathChoice(p, main);
+    const items = p.options.map((o) => el("button", {class: "choice", disabled: !o.enabled,
+      "aria-describedby": null, onclick: () => answer(o.key)}, o.label,
+      !o.enabled && o.hint ? el("span", {class: "hint", text: o.hint}) : null));
+    if (p.back !== null && p.back !== undefined)
+      items.push(el("button", {class: "secondary", onclick: () => answer(p.back)}, "Back"));
+    return items;
+  },
+  number(p) {
+    const input = el("input", {type: "number", id: "num", min: p.lo, max: p.hi, step: p.step, value: p.default,
+      inputmode: "numeric", "aria-label": p.title + (p.unit ? " (" + p.unit + ")" : "")});
+    const bump = (d) => { const v = Math.min(p.hi, Math.max(p.lo, (parseInt(input.value, 10) || 0) + d));
+      input.value = v; };
+    return [el("div", {class: "stepper"},
+      el("button", {class: "secondary", "aria-label": "less", onclick: () => bump(-p.step)}, "−"), input,
+      el("button", {class: "secondary", "aria-label": "more", onclick: () => bump(p.step)}, "+"),
+      p.unit ? el("span", {text: p.unit}) : null),
+      el("button", {onclick: () => answer(parseInt(input.value, 10))}, "OK")];
+  },
+  confirm(p) {
+    return [el("button", {onclick: () => answer(true)}, p.yes),
+            el("button", {class: "secondary", onclick: () => answer(false)}, p.no)];
+  },
+  multi(p) {
+    const boxes = p.options.map((o) => el("input", {type: "checkbox", value: o.key, disabled: !o.enabled,
+      checked: p.preselected.includes(o.key)}));
+    const rule = "Pick " + (p.max_count === null ? "at least " + p.min_count :
+      (p.min_count === p.max_count ? p.min_count : p.min_count + " to " + p.max_count));
+    return [el("fieldset", {}, el("legend", {text: rule}),
+      p.options.map((o, i) => el("label", {class: "check"}, boxes[i], o.label))),
+      el("button", {onclick: () => answer(boxes.filter((b) => b.checked).map((b) => b.value))}, "Done")];
+  },
+  dice(p) {
+    const out = [];
+    if (p.sources.includes("typed")) {
+      const inputs = Array.from({length: p.count}, (_, i) => el("input", {type: "number", min: 1, max: p.sides,
+        inputmode: "numeric", "aria-label": p.die + " " + (i + 1) + " of " + p.count}));
+      out.push(el("fieldset", {}, el("legend", {text: "Type the " + p.count + " " + p.die + " as rolled"}),
+        el("div", {class: "dice-inputs"}, inputs)));
+      out.push(el("button", {onclick: () =>
+        answer({values: inputs.map((i) => parseInt(i.value, 10)), source: "typed"})}, "Enter roll"));
+    }
+    if (p.sources.includes("rng"))
+      out.push(el("button", {class: "secondary", onclick: () => answer({source: "rng"})}, "Companion rolls"));
+    if (!out.length) out.push(el("p", {text: "Roll the dice on the roller."}));
+    return out;
+  },
+  info(p) { return [el("button", {onclick: () => answer(true)}, "OK")]; },
+};
+
+// many options that share first steps (a chess move: the piece, then its target): pick step by step
+let pathPicked = null;
+function pathChoice(p, main) {
+  const box = el("div", {class: "answer", id: "path-choice"});
+  const draw = () => {
+    const first = [...new Set(main.map((o) => o.path[0]))];
+    const picked = pathPicked && first.includes(pathPicked) ? pathPicked : null;
+    clear(box, picked === null ?
+      el("fieldset", {}, el("legend", {text: "Pick a piece"}), el("div", {class: "answer"},
+        first.map((f) => el("button", {class: "secondary", onclick: () => { pathPicked = f; draw(); }}, f)))) :
+      el("fieldset", {}, el("legend", {text: picked + " to"}), el("div", {class: "answer"},
+        main.filter((o) => o.path[0] === picked).map((o) => el("button", {disabled: !o.enabled,
+          "aria-label": o.label, onclick: () => { pathPicked = null; answer(o.key); }},
+          o.path.slice(1).join(" "))),
+        el("button", {class: "secondary", onclick: () => { pathPicked = null; draw(); }}, "Another piece"))),
+      el("details", {}, el("summary", {text: "More"}), el("div", {class: "answer"},
+        p.options.filter((o) => o.in_menu).map((o) => el("button", {class: "secondary", disabled: !o.enabled,
+          onclick: () => answer(o.key)}, o.label)))));
+  };
+  draw();
+  return box;
+}
+
+// ------------------------------------------------------------------ this phone: pairing and seat
+function renderPhone() {
+  const box = clear($("pair-box"));
+  if (!me.paired) {
+    const pin = el("input", {id: "pin", type: "text", inputmode: "numeric", autocomplete: "one-time-code",
+      pattern: "[0-9]{6}", maxlength: 6, "aria-label": "PIN", placeholder: "6-digit PIN"});
+    const go = async () => {
+      const r = await post("/api/pair", {pin: pin.value.trim()});
+      if (r.ok) { me.csrf = r.data.csrf; shownSeq = undefined; say("Paired", true); await start(); }
+      else say(r.data.error, false);
+    };
+    pin.addEventListener("keydown", (e) => { if (e.key === "Enter") go(); });
+    box.append(el("p", {text: "To answer from this phone, open Pair a phone on the companion and enter its PIN."}),
+      el("div", {class: "stepper"}, pin, el("button", {id: "pair-btn", onclick: go}, "Pair")));
+    return;
+  }
+  const players = snap && snap.state ? snap.state.players || [] : [];
+  const seatText = me.seat ? "This phone holds seat " + me.seat + (playerName(snap.state || {}, me.seat) ?
+    " (" + playerName(snap.state, me.seat) + ")" : "") + ": its secret ballots come here." :
+    "Paired. Claim your seat to get your secret ballots here.";
+  const select = el("select", {id: "seat", "aria-label": "Seat"}, el("option", {value: "", text: "no seat"}),
+    players.map((p) => el("option", {value: p.seat, selected: p.seat === me.seat,
+      disabled: (me.seats_held || []).includes(p.seat) && p.seat !== me.seat}, p.seat + ". " + p.name)));
+  const claim = async () => {
+    const r = await post("/api/claim", {seat: select.value ? parseInt(select.value, 10) : null});
+    say(r.ok ? (r.data.seat ? "Seat " + r.data.seat + " is yours" : "Seat released") : r.data.error, r.ok);
+  };
+  const unpair = async () => { await post("/api/unpair", {}); me = {paired: false, view: me.view};
+    shownSeq = undefined; render(); };
+  box.append(el("p", {text: seatText}), el("div", {class: "stepper"}, select,
+    el("button", {id: "claim-btn", onclick: claim}, "Claim"),
+    el("button", {class: "secondary", onclick: unpair}, "Unpair")));
+}
+
+// ------------------------------------------------------------------ tables
+function fmt(v) {
+  if (v === null || v === undefined) return "—";
+  if (Array.isArray(v)) return v.length ? v.map(fmt).join(", ") : "—";
+  if (typeof v === "object") return Object.entries(v).map(([k, x]) => k + " " + fmt(x)).join(", ");
+  if (typeof v === "boolean") return v ? "yes" : "no";
+  return String(v);
+}
+
+function renderPlayers(st) {
+  const players = st.players || [];
+  const cols = [];
+  for (const p of players) for (const k of Object.keys(p)) if (!["name", "seat"].includes(k) && !cols.includes(k))
+    cols.push(k);
+  const head = el("tr", {}, el("th", {scope: "col", text: "Player"}),
+    cols.map((c) => el("th", {scope: "col", text: c.replaceAll("_", " ")})));
+  const rows = players.map((p) => el("tr", {class: p.seat === st.active_player ? "active" : null,
+    "aria-current": p.seat === st.active_player ? "true" : null},
+    el("th", {scope: "row", text: p.seat + ". " + p.name}), cols.map((c) => el("td", {text: fmt(p[c])}))));
+  clear($("players-table"), el("thead", {}, head), el("tbody", {}, rows));
+}
+
+const COMMON = ["game", "state", "round", "active_player", "players", "winner", "winner_name", "journal_entries",
+  "ended", "phase"];
+
+function renderGame(st) {
+  const box = clear($("game-view"));
+  const special = GAME_VIEWS[st.game];
+  if (special) special(st, box);
+  const rest = Object.keys(st).filter((k) => !COMMON.includes(k) && !(special && special.keys || []).includes(k));
+  if (rest.length) {
+    box.append(el("h2", {text: "The game"}), el("dl", {class: "kv"},
+      rest.map((k) => [el("dt", {text: k.replaceAll("_", " ")}), el("dd", {text: fmt(st[k])})])));
+  }
+}
+
+// each game's own view; `keys` are the state fields it shows (left out of the generic list)
+const GAME_VIEWS = {
+  soverana: Object.assign((st, box) => {
+    const depts = Object.entries(st.departments || {});
+    box.append(el("h2", {text: "The city" + (st.mayor ? " — mayor " + st.mayor : "")}));
+    const who = {};
+    for (const [name, loc] of Object.entries(st.positions || {})) if (loc) (who[loc] = who[loc] || []).push(name);
+    const managers = {};
+    for (const [name, d] of Object.entries(st.managers || {})) managers[d] = name;
+    for (const [d, res] of depts) {
+      const locs = (st.department_locations || {})[d] || [];
+      box.append(el("h3", {text: d + ": " + res + " resources" + (managers[d] ? " (" + managers[d] + ")" : "")}),
+        el("div", {class: "grid"}, locs.map((n) => el("div", {class: "loc " + (st.locations[n] || "")},
+          n, (who[n] || []).map((w) => el("span", {class: "pill", text: w}))))));
+    }
+    const other = Object.keys(st.locations || {}).filter((n) =>
+      !Object.values(st.department_locations || {}).some((l) => l.includes(n)));
+    if (other.length) box.append(el("h3", {text: "City"}), el("div", {class: "grid"},
+      other.map((n) => el("div", {class: "loc " + st.locations[n]}, n,
+        (who[n] || []).map((w) => el("span", {class: "pill", text: w}))))));
+  }, {keys: ["departments", "locations", "positions", "managers", "department_locations", "mayor"]}),
+  sovereign: Object.assign((st, box) => {
+    const b = st.battle;
+    if (!b) return;
+    const pct = (x) => (typeof x === "number" ? Math.round(x * 1000) / 10 + "%" : fmt(x));
+    box.append(el("h2", {text: "Battle in progress"}), el("dl", {class: "kv"},
+      el("dt", {text: "attacker"}), el("dd", {text: fmt(playerName(st, b.attacker) || b.attacker)}),
+      el("dt", {text: "defender"}), el("dd", {text: fmt(playerName(st, b.defender) || b.defender)}),
+      el("dt", {text: "rolls"}), el("dd", {text: fmt(b.rolls)}),
+      el("dt", {text: "attacker wins"}), el("dd", {text: pct(b.attacker_wins)})));
+  }, {keys: ["battle"]}),
+};
+
+// ------------------------------------------------------------------ Sovereign Chess: the 16×16 board as SVG
+const ARMY = {white: "#f4f4f4", ash: "#b9b2a6", slate: "#6d7b8a", black: "#1b1b1b", pink: "#f08fc0",
+  red: "#d22b2b", orange: "#f08a24", yellow: "#f2d024", green: "#2e9e4f", cyan: "#22b8cf", navy: "#1f3a93",
+  violet: "#7d3cb5"};
+const DARK_ARMIES = ["slate", "black", "red", "green", "navy", "violet"];
+const ROLE_LETTER = {king: "K", queen: "Q", rook: "R", bishop: "B", knight: "N", pawn: "P"};
+const FILES = "abcdefghijklmnop";
+let highlightSeat = null;
+
+function svg(tag, attrs, ...children) {
+  const e = document.createElementNS("http://www.w3.org/2000/svg", tag);
+  for (const [k, v] of Object.entries(attrs || {})) if (v !== null && v !== undefined) e.setAttribute(k, String(v));
+  for (const c of children.flat(Infinity)) if (c !== null && c !== undefined)
+    e.append(c instanceof Node ? c : document.createTextNode(String(c)));
+  return e;
+}
+
+function chessBoard(st, board, box) {
+  const S = 24, M = 16, N = 16;
+  const name = (sq) => FILES[sq % 16] + (Math.floor(sq / 16) + 1);
+  const xy = (sq) => [M + (sq % 16) * S, (N - 1 - Math.floor(sq / 16)) * S];
+  const lit = new Set();
+  if (highlightSeat && board.control[highlightSeat]) {
+    const c = board.control[highlightSeat];
+    const colours = [c.owned, ...c.controlled];
+    board.cells.forEach((cell, sq) => { if (cell && colours.includes(cell[0])) lit.add(sq); });
+  }
+  const parts = [];
+  for (let sq = 0; sq < 256; sq++) {
+    const [x, y] = xy(sq);
+    const f = sq % 16, r = Math.floor(sq / 16);
+    const cs = board.colour_squares[name(sq)];
+    parts.push(svg("rect", {x, y, width: S, height: S, fill: cs ? ARMY[cs] : ((f + r) % 2 ? "#ead9b5" : "#b58863"),
+      stroke: cs ? "#000" : null, "stroke-width": cs ? 0.6 : null}));
+    if (board.blocked.includes(name(sq)))
+      parts.push(svg("path", {d: `M${x + 5} ${y + 5}L${x + S - 5} ${y + S - 5}M${x + S - 5} ${y + 5}L${x + 5} ${y + S - 5}`,
+        stroke: "#000", "stroke-width": 2}));
+    if (board.last.includes(name(sq)))
+      parts.push(svg("rect", {x: x + 1.5, y: y + 1.5, width: S - 3, height: S - 3, fill: "none", stroke: "#f0a500",
+        "stroke-width": 3, class: "last"}));
+    if (lit.has(sq))
+      parts.push(svg("rect", {x: x + 1, y: y + 1, width: S - 2, height: S - 2, fill: "none", stroke: "#00e5ff",
+        "stroke-width": 2.5, class: "lit"}));
+    const cell = board.cells[sq];
+    if (cell) {
+      const [army, role] = cell;
+      const check = board.check === name(sq);
+      parts.push(svg("g", {class: "piece"},
+        svg("title", {}, army + " " + role + " on " + name(sq) + (check ? ", in check" : "")),
+        check ? svg("circle", {cx: x + S / 2, cy: y + S / 2, r: S / 2, fill: "#ff1a1a", opacity: 0.75}) : null,
+        svg("circle", {cx: x + S / 2, cy: y + S / 2, r: S / 2 - 2.5, fill: ARMY[army], stroke: "#000",
+          "stroke-width": 1.2}),
+        svg("text", {x: x + S / 2, y: y + S / 2 + 4.5, "text-anchor": "middle", "font-size": 13,
+          "font-weight": 700, "font-family": "sans-serif", fill: DARK_ARMIES.includes(army) ? "#fff" : "#000"},
+          ROLE_LETTER[role] || "?")));
+    }
+  }
+  for (let i = 0; i < 16; i++) {
+    parts.push(svg("text", {x: M / 2, y: (N - 1 - i) * S + S / 2 + 4, "text-anchor": "middle", "font-size": 9,
+      fill: "#444"}, i + 1));
+    parts.push(svg("text", {x: M + i * S + S / 2, y: N * S + 11, "text-anchor": "middle", "font-size": 9,
+      fill: "#444"}, FILES[i]));
+  }
+  const to = board.to_move_seat ? playerName(st, board.to_move_seat) : null;
+  box.append(el("h2", {text: "The board" + (to ? " — " + to + " to move" : "") + (board.check ? " — check!" : "")}),
+    svg("svg", {id: "chess-board", viewBox: `0 0 ${M + N * S} ${N * S + 14}`, role: "img", class: "board",
+      "aria-label": "Sovereign Chess board" + (board.last.length ? ", last move " + board.last.join(" to ") : "")},
+      parts));
+  const rows = Object.entries(board.control).map(([seat, c]) => {
+    const who = playerName(st, parseInt(seat, 10)) || "Seat " + seat;
+    const on = highlightSeat === seat;
+    return el("li", {},
+      el("button", {class: "secondary", "aria-pressed": on ? "true" : "false", onclick: () => {
+        highlightSeat = on ? null : seat; renderGame(snap.state); }}, on ? "Hide" : "Show"),
+      " " + who + " owns ", el("span", {class: "chip", style: null, "data-army": c.owned, text: c.owned}),
+      c.controlled.length ? [" and controls ", c.controlled.map((x) => el("span", {class: "chip", "data-army": x,
+        text: x}))] : " and controls no other colour");
+  });
+  box.append(el("h3", {text: "Control map"}), el("ul", {class: "control"}, rows));
+}
+
+GAME_VIEWS["sovereign-chess"] = Object.assign((st, box) => {
+  if (snap.chess) chessBoard(st, snap.chess, box);
+}, {keys: ["position", "owned", "controlled", "check", "to_move"]});
+
+function renderViews() {
+  clear($("views-list"), (snap.views || []).map((v) => el("details", {},
+    el("summary", {text: v.title}), el("pre", {class: "page", text: v.lines.join("\n")}))));
+}
+
+function renderLog() {
+  const lines = (snap.log || []).slice().reverse();
+  clear($("log-list"), lines.map((l) => el("li", {text: l})));
+}
+
+function renderDice() {
+  const rows = (snap.dice || []).slice().reverse().map((d) => el("tr", {class: d.undone ? "undone" : null},
+    el("td", {text: d.player_name || "—"}), el("td", {text: d.die}), el("td", {text: d.values.join(" ")}),
+    el("td", {text: d.source + (d.undone ? " (undone)" : "")}), el("td", {text: d.purpose || ""})));
+  clear($("dice-table"), rows.length ? el("thead", {}, el("tr", {}, ["Who", "Die", "Values", "Source", "For"].map(
+    (h) => el("th", {scope: "col", text: h})))) : null, el("tbody", {}, rows));
+}
+
+function renderFairness() {
+  const f = snap ? snap.fairness || [] : [];
+  clear($("fairness"), f.length ? f.map((r) => el("li", {class: r.flagged ? "suspect" : null},
+    r.roller + " " + r.die + ": " + r.verdict + " (n=" + r.n + ", p=" + r.p_value + ", BF=" + r.bayes_factor + ")"))
+    : [el("li", {text: "No physical rolls yet."})]);
+}
+
+document.addEventListener("DOMContentLoaded", start);

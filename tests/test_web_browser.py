@@ -1,0 +1,197 @@
+"""The web view in a real browser (Debian's chromium through chromedriver, headless, loopback only): it follows a
+button press on the device within a second, pairs with the PIN, answers prompts from the page, casts a secret vote
+on the voter's own phone, and shows a player called ``<script>`` as text. Skipped where no browser is installed
+(`.ci/run` installs chromium and chromium-driver)."""
+from __future__ import annotations
+
+import shutil
+import tempfile
+from pathlib import Path
+from typing import Any, Callable, Iterator
+
+import pytest
+
+import companion.games
+from webtable import LiveTable
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+CHROMEDRIVER = shutil.which("chromedriver") or (
+    "/usr/bin/chromedriver" if Path("/usr/bin/chromedriver").exists() else None)
+PHONE = (412, 915)  #: CSS pixels of a phone held upright
+
+
+def _driver() -> Any:
+    try:
+        from selenium import webdriver
+        from selenium.webdriver.chrome.service import Service
+    except ImportError:
+        pytest.skip("selenium is not installed (pip install -e '.[test]')")
+    if CHROMIUM is None or CHROMEDRIVER is None:
+        pytest.skip("no chromium/chromedriver here (apt install chromium chromium-driver)")
+    opts = webdriver.ChromeOptions()
+    opts.binary_location = CHROMIUM
+    profile = tempfile.mkdtemp(prefix="companion-chromium-")
+    for flag in ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                 "--disable-dev-shm-usage", f"--user-data-dir={profile}"):
+        opts.add_argument(flag)
+    opts.add_experimental_option("mobileEmulation", {"deviceMetrics": {"width": PHONE[0], "height": PHONE[1],
+                                                                         "pixelRatio": 1}})
+    drv = webdriver.Chrome(service=Service(executable_path=CHROMEDRIVER), options=opts)
+    drv.set_page_load_timeout(20)
+    drv.profile_dir = profile
+    return drv
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    drv = _driver()
+    try:
+        yield drv
+    finally:
+        drv.quit()
+        shutil.rmtree(drv.profile_dir, ignore_errors=True)
+
+
+@pytest.fixture(autouse=True)
+def _demo_game(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(companion.games.BUILTIN, "webdemo", "webtable:WebDemo")
+
+
+@pytest.fixture
+def table(tmp_path: Path, browser: Any) -> Iterator[LiveTable]:
+    browser.delete_all_cookies()
+    with LiveTable(tmp_path, names=("<script>", "Ben")) as t:
+        t.press("ok")
+        t.settle()
+        yield t
+
+
+def wait(browser: Any, what: str, pred: Callable[[Any], Any], timeout: float = 5.0) -> Any:
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    return WebDriverWait(browser, timeout, poll_frequency=0.02).until(pred, f"waited {timeout} s for {what}")
+
+
+def text(browser: Any, element_id: str) -> str:
+    from selenium.webdriver.common.by import By
+
+    return str(browser.find_element(By.ID, element_id).text)
+
+
+def open_view(browser: Any, t: LiveTable) -> None:
+    browser.get(t.hub.address)
+    wait(browser, "the live view", lambda b: text(b, "conn") == "Live")
+
+
+def pair(browser: Any, t: LiveTable) -> None:
+    from selenium.webdriver.common.by import By
+
+    browser.find_element(By.ID, "pin").send_keys(t.hub.pairing.new_pin())
+    browser.find_element(By.ID, "pair-btn").click()
+    wait(browser, "pairing", lambda b: b.find_elements(By.ID, "claim-btn"))
+
+
+def button(browser: Any, label: str) -> Any:
+    from selenium.webdriver.common.by import By
+
+    return wait(browser, f"the {label!r} button", lambda b: next(
+        (e for e in b.find_elements(By.CSS_SELECTOR, "#answer button") if e.text.split("\n")[0] == label), None))
+
+
+def test_the_view_follows_a_device_button_press_within_a_second(browser: Any, table: LiveTable) -> None:
+    open_view(browser, table)
+    assert text(browser, "prompt-title") == "How many — <script>"  # the name as text, not markup
+    assert "<script>" in text(browser, "players-table")
+    assert browser.execute_script("return document.querySelectorAll('script').length") == 1
+    table.press("ok")  # on the device
+    wait(browser, "the page to follow the device", lambda b: text(b, "prompt-title") == "Which road — Ben",
+         timeout=1.0)
+
+
+def test_pair_with_the_pin_and_answer_prompts_from_the_page(browser: Any, table: LiveTable) -> None:
+    from selenium.webdriver.common.by import By
+
+    open_view(browser, table)
+    assert "Pair this phone" in text(browser, "answer")
+    pair(browser, table)
+    wait(browser, "the number form", lambda b: b.find_elements(By.ID, "num"))
+    browser.find_element(By.CSS_SELECTOR, "button[aria-label=more]").click()
+    button(browser, "OK").click()
+    wait(browser, "the next question", lambda b: text(b, "prompt-title") == "Which road — Ben")
+    assert table.app.session.game.data["n"] == 3
+    flooded = button(browser, "West")
+    assert not flooded.is_enabled() and "West is flooded" in flooded.text
+    button(browser, "South").click()
+    wait(browser, "the dice form", lambda b: text(b, "prompt-title").startswith("Roll"))
+    for i, box in enumerate(browser.find_elements(By.CSS_SELECTOR, ".dice-inputs input")):
+        box.send_keys(str(i + 4))
+    button(browser, "Enter roll").click()
+    wait(browser, "the multi-select", lambda b: text(b, "prompt-title") == "Pick")
+    table.settle()
+    assert table.app.session.game.data["rolls"] == [4, 5] and table.app.session.game.data["choice"] == "south"
+    events = [e for _n, _t, e in table.app.journal.inputs(table.app.record.id)]
+    assert events[-3:] == ["answer 1 web 3", 'answer 2 web "south"', 'answer 3 web {"values":[4,5],"source":"typed"}']
+
+
+def test_a_secret_vote_on_the_voters_own_phone(browser: Any, table: LiveTable, tmp_path: Path) -> None:
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select
+
+    open_view(browser, table)
+    pair(browser, table)
+    Select(browser.find_element(By.ID, "seat")).select_by_value("1")
+    browser.find_element(By.ID, "claim-btn").click()
+    wait(browser, "the seat", lambda b: "holds seat 1" in text(b, "pair-box"))
+    other = table.client()  # a second phone, paired, holding no seat
+    other.pair(table.hub.pairing.new_pin())
+    for value in (1, "north", {"source": "rng"}, ["a", "c"]):
+        assert other.answer(table.public()["prompt"]["seq"], value)[0] == 200
+    wait(browser, "the ballot", lambda b: b.find_elements(By.CSS_SELECTOR, ".ballot"))
+    assert "nobody else sees this" in text(browser, "answer")
+    status, data = other.json("GET", "/api/state")
+    assert "ballot" not in data["me"] and "Yes" not in str(data["snapshot"])
+    browser.save_screenshot(str(tmp_path / "ballot.png"))
+    button(browser, "No").click()
+    wait(browser, "the next voter", lambda b: "Ben is casting a secret vote on the companion" in text(b, "answer"))
+    table.settle()
+    assert table.app.session.game.data["votes"] == {"1": "no"}
+    assert (tmp_path / "ballot.png").stat().st_size > 1000
+
+
+def test_the_page_fits_a_phone_upright(browser: Any, table: LiveTable) -> None:
+    open_view(browser, table)
+    width = browser.execute_script("return document.documentElement.scrollWidth")
+    inner = browser.execute_script("return window.innerWidth")
+    assert width <= inner, f"the page is {width} px wide in a {inner} px phone screen: it scrolls sideways"
+
+
+def test_sovereign_chess_board_in_colour_and_a_move_from_the_phone(browser: Any, tmp_path: Path) -> None:
+    from selenium.webdriver.common.by import By
+
+    with LiveTable(tmp_path, game="sovereign-chess") as t:
+        phone = t.client()
+        phone.pair(t.hub.pairing.new_pin())
+        for value in ("start", "seat1"):
+            assert phone.answer(t.public()["prompt"]["seq"], value)[0] == 200
+        browser.delete_all_cookies()
+        open_view(browser, t)
+        pair(browser, t)
+        board = wait(browser, "the board", lambda b: b.find_elements(By.ID, "chess-board"))[0]
+        pieces = sum(1 for c in t.public()["chess"]["cells"] if c)
+        assert pieces > 100 and len(board.find_elements(By.CSS_SELECTOR, "g.piece")) == pieces
+        button(browser, "wN f1").click()  # the piece, then its target: the same steps as on the device
+        button(browser, "e3").click()
+        wait(browser, "the move to land", lambda b: "wNf1-e3" in text(b, "log-list"))
+        assert t.app.session.game.data["moves"] == ["wNf1-e3"]
+        wait(browser, "the last move marked", lambda b: len(b.find_elements(By.CSS_SELECTOR, "#chess-board .last")) == 2)
+        browser.find_element(By.XPATH, "//ul[@class='control']//button").click()  # show Ana's colours
+        wait(browser, "the control map on the board", lambda b: b.find_elements(By.CSS_SELECTOR, "#chess-board .lit"))
+        shot = tmp_path / "chess.png"
+        board = browser.find_element(By.ID, "chess-board")
+        board.screenshot(str(shot))
+        from PIL import Image
+
+        with Image.open(shot) as img:
+            colours = img.convert("RGB").getcolors(1 << 20) or []
+        assert img.width >= 300 and len(colours) > 50  # a board in many colours, not a blank box

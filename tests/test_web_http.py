@@ -1,0 +1,310 @@
+"""The web view over HTTP on a loopback port: every route, pairing with the PIN, CSRF, the rate limit, answers through
+the same journal as a button press, secret ballots only on the voter's phone, and the live event stream."""
+from __future__ import annotations
+
+import http.client
+import json
+import logging
+import re
+import socket
+import time
+from contextlib import ExitStack
+from pathlib import Path
+from typing import Any, Iterator
+
+import pytest
+
+import companion.games
+from companion.config import parse_config
+from companion.headless import open_session
+from companion.web import start_web
+from companion.web.pairing import WRONG_PER_MINUTE
+from webtable import Client, LiveTable
+
+STATIC = Path(__file__).resolve().parent.parent / "companion" / "web" / "static"
+
+
+@pytest.fixture(autouse=True)
+def _demo_game(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(companion.games.BUILTIN, "webdemo", "webtable:WebDemo")
+
+
+@pytest.fixture
+def table(tmp_path: Path) -> Iterator[LiveTable]:
+    with LiveTable(tmp_path) as t:
+        t.press("ok")  # start the game: "How many" for Ana
+        t.settle()
+        yield t
+
+
+def paired(t: LiveTable) -> Client:
+    c = t.client()
+    assert c.pair(t.hub.pairing.new_pin()) == 200
+    return c
+
+
+def prompt(t: LiveTable) -> dict[str, Any]:
+    return t.public()["prompt"]  # type: ignore[no-any-return]
+
+
+# ------------------------------------------------------------------ reading
+def test_page_and_assets_are_served_with_a_strict_policy(table: LiveTable) -> None:
+    c = table.client()
+    status, headers, body = c.request("GET", "/")
+    assert status == 200 and b'<script src="/static/app.js"' in body
+    assert "script-src 'self'" in headers["content-security-policy"]
+    assert headers["x-content-type-options"] == "nosniff"
+    for name, ctype in (("app.js", "text/javascript"), ("app.css", "text/css")):
+        status, headers, _ = c.request("GET", f"/static/{name}")
+        assert status == 200 and headers["content-type"].startswith(ctype)
+    assert c.request("GET", "/static/index.html")[0] == 404
+    assert c.request("GET", "/static/..%2fserver.py")[0] == 404
+    assert c.request("GET", "/nothing")[0] == 404
+
+
+def test_every_asset_is_local_no_cdn() -> None:
+    for f in STATIC.iterdir():
+        text = f.read_text(encoding="utf-8").replace('"http://www.w3.org/2000/svg"', "")  # a namespace, not a load
+        assert not re.search(r"(https?:)?//[a-z0-9.-]+\.[a-z]{2,}", text, re.I), f"{f.name} loads from elsewhere"
+        assert "innerHTML" not in text and "insertAdjacentHTML" not in text, f"{f.name} parses text as HTML"
+
+
+def test_state_shows_the_game_to_anyone_in_open_view(table: LiveTable) -> None:
+    status, data = table.client().json("GET", "/api/state")
+    assert status == 200
+    snap, me = data["snapshot"], data["me"]
+    assert snap["game"] == {"id": "webdemo", "name": "Web demo"}
+    assert snap["prompt"]["kind"] == "number" and snap["prompt"]["player_name"] == "Ana"
+    assert snap["state"]["players"][0]["name"] == "Ana"
+    assert snap["views"] == [{"title": "Demo page", "lines": ["n = 0"]}]
+    assert "<b>Setup</b> & done" in snap["log"]  # as text; the page sets it with textContent
+    assert snap["oled"].startswith("data:image/png;base64,")
+    assert me == {"paired": False, "view": "open", "seat": None, "seats_held": []}
+
+
+def test_paired_view_hides_everything_until_paired(tmp_path: Path) -> None:
+    with LiveTable(tmp_path, view="paired") as t:
+        c = t.client()
+        status, data = c.json("GET", "/api/state")
+        assert status == 401 and "PIN" in data["error"]
+        assert c.request("GET", "/api/events")[0] == 401
+        assert c.request("GET", "/")[0] == 200  # the page itself, with the PIN form
+        assert c.pair(t.hub.pairing.new_pin()) == 200
+        status, data = c.json("GET", "/api/state")
+        assert status == 200 and data["snapshot"]["game"]["id"] == "webdemo" and data["me"]["paired"]
+
+
+def read_event(resp: http.client.HTTPResponse) -> dict[str, Any]:
+    data = ""
+    while True:
+        line = resp.fp.readline().decode()
+        if line.startswith("data: "):
+            data = line[6:].strip()
+        elif line == "\n" and data:
+            return json.loads(data)  # type: ignore[no-any-return]
+
+
+def test_events_stream_pushes_a_snapshot_on_each_device_press(table: LiveTable) -> None:
+    conn = http.client.HTTPConnection("127.0.0.1", table.port, timeout=5)
+    conn.request("GET", "/api/events")
+    resp = conn.getresponse()
+    assert resp.status == 200 and resp.getheader("Content-Type") == "text/event-stream"
+    first = read_event(resp)
+    assert first["snapshot"]["prompt"]["title"] == "How many"
+    table.press("up")  # the number spinner on the device: the OLED changes, so the page must too
+    second = read_event(resp)
+    assert second["snapshot"]["version"] > first["snapshot"]["version"]
+    assert second["snapshot"]["oled"] != first["snapshot"]["oled"]
+    table.press("ok")
+    assert read_event(resp)["snapshot"]["prompt"]["title"] == "Which road"
+    conn.close()
+
+
+# ------------------------------------------------------------------ pairing
+def test_pin_pairs_wrong_pins_are_refused_then_rate_limited(table: LiveTable) -> None:
+    c = table.client()
+    assert c.pair("123456") == 410  # no PIN showing yet
+    pin = table.hub.pairing.new_pin()
+    wrong = f"{(int(pin) + 1) % 1_000_000:06d}"
+    for _ in range(WRONG_PER_MINUTE):
+        assert c.pair(wrong) == 403
+    assert c.pair(pin) == 429  # even the right one, for a minute
+    status, data = c.json("POST", "/api/pair", {"pin": pin})
+    assert "wait a minute" in data["error"] and not c.cookie
+
+
+def test_the_session_cookie_is_http_only_and_same_site(table: LiveTable) -> None:
+    c = table.client()
+    status, headers, body = c.request("POST", "/api/pair", {"pin": table.hub.pairing.new_pin()})
+    assert status == 200
+    cookie = headers["set-cookie"]
+    assert "HttpOnly" in cookie and "SameSite=Strict" in cookie
+    assert json.loads(body)["csrf"]
+
+
+def test_nothing_writes_without_a_paired_session_and_its_csrf_token(table: LiveTable) -> None:
+    seq = prompt(table)["seq"]
+    stranger = table.client()
+    for path, body in (("/api/answer", {"seq": seq, "value": 3}), ("/api/claim", {"seat": 1}),
+                       ("/api/unpair", {})):
+        status, data = stranger.json("POST", path, body)
+        assert status == 401 and "Pair this phone" in data["error"], path
+    c = paired(table)
+    csrf, c.csrf = c.csrf, ""
+    status, data = c.answer(seq, 3)
+    assert status == 403 and "CSRF" in data["error"]
+    c.csrf = "x" + csrf[1:]
+    assert c.answer(seq, 3)[0] == 403
+    c.csrf = csrf
+    status, _h, body = c.request("POST", "/api/answer", raw=b"seq=1&value=3",
+                                 headers={"Content-Type": "application/x-www-form-urlencoded",
+                                          "X-CSRF-Token": csrf})
+    assert status == 415
+    status, data = c.json("POST", "/api/answer", {"seq": seq, "value": 3}, headers={"Origin": "http://evil.example"})
+    assert status == 403 and "another site" in data["error"]
+    status, _h, body = c.request("POST", "/api/answer", raw=b"{not json", headers={
+        "Content-Type": "application/json", "X-CSRF-Token": csrf})
+    assert status == 400 and b"not valid JSON" in body
+    table.settle()
+    assert table.app.session.n_inputs == 1 and prompt(table)["title"] == "How many"  # nothing reached the game
+
+
+def test_unpair_forgets_the_phone(table: LiveTable) -> None:
+    c = paired(table)
+    assert c.json("POST", "/api/unpair", {})[0] == 200
+    c.cookie = c.cookie or ""
+    assert c.answer(prompt(table)["seq"], 3)[0] == 401
+
+
+# ------------------------------------------------------------------ answering
+def test_answers_go_through_the_journal_with_their_source_and_replay_exactly(table: LiveTable) -> None:
+    c = paired(table)
+    seq = prompt(table)["seq"]
+    status, data = c.answer(seq, 5)
+    assert status == 409 and data == {"ok": False, "message": "five is too many"}  # the game's own refusal
+    assert c.answer(seq, 3) == (200, {"ok": True, "message": ""})
+    assert c.answer(seq, 4)[0] == 409  # stale: that question was answered
+    p = prompt(table)
+    assert p["title"] == "Which road" and p["player_name"] == "Ben"
+    status, data = c.answer(p["seq"], "west")
+    assert status == 409 and data["message"] == "West is flooded"
+    assert c.answer(p["seq"], "south")[0] == 200
+    p = prompt(table)
+    status, data = c.answer(p["seq"], {"values": [7, 1], "source": "typed"})
+    assert status == 409 and "1 to 6" in data["message"]
+    status, data = c.answer(p["seq"], {"values": [3, 4], "source": "roller"})
+    assert status == 409 and "[dice] sources" in data["message"]
+    assert c.answer(p["seq"], {"values": [3, 4], "source": "typed"})[0] == 200
+    table.settle()
+    s, rec = table.app.session, table.app.record
+    assert s.game.data["n"] == 3 and s.game.data["choice"] == "south" and s.game.data["rolls"] == [3, 4]
+    assert s.dice_history[-1]["source"] == "typed"
+    events = [e for _n, _t, e in table.app.journal.inputs(rec.id)]
+    assert events[1:] == ["answer 1 web 5", "answer 1 web 3", "answer 2 web \"west\"", "answer 2 web \"south\"",
+                          'answer 3 web {"values":[7,1],"source":"typed"}',
+                          'answer 3 web {"values":[3,4],"source":"roller"}',
+                          'answer 3 web {"values":[3,4],"source":"typed"}']
+    replayed = open_session(table.app.journal, rec, table.cfg)
+    assert replayed.state_json() == s.state_json() and replayed.prompt_seq == s.prompt_seq
+    assert replayed.render().tobytes() == s.render().tobytes()  # the OLED and the phone agree, after replay too
+
+
+def test_the_device_and_the_phone_agree_after_each_answer(table: LiveTable) -> None:
+    c = paired(table)
+    assert c.answer(prompt(table)["seq"], 2)[0] == 200
+    # the frame published with the answer is the frame on the OLED
+    import base64
+    import io
+
+    from PIL import Image
+
+    png = base64.b64decode(table.public()["oled"].split(",", 1)[1])
+    assert Image.open(io.BytesIO(png)).convert("1").tobytes() == table.out.frames[-1].convert("1").tobytes()
+    table.press("ok")  # "north" on the device
+    table.settle()
+    assert prompt(table)["title"] == "Roll" and table.app.session.game.data["choice"] == "north"
+
+
+def test_companion_rng_answers_a_dice_prompt(table: LiveTable) -> None:
+    c = paired(table)
+    c.answer(prompt(table)["seq"], 1)
+    c.answer(prompt(table)["seq"], "north")
+    assert c.answer(prompt(table)["seq"], {"source": "rng"})[0] == 200
+    table.settle()
+    rolls = table.app.session.game.data["rolls"]
+    assert len(rolls) == 2 and all(1 <= v <= 6 for v in rolls)
+    assert table.app.session.dice_history[-1]["source"] == "rng"
+
+
+# ------------------------------------------------------------------ seats and secret ballots
+def to_the_vote(t: LiveTable, c: Client) -> None:
+    for value in (1, "north", {"source": "rng"}, ["a"]):
+        assert c.answer(prompt(t)["seq"], value)[0] == 200
+    assert prompt(t)["kind"] == "secret_vote"
+
+
+def test_secret_ballot_goes_only_to_the_phone_holding_the_seat(table: LiveTable) -> None:
+    ana, ben, watcher = paired(table), paired(table), table.client()
+    to_the_vote(table, ana)
+    p = prompt(table)
+    assert "options" not in p and p["voter_name"] == "Ana" and p["lines"] == []  # others see only who votes
+    assert "Yes" not in table.hub.latest.public and "Yes" in (table.hub.latest.ballot or "")
+    status, data = ana.answer(p["seq"], "yes")
+    assert status == 403 and "own phone" in data["error"]  # no seat claimed yet
+    assert ana.json("POST", "/api/claim", {"seat": 1}) == (200, {"ok": True, "seat": 1})
+    assert ben.json("POST", "/api/claim", {"seat": 1})[0] == 409  # Ana holds it
+    assert ben.json("POST", "/api/claim", {"seat": 3})[0] == 400
+    assert ben.json("POST", "/api/claim", {"seat": 2})[0] == 200
+    me = ana.json("GET", "/api/state")[1]["me"]
+    assert me["seat"] == 1 and [o["key"] for o in me["ballot"]["options"]] == ["yes", "no"]
+    assert "ballot" not in ben.json("GET", "/api/state")[1]["me"]
+    assert "ballot" not in watcher.json("GET", "/api/state")[1]["me"]
+    assert ben.answer(p["seq"], "no")[0] == 403  # not Ben's ballot
+    assert ana.answer(p["seq"], "yes")[0] == 200
+    # Ben votes on the device: that still works while his phone holds the seat
+    table.press("ok", "ok")  # "pass to Ben" → the ballot → first option (Yes)
+    table.settle()
+    assert prompt(table)["title"] == "Sure?"
+    assert table.app.session.game.data["votes"] == {"1": "yes", "2": "yes"}
+    events = [e for _n, _t, e in table.app.journal.inputs(table.app.record.id)]
+    assert 'answer 5 web:seat1 "yes"' in events
+
+
+# ------------------------------------------------------------------ the OLED side and start-up
+def test_pair_a_phone_from_the_game_menu_shows_a_fresh_pin(table: LiveTable) -> None:
+    labels = None
+    table.press("hold")
+    table.settle()
+    labels = [it.label for it in table.app.session.overlays[-1].widget.items]
+    n_inputs = table.app.session.n_inputs
+    table.press(*["down"] * labels.index("Pair a phone"), "ok")
+    table.settle()
+    assert table.app.pair_screen is not None and table.hub.pairing.pin_valid()
+    pin = table.app.pair_screen.pin
+    assert re.fullmatch(r"\d{6}", pin)
+    table.press("back")  # any key closes it; not journaled
+    table.settle()
+    assert table.app.pair_screen is None and table.app.session.n_inputs == n_inputs + len(labels[:labels.index(
+        "Pair a phone")]) + 1
+    assert table.client().pair(pin) == 200
+
+
+def test_start_web_on_a_taken_port_says_so_and_goes_on(caplog: pytest.LogCaptureFixture) -> None:
+    with socket.socket() as s, ExitStack() as stack:
+        s.bind(("127.0.0.1", 0))
+        s.listen()
+        port = s.getsockname()[1]
+        cfg = parse_config({"web": {"port": port, "bind": "127.0.0.1"}})
+        with caplog.at_level(logging.ERROR):
+            assert start_web(cfg, "sim", lambda ev: None, stack) is None
+        assert f"cannot listen on 127.0.0.1:{port}" in caplog.text and "[web] port" in caplog.text
+        assert start_web(parse_config({"web": {"enabled": False}}), "sim", lambda ev: None, stack) is None
+
+
+def test_no_game_running_answers_are_refused(tmp_path: Path) -> None:
+    with LiveTable(tmp_path, game=None) as t:  # type: ignore[arg-type]
+        c = paired(t)
+        assert t.public()["screen"] == "home"
+        status, data = c.answer(0, True)
+        assert status == 409 and "nothing to answer" in data["error"]
+        time.sleep(0)

@@ -1,0 +1,140 @@
+"""The web view's pieces without a server: answer events in the session and journal, the [web] config, the pairing
+rules, the snapshot's privacy, and the OLED's pairing screen with its QR code."""
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from companion.config import parse_config
+from companion.errors import ConfigError
+from companion.events import AnswerEvent, Key, KeyEvent
+from companion.session import Session, decode_event, encode_event
+from companion.web.pairing import PIN_TTL, WRONG_PER_PIN, PairError, Pairing
+from companion.web.screen import pair_frame, qr_image
+from companion.web.snapshot import prompt_json
+from fsm.prompts import SecretVote, options
+from webtable import WebDemo
+
+
+def new(sources: tuple[str, ...] = ("roller", "typed", "rng")) -> Session:
+    s = Session(WebDemo, seed=1, presets=["Ana", "Ben"], options={}, sources=sources)
+    s.handle(KeyEvent(Key.OK))
+    return s
+
+
+@pytest.mark.parametrize("ev", [AnswerEvent(3, 1), AnswerEvent({"values": [1, 2], "source": "typed"}, 7, "web:seat2"),
+                                AnswerEvent(["a", "b"], 0), AnswerEvent("it's \"quoted\" and spaced", 2)])
+def test_answer_events_round_trip_through_the_journal_text(ev: AnswerEvent) -> None:
+    assert decode_event(encode_event(ev)) == ev
+
+
+def test_an_answer_for_an_old_prompt_is_refused_not_applied_to_the_next() -> None:
+    s = new()
+    first = s.prompt_seq
+    s.handle(AnswerEvent(3, first))
+    assert s.game.data["n"] == 3 and s.prompt_seq == first + 1
+    s.handle(AnswerEvent(4, first))  # a second tap on the old question
+    assert s.game.data["n"] == 3 and s.game.state == "choose" and "changed" in (s.toast or "")
+    s.handle(KeyEvent(Key.HOLD))  # undo from the device's menu moves the prompt number on too
+    s.handle(KeyEvent(Key.DOWN))
+    s.handle(KeyEvent(Key.OK))
+    assert s.game.state == "count" and s.prompt_seq == first + 2
+    s.handle(AnswerEvent(1, first + 1))
+    assert s.game.state == "count"
+    s.handle(AnswerEvent(1, first + 2))
+    assert s.game.data["n"] == 1
+
+
+def test_dice_answers_follow_the_dice_sources() -> None:
+    s = new(sources=("roller",))
+    s.handle(AnswerEvent(1, s.prompt_seq))
+    s.handle(AnswerEvent("north", s.prompt_seq))
+    s.handle(AnswerEvent({"values": [2, 3], "source": "typed"}, s.prompt_seq))
+    assert s.game.state == "roll" and "roller" in (s.toast or "")
+    s = new(sources=("rng",))
+    s.handle(AnswerEvent(1, s.prompt_seq))
+    s.handle(AnswerEvent("north", s.prompt_seq))
+    s.handle(AnswerEvent({"values": [6, 6], "source": "rng"}, s.prompt_seq))  # values come from the session's RNG
+    assert s.game.state == "pick" and s.dice_history[-1]["source"] == "rng"
+    again = new(sources=("rng",))
+    for ev in (AnswerEvent(1, again.prompt_seq), AnswerEvent("north", again.prompt_seq + 1),
+               AnswerEvent({"values": [1, 1], "source": "rng"}, again.prompt_seq + 2)):
+        again.handle(ev)
+    assert again.game.data["rolls"] == s.game.data["rolls"]  # seeded: replay gives the same roll
+
+
+def test_web_config_defaults_and_one_line_errors() -> None:
+    w = parse_config({}).web
+    assert (w.enabled, w.bind, w.port, w.view) == (True, "auto", 8080, "open")
+    assert w.bind_for("sim") == "127.0.0.1" and w.bind_for("pi") == "0.0.0.0"
+    assert parse_config({"web": {"bind": "localhost"}}).web.bind_for("pi") == "127.0.0.1"
+    assert parse_config({"web": {"bind": "192.168.1.5", "view": "paired"}}).web.bind_for("sim") == "192.168.1.5"
+    for bad, words in (({"port": 70000}, "[web] port = 70000"), ({"bind": "my lan"}, "[web] bind"),
+                       ({"view": "secret"}, '"open", "paired"'), ({"enabled": "yes"}, "true or false"),
+                       ({"pin": 1}, "known keys")):
+        with pytest.raises(ConfigError) as e:
+            parse_config({"web": bad})
+        assert words in str(e.value) and "\n" not in str(e.value)
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.t = 1000.0
+
+    def __call__(self) -> float:
+        return self.t
+
+
+def test_pins_expire_and_too_many_wrong_ones_void_the_pin() -> None:
+    clock = Clock()
+    p = Pairing(clock)
+    pin = p.new_pin()
+    clock.t += PIN_TTL + 1
+    with pytest.raises(PairError) as e:
+        p.pair(pin, "a")
+    assert e.value.status == 410
+    pin = p.new_pin()
+    wrong = f"{(int(pin) + 1) % 1_000_000:06d}"
+    for i in range(WRONG_PER_PIN):
+        with pytest.raises(PairError):
+            p.pair(wrong, f"10.0.0.{i}")  # many addresses: each under its own limit
+    with pytest.raises(PairError) as e:
+        p.pair(pin, "10.0.1.1")
+    assert e.value.status == 410  # void: a new PIN must be shown on the OLED
+    s = p.pair(p.new_pin(), "10.0.1.1")
+    assert p.check_csrf(s.token, s.csrf) is s and p.check_csrf(s.token, "nope") is None
+    assert p.check_csrf("nope", s.csrf) is None
+
+
+def test_a_secret_ballots_options_never_reach_the_public_prompt() -> None:
+    vote = SecretVote("Vote", player=2, voter_name="Ben", lines=("Keep Ana?",),
+                      options=options(("yes", "YES keep"), ("no", "NO out")))
+    text = repr(prompt_json(vote, ["Ana", "Ben"], ()))
+    assert "YES" not in text and "Keep Ana" not in text and "'voter_name': 'Ben'" in text
+
+
+def test_pairing_screen_has_a_scannable_qr_code_and_the_pin() -> None:
+    import segno
+
+    url = "http://192.168.178.123:8080/"
+    img = qr_image(url)
+    qr = segno.make(url, error="l", boost_error=False, micro=False)
+    rows = [list(r) for r in qr.matrix_iter(scale=1, border=1)]
+    scale = img.width // len(rows)
+    assert scale >= 2 and img.height <= 64  # two OLED pixels a module at least: big enough to scan
+    for y, row in enumerate(rows):
+        for x, dark in enumerate(row):
+            assert bool(img.getpixel((x * scale, y * scale))) is not bool(dark)
+    frame = pair_frame(url, "123456")
+    assert frame.size == (128, 64)
+    assert frame.crop((0, 0, img.width, 64)).getbbox() is not None
+    assert frame.crop((img.width + 2, 0, 128, 64)).getbbox() is not None  # the PIN and address beside it
+
+
+def test_player_names_stay_data_in_the_snapshot(tmp_path: Any) -> None:
+    import json
+
+    s = Session(WebDemo, seed=1, presets=["<script>", "Ben"], options={})
+    s.handle(KeyEvent(Key.OK))
+    assert json.loads(json.dumps(s.state_json()))["players"][0]["name"] == "<script>"

@@ -1,0 +1,216 @@
+"""A live table for the web view's tests: the real App loop on its own thread, the real aiohttp server on a loopback
+port, and a small game asking every kind of prompt (including two secret ballots)."""
+from __future__ import annotations
+
+import http.client
+import json
+import queue
+import threading
+import time
+from pathlib import Path
+from typing import Any, Callable
+
+from PIL import Image
+
+from companion.app import App
+from companion.config import parse_config
+from companion.events import Key, KeyEvent, QuitEvent, RollerState
+from companion.journal import Journal
+from companion.web.hub import Hub
+from companion.web.server import WebServer
+from fsm.base import GameMachine
+from fsm.prompts import Choice, Confirm, Dice, Info, MultiSelect, Number, Option, Prompt, SecretVote, View, options
+
+
+class WebDemo(GameMachine):
+    """Every prompt type, in order: a number, a choice, dice, a multi-select, two secret ballots, a confirm."""
+
+    game_id, name, description = "webdemo", "Web demo", "test game for the web view"
+    min_players, max_players, default_players = 2, 2, 2
+    STATES = ["count", "choose", "roll", "pick", "vote", "sure", "game_over"]
+    TRANSITIONS = [{"trigger": "next", "source": s, "dest": d}
+                   for s, d in zip(STATES, STATES[1:])]
+    INITIAL = "count"
+    FINAL = ("game_over",)
+
+    def start(self) -> None:
+        self.data.update({"n": 0, "choice": None, "rolls": [], "picked": [], "votes": {}, "active": 1, "round": 1})
+        self.note("<b>Setup</b> & done")
+
+    def prompt(self) -> Prompt:
+        d = self.data
+        if self.state == "count":
+            return Number("How many", lo=0, hi=5, default=2, player=1, lines=("Pick 0 to 4",))
+        if self.state == "choose":
+            return Choice("Which road", options=(Option("north", "North"), Option("south", "South"),
+                                                 Option("west", "West", enabled=False, hint="West is flooded")),
+                          player=2)
+        if self.state == "roll":
+            return Dice("Roll", player=1, die="d6", count=2, purpose="test roll")
+        if self.state == "pick":
+            return MultiSelect("Pick", options=options("a", "b", "c"), min_count=1, max_count=2)
+        if self.state == "vote":
+            seat = len(d["votes"]) + 1
+            return SecretVote("Vote", player=seat, voter_name=self.player_name(seat), lines=("Secret",),
+                              options=options(("yes", "Yes"), ("no", "No")))
+        if self.state == "sure":
+            return Confirm("Sure?", lines=(f"{list(d['votes'].values()).count('yes')} yes",))
+        return Info("Over", lines=("done",))
+
+    def answer(self, value: Any) -> None:
+        d = self.data
+        if self.state == "count":
+            if value == 5:
+                raise self.refuse("five is too many")
+            d["n"] = value
+        elif self.state == "choose":
+            d["choice"] = value
+            d["active"] = 2
+        elif self.state == "roll":
+            d["rolls"] = value["values"]
+        elif self.state == "pick":
+            d["picked"] = value
+        elif self.state == "vote":
+            d["votes"][str(len(d["votes"]) + 1)] = value
+            if len(d["votes"]) < 2:
+                return
+            self.note("The vote is in")
+        elif self.state == "sure" and not value:
+            return
+        self.fire("next")
+
+    def player_json(self, seat: int) -> dict[str, Any]:
+        return {"n": self.data["n"] if seat == 1 else 0}
+
+    def extra_json(self) -> dict[str, Any]:
+        return {"choice": self.data["choice"], "rolls": self.data["rolls"]}
+
+    def views(self) -> list[View]:
+        return [View("Demo page", (f"n = {self.data['n']}",))]
+
+
+class FakeOutput:
+    def __init__(self) -> None:
+        self.frames: list[Image.Image] = []
+
+    def present(self, frame: Image.Image, active: int | None, waiting: bool, alerts: tuple[int, ...] = ()) -> None:
+        self.frames.append(frame)
+
+    def set_roller(self, state: RollerState, detail: str) -> None: ...
+
+    def close(self, farewell: Image.Image | None = None) -> None: ...
+
+
+class LiveTable:
+    """``with LiveTable(tmp_path, names=...) as t:`` — the App loop and the web server, both running."""
+
+    def __init__(self, tmp_path: Path, *, game: str = "webdemo", view: str = "open",
+                 names: tuple[str, ...] = ("Ana", "Ben")) -> None:
+        self.cfg = parse_config({"journal": {"path": str(tmp_path / "j.sqlite")}, "web": {"view": view},
+                                 "players": {"names": list(names)}})
+        self.events: "queue.SimpleQueue[Any]" = queue.SimpleQueue()
+        self.hub = Hub(self.events.put, view=view)
+        self.server = WebServer(self.hub, "127.0.0.1", 0)
+        self.port = self.server.start()
+        self.hub.address = f"http://127.0.0.1:{self.port}/"
+        self.out = FakeOutput()
+        self.app = App(self.cfg, Journal(self.cfg.journal_path()), self.events, self.out, game=game, web=self.hub)
+        dispatch = self.app.dispatch
+
+        def dispatch_or_mark(ev: Any) -> None:
+            if isinstance(ev, _Marker):
+                ev.done.set()
+            else:
+                dispatch(ev)
+        self.app.dispatch = dispatch_or_mark  # type: ignore[method-assign]
+        self.thread = threading.Thread(target=self.app.run, name="loop", daemon=True)
+        self.thread.start()
+        self.wait(lambda: self.hub.latest.version > 0, "the first snapshot")
+
+    def __enter__(self) -> "LiveTable":
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.close()
+
+    def close(self) -> None:
+        self.events.put(QuitEvent())
+        self.thread.join(10)
+        self.server.stop()
+        self.app.journal.close()
+
+    def press(self, *keys: str) -> None:
+        for k in keys:
+            self.events.put(KeyEvent(Key(k)))
+
+    def settle(self) -> None:
+        """Wait until the loop has handled everything put so far."""
+        done = threading.Event()
+        self.events.put(_Marker(done))
+        if not done.wait(5):
+            raise TimeoutError("the loop did not catch up")
+
+    def wait(self, pred: Callable[[], bool], what: str, timeout: float = 5.0) -> None:
+        end = time.monotonic() + timeout
+        while not pred():
+            if time.monotonic() > end:
+                raise TimeoutError(f"waited {timeout} s for {what}")
+            time.sleep(0.01)
+
+    def public(self) -> dict[str, Any]:
+        return json.loads(self.hub.latest.public)  # type: ignore[no-any-return]
+
+    def client(self) -> "Client":
+        return Client(self.port)
+
+
+class _Marker:
+    """Not an event: the test's way to know the loop got this far (caught before App.dispatch)."""
+
+    def __init__(self, done: threading.Event) -> None:
+        self.done = done
+
+
+class Client:
+    """One browser: keeps its cookie and CSRF token."""
+
+    def __init__(self, port: int) -> None:
+        self.port = port
+        self.cookie = ""
+        self.csrf = ""
+
+    def request(self, method: str, path: str, body: Any = None, *, headers: dict[str, str] | None = None,
+                raw: bytes | None = None) -> tuple[int, dict[str, str], bytes]:
+        conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=10)
+        h = {"Host": f"127.0.0.1:{self.port}"}
+        if self.cookie:
+            h["Cookie"] = self.cookie
+        data = raw
+        if body is not None:
+            data = json.dumps(body).encode()
+            h["Content-Type"] = "application/json"
+            if self.csrf:
+                h["X-CSRF-Token"] = self.csrf
+        h.update(headers or {})
+        conn.request(method, path, body=data, headers=h)
+        r = conn.getresponse()
+        payload = r.read()
+        hdrs = {k.lower(): v for k, v in r.getheaders()}
+        conn.close()
+        if "set-cookie" in hdrs:
+            c = hdrs["set-cookie"].split(";", 1)[0]
+            self.cookie = "" if c.endswith("=") or c.endswith('=""') else c
+        return r.status, hdrs, payload
+
+    def json(self, method: str, path: str, body: Any = None, **kw: Any) -> tuple[int, Any]:
+        status, _h, payload = self.request(method, path, body, **kw)
+        return status, json.loads(payload) if payload else None
+
+    def pair(self, pin: str) -> int:
+        status, data = self.json("POST", "/api/pair", {"pin": pin})
+        if status == 200:
+            self.csrf = data["csrf"]
+        return status
+
+    def answer(self, seq: int, value: Any) -> tuple[int, Any]:
+        return self.json("POST", "/api/answer", {"seq": seq, "value": value})
