@@ -329,3 +329,17 @@ def test_chess_boards_and_the_society_report_are_in_the_snapshot(tmp_path: Path)
         snap = t.public()
         assert "Ana builds 2 armies" in snap["report"]["markdown"] and "[b]" in snap["report"]["bbcode"]
         assert snap["state"]["map"]["width"] > 0 and snap["state"]["turn"] == 2
+
+
+def test_a_broken_snapshot_never_stops_the_table(table: LiveTable, monkeypatch: pytest.MonkeyPatch,
+                                                 caplog: pytest.LogCaptureFixture) -> None:
+    def broken(*_a: Any) -> None:
+        raise KeyError("a game's state the web view did not expect")
+
+    monkeypatch.setattr(table.hub.builder, "build", broken)
+    frames = len(table.out.frames)
+    with caplog.at_level(logging.ERROR):
+        table.press("ok")
+        table.settle()
+    assert table.app.session.game.state == "choose" and len(table.out.frames) > frames  # the OLED went on
+    assert "the table plays on" in caplog.text
