@@ -111,6 +111,8 @@ class Session:
         #: why the last input was refused (an impossible typed entry), for scripts to report; None when accepted
         self.refused: str | None = None
         self.n_inputs = 0
+        self._handling = False
+        self._memo: Prompt | None = None
         #: counts the prompts the table has been asked (answers, undo, redo): a phone's answer names the one it saw
         self.prompt_seq = 0
         #: called when "Pair a phone" is picked in the game menu (the App shows the PIN); None in replay and scripts
@@ -137,7 +139,15 @@ class Session:
         return list(self.wizard.data["names"])
 
     def prompt(self) -> Prompt:
-        return self.model.prompt()  # type: ignore[no-any-return]
+        # Within one input the prompt is asked for several times (answer, automatic picks, the new screen); a
+        # long game's replay spends most of its time there, so it is kept until the model changes (an answer or
+        # a restore). Outside handle() it is always asked afresh.
+        if self._memo is not None:
+            return self._memo
+        p: Prompt = self.model.prompt()
+        if self._handling:
+            self._memo = p
+        return p
 
     def _snapshot(self) -> Any:
         if self.game is None:
@@ -145,6 +155,7 @@ class Session:
         return ("game", self.game.snapshot(), self.game)
 
     def _restore(self, snap: Any) -> None:
+        self._memo = None
         if snap[0] == "setup":
             self.game = None
             self.wizard.restore(snap[1])
@@ -172,6 +183,7 @@ class Session:
         self.toast = None
         self.toast_sticky = False
         self.refused = None
+        self._handling, self._memo = True, None
         try:
             if isinstance(ev, RollEvent):
                 self._on_roll(ev)
@@ -190,6 +202,8 @@ class Session:
         except Exception:  # a bug must never take the table down: log it, keep the state, say so
             log.exception("input %s failed", encode_event(ev))
             self.toast = "Internal error; the game is unchanged. See the log."
+        finally:
+            self._handling, self._memo = False, None
         return self._records
 
     def _on_roll(self, ev: RollEvent) -> None:
@@ -416,6 +430,7 @@ class Session:
 
     def _model_answer(self, value: Any) -> None:
         """Hand an answer to the wizard or the game; the wizard's last answer creates the game."""
+        self._memo = None
         if isinstance(value, dict) and value.get("clock") == "timeout" and self.game is not None:
             self.game.time_out(int(value["seat"]))
             return

@@ -61,7 +61,7 @@ class BoardView:
     ``cells`` has ``files * ranks`` strings, square ``rank * files + file`` (a1 first, rank 1 at the bottom): ``""``
     empty, ``"."`` a square of colour, ``"#"`` a square of colour blocked by its twin, else a role letter
     (``KQRBNP``) and whose piece it is for the seat to act: ``o`` owned, ``c`` controlled, ``e`` an opponent's,
-    ``n`` neutral (``"Qc"``). ``spots`` maps an option key to the square of each step of its ``path``, so the widget
+    ``n`` neutral (``"Qc"``), and ``*`` when it stands on a square of colour (``"Pe*"``). ``spots`` maps an option key to the square of each step of its ``path``, so the widget
     can show the cursor, the selected piece and its targets.
     """
 

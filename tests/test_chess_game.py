@@ -301,6 +301,8 @@ def test_back_at_the_piece_step_opens_the_control_map() -> None:
     s.handle(KeyEvent(Key.OK))
     moves(s, "wPl2-l4", "reject", "bPe15-e13", "wPl4-l5")  # l5 is a red square: Ann now controls red
     assert s.toast == "Ann now controls red through l5"
+    board = s.prompt().board
+    assert board is not None and board.cells[4 * 16 + 11] == "Pe*"  # Bo to move: Ann's pawn on l5 (red), marked
     s.handle(KeyEvent(Key.BACK))
     assert s.overlays and s.overlays[-1].title == "Control map"
     lines = s.overlays[-1].widget.lines
@@ -308,6 +310,7 @@ def test_back_at_the_piece_step_opens_the_control_map() -> None:
     assert lines[-1].startswith("Blocked:") and "e12" in lines[-1]
     s.handle(KeyEvent(Key.BACK))
     assert not s.overlays
+    assert _cell(s.render(), 4 * 16 + 11)[0] == "...#"  # the pawn on l5 has its dot at the top right
 
 
 def test_companion_play_script_ends_in_mate_from_a_composed_start(tmp_path: Path) -> None:
@@ -340,3 +343,18 @@ def test_held_buttons_go_faster_and_stop_at_the_ends() -> None:
     for _ in range(20):
         walk.key(Key.DOWN, repeat=True)
     assert walk.cursor == 29  # held, it stops at the end
+
+
+def test_companion_play_script_ends_on_time(tmp_path: Path) -> None:
+    cfg = tmp_path / "config.toml"
+    cfg.write_text('[games.sovereign-chess]\nclock = "sudden 1"\n')
+    script = tmp_path / "time.txt"
+    script.write_text("ok\ndown\nok\nmove wPi2-i4\nwait 1.2\n")  # Bo lets the second run out
+    journal = tmp_path / "j.sqlite"
+    out = tmp_path / "state.json"
+    r = run_companion("--config", str(cfg), "play", "sovereign-chess", "--script", str(script), "--state-json",
+                      str(out), "--seed", "1", "--journal", str(journal))
+    assert r.returncode == 0, r.stderr
+    state = json.loads(out.read_text())
+    assert (state["termination"], state["result"], state["winner_name"]) == ("time", "1-0", "Ana")
+    assert state["clocks"]["2"] == 0

@@ -231,6 +231,20 @@ def test_a_seat_with_no_move_is_passed_over() -> None:
     assert game.turn == 3
 
 
+def test_settle_runs_the_start_of_turn_rules_on_a_position_read_from_text() -> None:
+    # Ash to move in a composed position: its king on a1 is not in check but every move puts it in check (as in
+    # the test above), so it has escaped; with no other piece Ash has no move: settling removes the king and
+    # passes Ash over. The default start is already settled.
+    pieces = {"m1": "wk", "a1": "ak", "h2": "wr", "b8": "wr", "p8": "sk", "h16": "bk"}
+    game = royale(pieces, turn=2)
+    assert game.king_square(2) == parse_square("a1") and not game.in_check(2)  # as read, its moves all lose it
+    assert game.settle() == ((2,), (2,))
+    assert game.king_square(2) is None and game.turn == 3 and game.legal_moves()
+    assert game.settle() == ((), ())
+    start = SovereignChessRoyale()
+    assert start.settle() == ((), ()) and start.text == royale_start()
+
+
 def test_interregnum_army_keeps_its_colour_and_control_and_regains_a_king_by_promotion() -> None:
     # Black (seat 4) has no king: it still owns black, its pawns on e12 and h11 still control red and pink, and
     # White's knight on the black square i9 takes nothing over; promoting its pawn to a king ends the Interregnum

@@ -281,6 +281,26 @@ def test_time_running_out_can_leave_the_last_king() -> None:
     assert g.state == "game_over" and g.state_json()["winner_name"] == "Ann"
 
 
+def test_a_seat_whose_time_runs_out_on_its_turn_with_only_its_king_is_passed_over() -> None:
+    # White's king is all it has: when its flag falls on its own turn it has no move, so its turn passes to Ash
+    g = new_game(armies="seats", start=composed({"m1": "wk", "c6": "ak", "p16": "sk", "h16": "bk", "a3": "ap"}))
+    g.time_out(1)
+    assert g.state == "news" and g.data["news"] == ["Ann: time is up, king off m1", "Ann passes: no move"]
+    g.answer(True)
+    assert g.state_json()["to_move"] == 2 and "aPa3-a4" in {o.key for o in g.prompt().options}
+
+
+def test_a_start_option_whose_seat_to_move_cannot_move_is_passed_over() -> None:
+    # composed start: White has only a king, hemmed in by neutral pawns (not in check): it escapes and White,
+    # left with nothing, is passed over; Ash moves first
+    g = new_game(armies="seats", start=composed({"a1": "wk", "a2": "pp", "b1": "pp", "b2": "pp", "c6": "ak",
+                                                 "h16": "bk", "p1": "sk"}))
+    js = g.state_json()
+    assert js["to_move"] == 2 and js["kings"]["1"] is None and js["interregnum"] == [1]
+    assert "Start: White's king escaped: Interregnum" in g.data["log"]
+    assert "Start: White passes: no move" in g.data["log"]
+
+
 def test_four_clocks_run_through_the_session() -> None:
     from companion.events import Key, KeyEvent
     from companion.session import Session

@@ -68,9 +68,11 @@ def table(tmp_path: Path, browser: Any) -> Iterator[LiveTable]:
 
 
 def wait(browser: Any, what: str, pred: Callable[[Any], Any], timeout: float = 5.0) -> Any:
+    from selenium.common.exceptions import StaleElementReferenceException
     from selenium.webdriver.support.ui import WebDriverWait
 
-    return WebDriverWait(browser, timeout, poll_frequency=0.02).until(pred, f"waited {timeout} s for {what}")
+    return WebDriverWait(browser, timeout, poll_frequency=0.02,
+                         ignored_exceptions=(StaleElementReferenceException,)).until(pred, f"waited {timeout} s for {what}")
 
 
 def text(browser: Any, element_id: str) -> str:
@@ -97,6 +99,19 @@ def button(browser: Any, label: str) -> Any:
 
     return wait(browser, f"the {label!r} button", lambda b: next(
         (e for e in b.find_elements(By.CSS_SELECTOR, "#answer button") if e.text.split("\n")[0] == label), None))
+
+
+def press(browser: Any, label: str) -> None:
+    """Click the answer button ``label`` (found again if the page redrew it meanwhile)."""
+    from selenium.common.exceptions import StaleElementReferenceException
+
+    def go(b: Any) -> bool:
+        try:
+            button(b, label).click()
+            return True
+        except StaleElementReferenceException:
+            return False
+    wait(browser, f"a click on {label!r}", go)
 
 
 def test_the_view_follows_a_device_button_press_within_a_second(browser: Any, table: LiveTable) -> None:
@@ -195,3 +210,34 @@ def test_sovereign_chess_board_in_colour_and_a_move_from_the_phone(browser: Any,
         with Image.open(shot) as img:
             colours = img.convert("RGB").getcolors(1 << 20) or []
         assert img.width >= 300 and len(colours) > 50  # a board in many colours, not a blank box
+
+
+def test_society_gm_console_enters_orders_processes_and_offers_the_report(browser: Any, tmp_path: Path) -> None:
+    from selenium.webdriver.common.by import By
+
+    with LiveTable(tmp_path, game="society", names=("Ana", "Ben", "Cleo")) as t:
+        gm = t.client()
+        gm.pair(t.hub.pairing.new_pin())
+        for value in (3, "start", "start"):  # three societies, start, the map as drawn
+            assert gm.answer(t.public()["prompt"]["seq"], value)[0] == 200
+        browser.delete_all_cookies()
+        open_view(browser, t)
+        pair(browser, t)
+        wait(browser, "the map", lambda b: b.find_elements(By.ID, "society-map"))
+        press(browser, "Ana 6g T1")  # the order forms are the game's own prompts
+        press(browser, "Armies")
+        wait(browser, "the number form", lambda b: b.find_elements(By.ID, "num"))
+        browser.find_element(By.ID, "num").clear()
+        browser.find_element(By.ID, "num").send_keys("2")
+        press(browser, "OK")
+        press(browser, "Done with orders")
+        wait(browser, "the order listed", lambda b: b.find_elements(By.ID, "society-orders"))
+        assert text(browser, "society-orders") == "Ana: 2 armies"
+        press(browser, "Process turn")
+        press(browser, "Yes")
+        wait(browser, "the report", lambda b: "turn 1" in b.find_element(By.ID, "report-text").get_attribute("value"))
+        report = browser.find_element(By.ID, "report-text").get_attribute("value")
+        assert report == t.public()["report"]["markdown"] and "Ana builds 2 armies" in report
+        browser.find_element(By.XPATH, "//button[text()='BBCode']").click()
+        wait(browser, "the BBCode", lambda b: "[b]" in b.find_element(By.ID, "report-text").get_attribute("value"))
+        assert t.app.session.game.data["round"] == 2

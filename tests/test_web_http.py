@@ -308,3 +308,38 @@ def test_no_game_running_answers_are_refused(tmp_path: Path) -> None:
         status, data = c.answer(0, True)
         assert status == 409 and "nothing to answer" in data["error"]
         time.sleep(0)
+
+
+def test_chess_boards_and_the_society_report_are_in_the_snapshot(tmp_path: Path) -> None:
+    with LiveTable(tmp_path / "royale", game="sovereign-chess-royale", names=("Ana", "Ben", "Cleo", "Dev")) as t:
+        c = paired(t)
+        assert c.answer(prompt(t)["seq"], "start")[0] == 200
+        assert c.answer(prompt(t)["seq"], "random")[0] == 200
+        p = prompt(t)
+        move = next(o for o in p["options"] if not o["in_menu"])
+        assert len(move["path"]) >= 2  # the page offers the piece, then its target
+        assert c.answer(p["seq"], move["key"])[0] == 200
+        board = t.public()["chess"]
+        assert len(board["cells"]) == 256 and sorted(board["control"]) == ["1", "2", "3", "4"]
+        assert len(board["colour_squares"]) == 24 and len(board["last"]) == 2
+    with LiveTable(tmp_path / "society", game="society", names=("Ana", "Ben", "Cleo")) as t:
+        c = paired(t)
+        for value in (3, "start", "start", "soc:1", "armies", 2, "done", "process", True):
+            assert c.answer(prompt(t)["seq"], value)[0] == 200, value
+        snap = t.public()
+        assert "Ana builds 2 armies" in snap["report"]["markdown"] and "[b]" in snap["report"]["bbcode"]
+        assert snap["state"]["map"]["width"] > 0 and snap["state"]["turn"] == 2
+
+
+def test_a_broken_snapshot_never_stops_the_table(table: LiveTable, monkeypatch: pytest.MonkeyPatch,
+                                                 caplog: pytest.LogCaptureFixture) -> None:
+    def broken(*_a: Any) -> None:
+        raise KeyError("a game's state the web view did not expect")
+
+    monkeypatch.setattr(table.hub.builder, "build", broken)
+    frames = len(table.out.frames)
+    with caplog.at_level(logging.ERROR):
+        table.press("ok")
+        table.settle()
+    assert table.app.session.game.state == "choose" and len(table.out.frames) > frames  # the OLED went on
+    assert "the table plays on" in caplog.text

@@ -2,7 +2,8 @@
 
 Each piece is a 3×3 glyph per role in its cell; whose piece it is, seen by the seat to act, is the cell's style:
 its own army (owned) inverted over the whole cell, a controlled army inverted over the glyph only (a gap stays
-round it), an opponent's underlined, a neutral one plain. An empty square of colour shows a dot, a blocked one a dash. The cursor is a dark ring and a lit ring round
+round it), an opponent's underlined, a neutral one plain. An empty square of colour shows a dot, a blocked one a dash; a piece on a square of colour has a dot (or,
+inverted, a notch) in its top right corner. The cursor is a dark ring and a lit ring round
 its cell (one of them shows whatever surrounds it); the selected piece is drawn inverted; the targets of the selected
 piece are a block (empty) or inverted (a capture).
 """
@@ -53,7 +54,11 @@ def draw_cell(d: ImageDraw.ImageDraw, x: int, y: int, cell: str) -> None:
     if style == "o":
         d.rectangle((x, y, x + CELL - 1, y + CELL - 1), fill=1)
         _glyph(d, x, y, role, 0)
+        if cell.endswith("*"):  # on a square of colour: a notch at the top right
+            d.point((x + CELL - 1, y), fill=0)
         return
+    if cell.endswith("*"):  # on a square of colour: a dot at the top right
+        d.point((x + CELL - 1, y), fill=1)
     if style == "c":
         d.rectangle((x, y, x + CELL - 2, y + CELL - 2), fill=1)
         _glyph(d, x, y, role, 0)

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
-from companion.rules.sovereign_chess import Colour, SovereignChess, square_name
+from companion.rules.sovereign_chess import Colour, SovereignChess, SovereignChessRoyale, square_name
 from companion.rules.sovereign_chess.squares import COLOUR_SQUARES
 
 def chess_board(state: dict[str, Any], last: Sequence[int] = ()) -> dict[str, Any] | None:
@@ -16,8 +16,9 @@ def chess_board(state: dict[str, Any], last: Sequence[int] = ()) -> dict[str, An
     text = state.get("position")
     if not isinstance(text, str) or not str(state.get("game", "")).startswith("sovereign-chess"):
         return None
+    royale = str(state.get("game")).endswith("royale")
     try:
-        g = SovereignChess(text)
+        g: SovereignChess | SovereignChessRoyale = SovereignChessRoyale(text) if royale else SovereignChess(text)
     except ValueError:
         return None
     cells: list[list[str] | None] = []
@@ -29,14 +30,20 @@ def chess_board(state: dict[str, Any], last: Sequence[int] = ()) -> dict[str, An
     control: dict[str, Any] = {}
     for seat, colour in owned.items():
         control[str(seat)] = {"owned": colour, "controlled": list(controlled.get(seat, []))}
-    king = g.king_square(g.turn) if state.get("check") else None
+    check = state.get("check")
+    if isinstance(check, dict):  # Royale: {seat in check: the seats giving it}; kings by seat
+        kings = state.get("kings") or {}
+        checked = [str(kings[k]) for k in check if kings.get(k)]
+    else:
+        king = g.king_square(g.turn) if check else None
+        checked = [square_name(king)] if king is not None else []
     return {
         "files": 16, "ranks": 16,
         "cells": cells,
         "colour_squares": {square_name(sq): c.label for c in Colour for sq in COLOUR_SQUARES[c]},
         "blocked": [square_name(sq) for sq in g.blocked()],
         "last": [square_name(sq) for sq in last if 0 <= sq < 256],
-        "check": square_name(king) if king is not None else None,
+        "check": checked,
         "control": control,
         "to_move_seat": state.get("active_player"),
     }

@@ -41,10 +41,19 @@ class Hub:
         self._waiting: dict[str, Outcome] = {}
         #: when set (by `make bench`), the server appends ms from an input journaled to its event sent
         self.sent_ms: list[float] | None = None
+        self._failed = False
 
     # ------------------------------------------------------------------ main loop side
     def publish(self, app: "App", frame: Image.Image | None, t_input: float | None = None) -> None:
-        snap = self.builder.build(app, frame, t_input)
+        """Called by the main loop after each draw. A failure here is logged, never raised: the table plays on."""
+        try:
+            snap = self.builder.build(app, frame, t_input)
+        except Exception:
+            if not self._failed:
+                log.exception("the web view could not show this moment of the game; the table plays on")
+            self._failed = True
+            return
+        self._failed = False
         if snap is None:
             return
         self.latest = snap  # one reference assignment: readers see the old snapshot or the new one, whole

@@ -114,6 +114,9 @@ class SnapshotBuilder:
 
                 board = getattr(p, "board", None)
                 body["chess"] = chess_board(state, board.last if board is not None else ())
+            report = getattr(g, "report", None)
+            if callable(report):  # a game master's turn report (Society), ready to copy into the forum
+                body["report"] = {"markdown": report("markdown"), "bbcode": report("bbcode")}
             body.update(screen="game", game={"id": s.game_cls.game_id, "name": s.game_cls.name},
                         summary=s.summary(), state=state, prompt=pj, toast=s.toast,
                         menu_open=bool(s.overlays), over=over,

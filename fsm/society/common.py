@@ -9,6 +9,7 @@ if TYPE_CHECKING:
     from .machine import SocietyGame
 
 LINE = 24  #: characters of a context line
+PAGE = 19  #: characters of a line on a scrolling page (report, society pages): the display font is ~6 px a letter
 TITLE = 20  #: characters of a title
 BACK = "back"
 
@@ -33,7 +34,7 @@ def readings(g: "SocietyGame") -> Readings:
     return Readings.from_options(g.options)
 
 
-def wrap(text: str, n: int = LINE) -> list[str]:
+def wrap(text: str, n: int = PAGE) -> list[str]:
     """Words into lines of at most ``n`` characters (continuation lines indented by one space)."""
     out: list[str] = []
     cur = ""

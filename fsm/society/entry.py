@@ -14,7 +14,7 @@ from companion.rules.society.resolve import research_costs, spendable
 from companion.rules.society.world import adjacent_socs, alive, at_war, blocked, can_build_level, holds, sqs
 from fsm.prompts import Choice, Confirm, Number, Option, Prompt
 
-from .common import BACK, clip, readings, sname, soc, world
+from .common import BACK, clip, readings, sname, soc, world, wrap
 
 if TYPE_CHECKING:
     from .machine import SocietyGame
@@ -51,14 +51,14 @@ def prompt(g: "SocietyGame") -> Prompt:
                       options=tuple(opts))
     step = e["step"]
     if step == "process":
-        return Confirm(f"Process turn {turn}?", lines=(f"{len(orders)} orders", "phases 1-6, then report"))
+        return Confirm(f"Process turn {turn}?", lines=(f"{len(orders)} orders", "phases 1-6, then", "the report"))
     if step == "list":
-        opts = [Option(str(i), clip(f"{i + 1} {sname(g, o['seat'], 5)} {describe(o, w)}", 22))
+        opts = [Option(str(i), clip(f"{i + 1} {sname(g, o['seat'], 4)} {describe(o, w)}", 21))
                 for i, o in enumerate(orders)]
         return Choice("Order list", lines=("OK on one deletes it",), options=tuple(opts), back=BACK)
     if step == "delete":
         o = orders[int(e["index"])]
-        return Confirm("Delete order?", lines=(clip(f"{sname(g, o['seat'])}:"), clip(describe(o, w))),
+        return Confirm("Delete order?", lines=(clip(f"{sname(g, o['seat'])}:"), *wrap(describe(o, w))[:2]),
                        default=False)
     if step == "more":
         return Choice("More", lines=(f"Turn {turn}",), options=(Option(BACK, "Back to orders"),
@@ -105,7 +105,7 @@ def prompt(g: "SocietyGame") -> Prompt:
         avail, costs, n = _avail(g, seat), research_costs(w, seat, 10, readings(g)), 0
         while n < len(costs) and sum(costs[: n + 1]) <= avail:
             n += 1
-        return Number(title, lines=(head, f"levels: next costs {costs[0]}", "0 cancels"), lo=0, hi=max(1, n),
+        return Number(title, lines=(head, f"next level {costs[0]}g", "0 cancels"), lo=0, hi=max(1, n),
                       default=1)
     if step == "square":
         own = sqs(w, list(s["cities"]))
@@ -114,20 +114,20 @@ def prompt(g: "SocietyGame") -> Prompt:
         best = geo.best_city_site(own, blocked(w), int(w["w"]), int(w["h"]), anywhere)
         opts = [Option("auto", f"Auto ({geo.name(best)})" if best else "Auto")]
         opts += [Option(geo.name(q), geo.name(q)) for q in sites]
-        return Choice(title, lines=(head, "where? (auto: least border)"), options=tuple(opts), back=BACK)
+        return Choice(title, lines=(head, "Auto: least border"), options=tuple(opts), back=BACK)
     if step == "wonder":
         if kind == "kgb":
-            opts = [Option(k, wd.name[:20]) for wd in WONDERS if (k := wd.key) in w["wonders"] and k != "kgb"]
+            opts = [Option(k, wd.name if len(wd.name) <= 17 else wd.short) for wd in WONDERS if (k := wd.key) in w["wonders"] and k != "kgb"]
         else:
             ordered = {x["wonder"] for x in orders if x["seat"] == seat and x["kind"] == "wonder"}
-            opts = [Option(wd.key, clip(f"{wd.level} {wd.name}", 22),
+            opts = [Option(wd.key, f"{wd.level} {wd.name if len(wd.name) <= 17 else wd.short}",
                            enabled=can_build_level(w, seat, wd.level) and wd.key not in ordered,
                            hint="already ordered" if wd.key in ordered else f"needs {tech_name(wd.level)} ({wd.level})")
                     for wd in WONDERS if wd.key not in w["wonders"]]
         return Choice(title, lines=(head, "which wonder?"), options=tuple(opts), back=BACK)
     if step == "gold":
         lo = wonder_base_cost(_level(o["wonder"])) if kind == "wonder" else 1000
-        return Number(title, lines=(head, f"gold, min {lo} (0 cancels)"), lo=0, hi=max(lo, _avail(g, seat)),
+        return Number(title, lines=(head, f"gold, min {lo}", "0 cancels"), lo=0, hi=max(lo, _avail(g, seat)),
                       default=lo)
     if step == "aid_what":
         to = sname(g, o["to"], 10)
@@ -146,10 +146,10 @@ def prompt(g: "SocietyGame") -> Prompt:
         return Number(title, lines=(head, f"{k} to give"), lo=0, hi=hi, default=min(hi, int(o.get(k, 0))))
     if step in ("armies", "nukes"):
         have = int(s[step]) + sum(int(x["count"]) for x in orders if x["seat"] == seat and x["kind"] == step)
-        return Number(title, lines=(head, f"{step} to send (of {have})"), lo=0, hi=have,
+        return Number(title, lines=(head, f"{step}, of {have}"), lo=0, hi=have,
                       default=have if step == "armies" else 0)
     if step == "nukes_first":
-        return Confirm(title, lines=(head, "nukes before armies?"), yes="Nukes first", no="Armies first")
+        return Confirm(title, lines=(head, "nukes or armies first?"), yes="Nukes", no="Armies")
     if step == "rank":
         ranked = list(o.get("ranking", []))
         left = [c for c in soc(g, o["target"])["cities"] if c not in ranked]
@@ -159,7 +159,7 @@ def prompt(g: "SocietyGame") -> Prompt:
                       options=tuple(opts), back=BACK)
     if step == "gov":
         opts = [Option(k, gv.name) for k, gv in GOVERNMENTS.items() if k != s["gov"]]
-        return Choice(title, lines=(head, "to which government?"), options=tuple(opts), back=BACK)
+        return Choice(title, lines=(head, "new government?"), options=tuple(opts), back=BACK)
     # keep
     return Choice(title, lines=(head, "the one phase kept"), options=tuple(Option(p, p.title()) for p in KEEP_PHASES),
                   back=BACK)

@@ -8,7 +8,7 @@ from companion.rules.society.data import PHASE_NAMES
 from companion.rules.society.world import map_rows
 from fsm.prompts import View
 
-from .common import LINE, clip, wrap
+from .common import clip, wrap
 
 if TYPE_CHECKING:
     from .machine import SocietyGame
@@ -137,7 +137,7 @@ def views(g: "SocietyGame") -> list[View]:
     if last is not None:
         lines = []
         for title, evs in _by_phase(last):
-            lines.append(clip(title.upper(), LINE))
+            lines += wrap(title.upper(), 16)
             lines += [x for e in evs for x in wrap(e)]
         out.append(View(f"Turn {last['turn']} report", tuple(lines)))
     if g.data["orders"]:

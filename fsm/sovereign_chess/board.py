@@ -24,7 +24,8 @@ def cells(game: AnyChess, viewer: int) -> tuple[str, ...]:
     for sq in range(NSQ):
         piece = game.piece_at(sq)
         if piece is not None:
-            out.append(piece.role.letter.upper() + cell_style(game, piece.colour, viewer))
+            mark = "*" if SQ_COLOUR[sq] >= 0 else ""  # a piece on a square of colour (it gives control)
+            out.append(piece.role.letter.upper() + cell_style(game, piece.colour, viewer) + mark)
         elif sq in blocked:
             out.append("#")
         elif SQ_COLOUR[sq] >= 0:

@@ -19,7 +19,7 @@ from fsm.prompts import Choice, Info, Option, Prompt, Random, View
 from fsm.sovereign_chess.board import board_view
 from fsm.sovereign_chess.entry import Entry, move_entries, move_options
 
-from .status import ARMIES, announcements, check_lines, check_toast, standing, status_lines, wrap
+from .status import ARMIES, announcements, check_lines, check_toast, standing, status_lines, turn_events, wrap
 
 log = logging.getLogger(__name__)
 
@@ -73,11 +73,16 @@ class SovereignChessRoyaleGame(GameMachine):
 
     # ------------------------------------------------------------------ setup
     def start(self) -> None:
+        eng = SovereignChessRoyale(self.options["start"] or None)
+        # a composed start may open on a king that has escaped or a seat without a move (the default start cannot)
+        escaped, passed = eng.settle()
         self.data.update({
-            "position": SovereignChessRoyale(self.options["start"] or None).text, "moves": [], "army": None,
+            "position": eng.text, "moves": [], "army": None,
             "picks": [], "check": {}, "result": None, "termination": None, "winner": None, "winners": None,
             "tied": [], "announce": None, "alert": [], "last_move": None, "last": {}, "news": [],
         })
+        for said in turn_events(escaped, passed, lambda army: ARMIES[army - 1].title()):
+            self.note(f"Start: {said}")
         if self.options["armies"] == "random":
             self.fire("draw")
         elif self.options["armies"] == "seats":
@@ -217,10 +222,13 @@ class SovereignChessRoyaleGame(GameMachine):
         if sq is None:
             self.note(f"{self.player_name(seat)}: time is up (no king to lose)")
             return
+        # the seat to move may now have no move (its king was all it had), or its king may have escaped
+        escaped, passed = eng.settle()
         self.data["position"] = eng.text
-        said = f"{self.player_name(seat)}: time is up, king off {square_name(sq)}"
-        self.note(said)
-        self.data["news"] = [*self.data["news"], said] if self.state == "news" else [said]
+        said = [f"{self.player_name(seat)}: time is up, king off {square_name(sq)}",
+                *turn_events(escaped, passed, self.army_name)]
+        self.note("; ".join(said))
+        self.data["news"] = [*self.data["news"], *said] if self.state == "news" else said
         self.data["announce"] = None
         if self._settle():
             return

@@ -47,11 +47,13 @@ def announcements(report: MoveReport, name: Name) -> list[str]:
         out.append(f"{name(report.seat)} took {name(s)}'s king")
     for s in report.crowned:
         out.append(f"Long live the king! {name(s)} crowned on {square_name(report.move.to_sq)}")
-    for s in report.escaped:
-        out.append(f"{name(s)}'s king escaped: Interregnum")
-    for s in report.passed:
-        out.append(f"{name(s)} passes: no move")
+    out += turn_events(report.escaped, report.passed, name)
     return out + check_lines(report.checks, name)
+
+
+def turn_events(escaped: tuple[int, ...], passed: tuple[int, ...], name: Name) -> list[str]:
+    """What the start of a turn did: kings escaped, seats passed over for having no move."""
+    return [f"{name(s)}'s king escaped: Interregnum" for s in escaped] + [f"{name(s)} passes: no move" for s in passed]
 
 
 def wrap(lines: list[str], width: int = WIDTH - 1) -> list[str]:

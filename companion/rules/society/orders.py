@@ -29,40 +29,42 @@ class OrderError(ValueError):
 
 
 def describe(o: Order, w: World) -> str:
+    """An order in a few words (about 20 characters with 8-letter names), for lists and the report."""
     def nm(seat: str) -> str:
-        return str(w["soc"][seat]["name"]) if seat in w["soc"] else str(seat)
+        return str(w["soc"][seat]["name"])[:8] if seat in w["soc"] else str(seat)
 
     k = o["kind"]
     if k == "spy":
-        return f"spy -> {nm(o['target'])} {o['phase']}"
+        return f"spy {nm(o['target'])} {o['phase']}"
     if k == "defend":
-        return f"spy defends {o['phase']}"
+        return f"defend {o['phase']}"
     if k == "trade":
         return f"trade {nm(o['partner'])} x{o.get('count', 1)}"
     if k == "research":
-        return f"research {o['levels']} level{'s' if int(o['levels']) > 1 else ''}"
+        return f"research +{o['levels']}"
     if k in ("armies", "nukes", "sdi"):
         return f"{o['count']} {k if k != 'sdi' else 'SDI'}"
     if k == "city":
         return f"city {o.get('square') or '(auto)'}"
     if k == "wonder":
-        return f"{WONDER_BY_KEY[o['wonder']].short} ({o['gold']})"
+        return f"{WONDER_BY_KEY[o['wonder']].short} {o['gold']}g"
     if k == "part":
-        return f"spaceship part ({o['gold']})"
+        return f"part {o['gold']}g"
     if k == "kgb":
-        return f"KGB on {WONDER_BY_KEY[o['wonder']].short}"
+        return f"KGB: {WONDER_BY_KEY[o['wonder']].short}"
     if k == "aid":
-        gifts = ", ".join(f"{o[x]} {x}" for x in ("gold", "armies", "spies", "nukes", "sdi", "tech") if o.get(x))
-        return f"aid {nm(o['to'])}: {gifts}"
+        gifts = " ".join(f"{o[x]}{'g' if x == 'gold' else ' ' + x}" for x in
+                         ("gold", "armies", "spies", "nukes", "sdi", "tech") if o.get(x))
+        return f"aid {nm(o['to'])} {gifts}"
     if k == "declare":
-        return f"declare war on {nm(o['target'])}"
+        return f"war on {nm(o['target'])}"
     if k == "peace":
-        return f"peace with {nm(o['target'])}"
+        return f"peace {nm(o['target'])}"
     if k == "attack":
-        extra = f" +{o['nukes']} nukes" if int(o.get("nukes", 0)) else ""
+        extra = f" {o['nukes']}n" if int(o.get("nukes", 0)) else ""
         return f"attack {nm(o['target'])} {o.get('armies', 0)}a{extra}"
     if k == "revolution":
-        return f"revolution: {o['gov']}, keep {o['keep']}"
+        return f"revolt: {o['gov']}"
     return str(k)
 
 

@@ -320,11 +320,18 @@ class RoyalePosition(Position):
         self.events.pop()
         return super().pop()
 
-    def _start_turn(self) -> None:
+    def settle(self) -> _Events:
+        """The start-of-turn rules for the seat to move now, outside any move: for a position read from text (a
+        start position) or after a king was taken off by a ruling (:meth:`drop_king`). Returns (seats whose king
+        escaped, seats passed over); not undoable by :meth:`pop`."""
+        return self._start_turn(record=False)
+
+    def _start_turn(self, record: bool = True) -> _Events:
         """The start of the new seat's turn: an escaped king leaves the board; a seat with no move is passed over.
 
         Whatever changes here is undone by popping the move that led here (the board squares are added to that
-        move's undo record; everything else the record restores whole)."""
+        move's undo record; everything else the record restores whole). Without ``record`` (no move led here)
+        nothing is recorded."""
         escaped: list[int] = []
         passed: list[int] = []
         for _ in range(NSEATS):
@@ -334,7 +341,7 @@ class RoyalePosition(Position):
             moves = pseudo_moves(self, True)
             ks = self.kings[seat]
             if ks >= 0 and not self.in_check(seat) and not _has_safe_move(self, moves):
-                self._remove_king(seat)
+                self._remove_king(seat, record)
                 escaped.append(seat)
                 if self.over:
                     break
@@ -343,8 +350,9 @@ class RoyalePosition(Position):
                 break
             passed.append(seat)
             self.turn = seat % NSEATS + 1
-        if escaped or passed:
+        if record and (escaped or passed):
             self.events[-1] = (tuple(escaped), tuple(passed))
+        return tuple(escaped), tuple(passed)
 
     def drop_king(self, seat: int) -> int:
         """Take ``seat``'s king off the board outside any move (the table's ruling, e.g. its time ran out): the army

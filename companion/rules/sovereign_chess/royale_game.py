@@ -176,6 +176,18 @@ class SovereignChessRoyale:
         self._made.clear()
         return ks if ks >= 0 else None
 
+    def settle(self) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        """Run the start-of-turn rules for the seat to move now (they run by themselves after every move): for a
+        start position read from text, or after :meth:`remove_king`. A king that is not in check but has no move
+        avoiding check escapes; a seat with no move is passed over. Returns (seats whose king escaped, seats passed
+        over); like :meth:`remove_king`, the moves made so far can no longer be taken back."""
+        escaped, passed = self.position.settle()
+        if escaped or passed:
+            self.position.history.clear()
+            self.position.events.clear()
+            self._made.clear()
+        return escaped, passed
+
     # -------------------------------------------------------------- the end
 
     def outcome(self) -> RoyaleOutcome | None:

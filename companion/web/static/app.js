@@ -397,7 +397,7 @@ function chessBoard(st, board, box) {
     const cell = board.cells[sq];
     if (cell) {
       const [army, role] = cell;
-      const check = board.check === name(sq);
+      const check = board.check.includes(name(sq));
       parts.push(svg("g", {class: "piece"},
         svg("title", {}, army + " " + role + " on " + name(sq) + (check ? ", in check" : "")),
         check ? svg("circle", {cx: x + S / 2, cy: y + S / 2, r: S / 2, fill: "#ff1a1a", opacity: 0.75}) : null,
@@ -415,7 +415,7 @@ function chessBoard(st, board, box) {
       fill: "#444"}, FILES[i]));
   }
   const to = board.to_move_seat ? playerName(st, board.to_move_seat) : null;
-  box.append(el("h2", {text: "The board" + (to ? " — " + to + " to move" : "") + (board.check ? " — check!" : "")}),
+  box.append(el("h2", {text: "The board" + (to ? " — " + to + " to move" : "") + (board.check.length ? " — check!" : "")}),
     svg("svg", {id: "chess-board", viewBox: `0 0 ${M + N * S} ${N * S + 14}`, role: "img", class: "board",
       "aria-label": "Sovereign Chess board" + (board.last.length ? ", last move " + board.last.join(" to ") : "")},
       parts));
@@ -435,6 +435,88 @@ function chessBoard(st, board, box) {
 GAME_VIEWS["sovereign-chess"] = Object.assign((st, box) => {
   if (snap.chess) chessBoard(st, snap.chess, box);
 }, {keys: ["position", "owned", "controlled", "check", "to_move"]});
+GAME_VIEWS["sovereign-chess-royale"] = Object.assign((st, box) => {
+  if (snap.chess) chessBoard(st, snap.chess, box);
+  if (st.interregnum && st.interregnum.length) box.append(el("p", {text: "Interregnum: " +
+    st.interregnum.map((s) => playerName(st, s)).join(", ")}));
+}, {keys: ["position", "owned", "controlled", "check", "to_move", "kings", "interregnum"]});
+
+// ------------------------------------------------------------------ Society: the GM's console
+const seatHue = (seat) => Math.round((seat * 137.508) % 360);
+let reportFormat = "markdown";
+
+function societyMap(st, box) {
+  const m = st.map;
+  if (!m || !m.width) return;
+  const S = 22, L = 18;
+  const cities = m.cities || {};
+  const starts = {};
+  (m.start_squares || []).forEach((sq, i) => { if (sq) starts[sq] = i + 1; });
+  const wonders = {};
+  for (const [name, w] of Object.entries(st.wonders || {})) if (w.square) wonders[w.square] = name;
+  const nuked = new Set(m.nuked || []);
+  const parts = [];
+  for (let r = 0; r < m.height; r++) {
+    parts.push(svg("text", {x: L - 3, y: L + r * S + S / 2 + 4, "text-anchor": "end", "font-size": 9, fill: "#444"},
+      r + 1));
+    for (let c = 0; c < m.width; c++) {
+      const name = String.fromCharCode(65 + c) + (r + 1);
+      const seat = cities[name] || starts[name];
+      const x = L + c * S, y = L + r * S;
+      const who = seat ? playerName(st, seat) || "seat " + seat : null;
+      const label = name + (who ? ": " + who + (cities[name] ? " city" : " start") : ": empty") +
+        (nuked.has(name) ? ", nuked" : "") + (wonders[name] ? ", " + wonders[name] : "");
+      parts.push(svg("g", {class: seat ? "city" : "empty"}, svg("title", {}, label),
+        svg("rect", {x, y, width: S - 1, height: S - 1, rx: 2,
+          fill: nuked.has(name) ? "#333" : seat ? `hsl(${seatHue(seat)} 65% 55%)` : "#f1ede4",
+          stroke: wonders[name] ? "#000" : "#cfc8b8", "stroke-width": wonders[name] ? 2.5 : 1}),
+        seat || nuked.has(name) ? svg("text", {x: x + S / 2 - 0.5, y: y + S / 2 + 4, "text-anchor": "middle",
+          "font-size": 10, "font-weight": 700, fill: nuked.has(name) ? "#fff" : "#000"},
+          nuked.has(name) ? "*" : seat + (wonders[name] ? "+" : "")) : null));
+    }
+  }
+  for (let c = 0; c < m.width; c++)
+    parts.push(svg("text", {x: L + c * S + S / 2, y: L - 5, "text-anchor": "middle", "font-size": 9, fill: "#444"},
+      String.fromCharCode(65 + c)));
+  const map = svg("svg", {id: "society-map", class: "board", role: "img",
+    viewBox: `0 0 ${L + m.width * S} ${L + m.height * S}`,
+    "aria-label": "Map, " + m.width + " by " + m.height + ": each city marked with its society's seat number"}, parts);
+  map.style.maxWidth = Math.min(40, 2 + m.width * 1.9) + "rem";  // a small map stays small (CSSOM: allowed by the CSP)
+  box.append(el("h3", {text: "The map"}), map);
+}
+
+GAME_VIEWS.society = Object.assign((st, box) => {
+  box.append(el("h2", {text: "Society" + (st.turn !== undefined ? ": turn " + st.turn : ": set-up")}));
+  if (st.win_reason) box.append(el("p", {class: "whose", text: st.win_reason}));
+  if ((st.wars || []).length) box.append(el("p", {text: "At war: " + st.wars.map((k) => k.split("-").map(
+    (x) => playerName(st, parseInt(x, 10)) || x).join(" – ")).join("; ")}));
+  societyMap(st, box);
+  const wonders = Object.entries(st.wonders || {});
+  if (wonders.length) box.append(el("h3", {text: "Wonders"}), el("ul", {}, wonders.map(([n, w]) => el("li", {},
+    n + ": " + (playerName(st, w.owner) || "seat " + w.owner) + (w.square ? " at " + w.square : "") +
+    (w.obsolete ? " (obsolete)" : "")))));
+  if (st.orders) box.append(el("h3", {text: "Orders entered this turn (" + st.orders.length + ")"}),
+    st.orders.length ? el("ol", {id: "society-orders"}, st.orders.map((o) => el("li", {text:
+      (o.seat !== undefined ? (playerName(st, parseInt(o.seat, 10)) || "seat " + o.seat) + ": " : "") + o.text}))) :
+      el("p", {text: "None yet: pick a society in the form above to enter its orders."}));
+  const rep = snap.report;
+  if (rep) {
+    const area = el("textarea", {id: "report-text", readonly: true, rows: 12, "aria-label": "Turn report"});
+    area.value = rep[reportFormat];
+    const copy = async () => {
+      area.focus(); area.select();
+      let ok = false;
+      try { if (navigator.clipboard && window.isSecureContext) { await navigator.clipboard.writeText(area.value); ok = true; } }
+      catch (e) { ok = false; }
+      if (!ok) ok = document.execCommand && document.execCommand("copy");
+      say(ok ? "Report copied" : "Select the text and copy it", !!ok);
+    };
+    box.append(el("h3", {text: "Turn report for the forum"}), el("div", {class: "answer"},
+      ["markdown", "bbcode"].map((f) => el("button", {class: "secondary", "aria-pressed": f === reportFormat ? "true" :
+        "false", onclick: () => { reportFormat = f; renderGame(snap.state); }}, f === "markdown" ? "Markdown" : "BBCode")),
+      el("button", {id: "copy-report", onclick: copy}, "Copy report")), area);
+  }
+}, {keys: ["map", "wonders", "wars", "orders", "entry", "last_report", "turn", "win_reason", "winners"]});
 
 function renderViews() {
   clear($("views-list"), (snap.views || []).map((v) => el("details", {},
