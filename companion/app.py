@@ -16,9 +16,10 @@ from PIL import Image
 
 from .config import Config
 from .errors import CompanionError
+from .errors import JournalError, JournalFullError
 from .events import (AnswerEvent, ClockEvent, Event, KeyEvent, QuitEvent, RollerState, RollerStatusEvent, RollEvent,
                      RollRequestEvent, TickEvent)
-from .headless import new_record, open_session
+from .headless import new_record, open_session, resume_verified
 from .journal import GameRecord, Journal, RollRecord
 from .menus import Home
 from .session import Session, encode_event
@@ -26,7 +27,12 @@ from .ui.draw import new_frame, text_row, title_bar
 
 log = logging.getLogger(__name__)
 
-TOAST_SECONDS = 2.5
+TOAST_SECONDS = 2.5  #: the shortest time a toast stays; longer ones stay long enough to read
+
+
+def toast_seconds(text: str) -> float:
+    """Long enough to read: 2.5 s, plus about a third of a second per word past the fifth."""
+    return TOAST_SECONDS + 0.35 * max(0, len(text.split()) - 5)
 
 
 class Output(Protocol):
@@ -42,6 +48,26 @@ class Output(Protocol):
 
 class Roller(Protocol):
     def request(self, die: str, count: int) -> None: ...
+
+
+class DrawRetry:
+    """While the display fails, a deadline to draw again (1 s, doubling to 10 s): no press needed, no blocking."""
+
+    FIRST, LONGEST = 1.0, 10.0
+
+    def __init__(self) -> None:
+        self.at: float | None = None  #: when to try again; None while drawing works
+        self._delay = self.FIRST
+
+    def failed(self, now: float) -> None:
+        self.at = now + self._delay
+        self._delay = min(self._delay * 2, self.LONGEST)
+
+    def worked(self) -> None:
+        self.at, self._delay = None, self.FIRST
+
+    def due(self, now: float) -> bool:
+        return self.at is not None and now >= self.at
 
 
 @dataclass
@@ -71,6 +97,8 @@ class App:
         self.running = True
         self._game_arg = game
         self._output_failed = False
+        self._new_toast = False
+        self.draw_retry = DrawRetry()
         self.web = web  #: the web view's Hub (companion/web/hub.py), or None when [web] is off
         self.pair_screen: Any = None  #: the "Pair a phone" screen while it is shown
         self._t_input: float | None = None
@@ -83,10 +111,15 @@ class App:
 
     def resume(self, record: GameRecord) -> None:
         t0 = time.perf_counter()
+        self.session, record, damage = resume_verified(
+            self.journal, record, self.cfg, roller_connected=lambda: self.roller_state is RollerState.CONNECTED)
         self.record = record
-        self.session = self._open(record)
+        self.session.pair_hook = self.open_pairing
         self.session.restart_clock(self.clock())  # the time the companion was off is not charged
         self.session.ended = self.session.closed = False  # the replay re-ends it; resuming means playing on
+        if damage is not None:  # the copy plays on from the last good input; the log has the whole line
+            log.error("%s", damage)
+            self.session.toast = f"Journal damaged: replayed to input {self.session.n_inputs}"
         if self.session.status != record.status:
             self.journal.set_status(record.id, self.session.status)
             self.record = self.journal.game(record.id)
@@ -110,7 +143,18 @@ class App:
             self.pair_screen = PairScreen(self.web.address, self.web.pairing.new_pin())
 
     def boot(self) -> None:
-        """Into the game in progress exactly where it was; else the game asked for; else the home menu."""
+        """Into the game in progress exactly where it was; else the game asked for; else the home menu.
+
+        A journal error here (a game that cannot be read, a full disk) leaves the box on the home menu saying so:
+        it must always start."""
+        try:
+            self._boot()
+        except JournalError as e:
+            log.error("%s", e)
+            self.session, self.record = None, None
+            self.home.toast = "Journal error: see the log"
+
+    def _boot(self) -> None:
         latest = self.journal.latest_active()
         if self._game_arg is not None:
             from .headless import game_key
@@ -135,6 +179,8 @@ class App:
             return
         if isinstance(ev, TickEvent):
             self._clock_tick()
+            if self.draw_retry.due(self.clock()):
+                self.draw()
             if self.toast_until is not None and self.clock() >= self.toast_until:
                 self.toast_until = None
                 if self.session is not None:
@@ -152,8 +198,10 @@ class App:
                         RollerState.ERROR: f"Roller error: {ev.detail}"}[ev.state]
                 if self.session is not None:
                     self.session.toast = text
+                    self.session.toast_sticky = False
                 else:
                     self.home.toast = text
+                self._new_toast = True
             self.draw()
             return
         if isinstance(ev, RollRequestEvent):
@@ -164,11 +212,26 @@ class App:
             self.draw()
             return
         self.stats.inputs += 1
+        self._new_toast = True  # whatever toast this input leaves is a new message: its timer starts now
         seq = self.session.prompt_seq if self.session is not None else None
+        refused = False
+        try:
+            self._input(ev)
+        except JournalError as e:  # a full disk or a failing card: refuse the press, keep what is saved
+            self._refused(e)
+            refused = True
+        self.draw()
+        if isinstance(ev, AnswerEvent):
+            if refused and self.web is not None and ev.ref:
+                self.web.answered(ev.ref, False, "Not saved on the companion: see its screen")
+            else:
+                self._answered(ev, seq)
+
+    def _input(self, ev: Event) -> None:
         if self.session is not None and self.record is not None:
             s, rec = self.session, self.record
-            rolls = s.handle(ev, time.time(), self.clock())
-            self.journal.commit(rec.id, s.n_inputs, encode_event(ev), rolls, s.summary())
+            rolls = s.handle(ev, time.time(), self.clock())  # type: ignore[arg-type]
+            self.journal.commit(rec.id, s.n_inputs, encode_event(ev), rolls, s.summary())  # type: ignore[arg-type]
             self._t_input = time.perf_counter()
             self._clock_save(s.clock_checkpoint(self.clock()))
             if s.status != rec.status:  # both ways: undo out of game over makes it active again
@@ -182,9 +245,23 @@ class App:
             self.home.toast = f"Rolled {ev.die} {' '.join(map(str, ev.values))}: no game running"
         elif isinstance(ev, KeyEvent):
             self.home.key(ev.key, ev.repeat)
-        self.draw()
-        if isinstance(ev, AnswerEvent):
-            self._answered(ev, seq)
+
+    def _refused(self, e: JournalError) -> None:
+        """The journal refused a write: the game goes back to what is saved (replayed), and the screen says why."""
+        log.error("%s", e)
+        text = "Disk full: that press was not saved" if isinstance(e, JournalFullError) else \
+            "Not saved: see the log"
+        if self.record is not None and self.session is not None:
+            try:
+                self.session = self._open(self.record)
+                self.session.restart_clock(self.clock())
+                self.session.ended = self.session.closed = False
+                self.session.toast = text
+                return
+            except JournalError as again:
+                log.error("%s", again)
+                self.leave_game()
+        self.home.toast = text
 
     def _answered(self, ev: AnswerEvent, seq_before: int | None) -> None:
         """Tell the phone that sent ``ev`` whether it was taken (after the snapshot showing the result went out)."""
@@ -199,6 +276,16 @@ class App:
             self.web.answered(ev.ref, True, "")
         else:
             self.web.answered(ev.ref, False, s.toast or "Not taken")
+
+    def _time_toast(self) -> None:
+        """Each new message restarts the toast timer; an announcement (sticky) stays until the next press."""
+        toast = self.session.toast if self.session is not None else self.home.toast
+        sticky = self.session is not None and self.session.toast_sticky
+        if not toast or sticky:
+            self.toast_until = None
+        elif self._new_toast or self.toast_until is None:
+            self.toast_until = self.clock() + toast_seconds(toast)
+        self._new_toast = False
 
     # ------------------------------------------------------------------ the game clock
     def clock_deadline(self) -> float | None:
@@ -256,11 +343,7 @@ class App:
         if self.session is not None:
             self.session.set_now(self.clock())  # the game clock shows the time as of this frame
         img = self.frame()
-        toast = self.session.toast if self.session is not None else self.home.toast
-        if toast and self.toast_until is None:
-            self.toast_until = self.clock() + TOAST_SECONDS
-        elif not toast:
-            self.toast_until = None
+        self._time_toast()
         active, waiting = self.session.leds() if self.session is not None else (None, False)
         alerts = self.session.alerts() if self.session is not None else ()
         if self.session is not None and (seat := self.session.clock_warning(self.clock())) is not None:
@@ -270,11 +353,13 @@ class App:
             self._t_input = None
         try:
             self.output.present(img, active, waiting, alerts)
-        except CompanionError as e:  # a loose wire must not stop the game: the journal has it all; retry next frame
+        except CompanionError as e:  # a loose wire must not stop the game: the journal has it all; retry on a timer
             if not self._output_failed:
                 log.error("%s", e)
             self._output_failed = True
+            self.draw_retry.failed(self.clock())
             return
+        self.draw_retry.worked()
         if self._output_failed:
             log.info("display working again")
             self._output_failed = False
@@ -289,7 +374,8 @@ class App:
             self.notifier.ready("playing" if self.session else "home menu")
         next_ping = self.clock() + interval if interval else None
         while self.running:
-            deadlines = [d for d in (next_ping, self.toast_until, self.clock_deadline()) if d is not None]
+            deadlines = [d for d in (next_ping, self.toast_until, self.clock_deadline(), self.draw_retry.at)
+                         if d is not None]
             timeout = max(0.0, min(deadlines) - self.clock()) if deadlines else None
             try:
                 ev: Event = self.events.get(timeout=timeout)

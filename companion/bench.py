@@ -5,7 +5,9 @@
 * i2c_bytes_per_update — bytes on that bus per press (the stock driver sends 1024 of pixel data every time).
 * cold_start_ms, peak_rss_mb — a fresh process from exec to its first frame, and its peak resident memory.
 * idle_cpu_s_per_10s — CPU a running companion uses in 10 s with nothing happening (the loop blocks; never polls).
-* replay_10k_ms — resuming a game from a 10,000-entry journal.
+* replay_10k_ms — resuming a game from a 10,000-entry journal (a simple TOML game).
+* replay_10k_sovereign_ms — the same for a real game: a long Sovereign game (10,000 presses and rolls), best of 3;
+  sovereign_bench_round is the round it reached.
 * chess_presses_per_move — Sovereign Chess: the mean button presses to enter a uniformly chosen legal move (UP/DOWN
   to it on each step, OK on each step), over positions from random playouts.
 * clock_idle_cpu_s_per_10s — CPU in 10 s of a Sovereign Chess game waiting for a move with a Fischer clock running
@@ -113,12 +115,11 @@ def replay_10k() -> float:
         journal = Journal(Path(d) / "j.sqlite")
         rec = new_record(journal, str(game), cfg, 1)
         s: Session = open_session(journal, rec, cfg)
-        journal.db.execute("BEGIN")
+        rows = []
         for k in _keys(random.Random(2), 10_000):
             s.handle(KeyEvent(Key(k)))
-            journal.db.execute("INSERT INTO inputs (game, n, t, event) VALUES (?,?,?,?)",
-                               (rec.id, s.n_inputs, time.time(), encode_event(KeyEvent(Key(k)))))
-        journal.db.execute("COMMIT")
+            rows.append((time.time(), encode_event(KeyEvent(Key(k)))))
+        journal.append_inputs(rec.id, rows)  # hashed like every commit
         state = s.state_json()
         t0 = time.perf_counter()
         resumed = open_session(journal, rec, cfg)
@@ -128,6 +129,65 @@ def replay_10k() -> float:
             raise RuntimeError("replay of the 10,000-entry journal did not reach the same state")
         journal.close()
     return round(ms, 1)
+
+
+def sovereign_script(n: int, seed: int = 3) -> list[Any]:
+    """A long Sovereign game as the table plays it: presses (mostly OK, some moves, a few BACKs) and roller
+    rolls whenever dice are asked for; deterministic for a seed."""
+    from companion.config import parse_config
+    from companion.events import Key, KeyEvent, RollEvent
+    from companion.headless import new_record, open_session
+    from companion.journal import Journal
+    from fsm.prompts import Dice
+
+    cfg = parse_config({})
+    journal = Journal(":memory:")
+    s = open_session(journal, new_record(journal, "sovereign", cfg, 1), cfg)
+    rng = random.Random(seed)
+    events: list[Any] = []
+    keys = ["ok"] * 10 + ["down"] * 4 + ["up"] * 3 + ["back"]
+    for _ in range(n):
+        p = s.prompt()
+        if isinstance(p, Dice) and not s.overlays and rng.random() < 0.8:
+            sides = 6 if p.die == "d6" else 12
+            ev: Any = RollEvent(p.die, tuple(rng.randint(1, sides) for _ in range(p.count)), roller="roller")
+        else:
+            ev = KeyEvent(Key(rng.choice(keys)))
+        s.handle(ev)
+        events.append(ev)
+    journal.close()
+    return events
+
+
+def replay_10k_sovereign() -> dict[str, Any]:
+    """Resuming a real game (Sovereign, 10,000 inputs of :func:`sovereign_script`) from its journal: best of 3."""
+    from companion.config import parse_config
+    from companion.headless import new_record, open_session
+    from companion.journal import Journal
+    from companion.session import Session, encode_event
+
+    events = sovereign_script(10_000)
+    with tempfile.TemporaryDirectory() as d:
+        cfg = parse_config({})
+        journal = Journal(Path(d) / "j.sqlite")
+        rec = new_record(journal, "sovereign", cfg, 1)
+        s: Session = open_session(journal, rec, cfg)
+        rows = []
+        for ev in events:
+            s.handle(ev)
+            rows.append((time.time(), encode_event(ev)))
+        journal.append_inputs(rec.id, rows)
+        state = s.state_json()
+        runs = []
+        for _ in range(3):
+            t0 = time.perf_counter()
+            resumed = open_session(journal, rec, cfg)
+            resumed.render()
+            runs.append((time.perf_counter() - t0) * 1000)
+            if resumed.state_json() != state:
+                raise RuntimeError("replay of the Sovereign journal did not reach the same state")
+        journal.close()
+    return {"replay_10k_sovereign_ms": round(min(runs), 1), "sovereign_bench_round": state["round"]}
 
 
 def _child(mode: str, tmp: str) -> None:
@@ -338,6 +398,7 @@ def main(argv: list[str]) -> int:
     out.update(cold_start())
     out["idle_cpu_s_per_10s"] = idle_cpu()
     out["replay_10k_ms"] = replay_10k()
+    out.update(replay_10k_sovereign())
     out["chess_presses_per_move"] = chess_presses_per_move()
     out["clock_idle_cpu_s_per_10s"] = clock_idle_cpu()
     out.update(web_update())

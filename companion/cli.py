@@ -19,6 +19,7 @@ COMMAND_MODULES: list[str] = [
     "companion.cli_calc",
     "companion.cli_chess",
     "companion.cli_dice",
+    "companion.cli_journal",
 ]
 
 
@@ -56,9 +57,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.print_help()
         return 2
     try:
-        return int(func(args) or 0)
+        status = int(func(args) or 0)
+        sys.stdout.flush()  # a reader that left shows here, not in the interpreter's own flush at exit
+        return status
     except CompanionError as e:
-        print(f"companion: {e}", file=sys.stderr)
+        print("companion: " + " ".join(str(e).splitlines()), file=sys.stderr)  # one line, whatever it quotes
         return 2
     except KeyboardInterrupt:
         return 130

@@ -56,7 +56,8 @@ def cmd_play(args: argparse.Namespace) -> int:
     from .headless import play
 
     state = play(args.game, args.script, seed=args.seed, journal_path=args.journal, resume=args.resume,
-                 state_json=args.state_json, frames=args.frames, config=args.config)
+                 state_json=args.state_json, frames=args.frames, config=args.config,
+                 notify=lambda line: print(f"companion: {line}", file=sys.stderr))
     if args.state_json is None:
         print(json.dumps(state, indent=2, sort_keys=True))
     return 0
@@ -65,7 +66,7 @@ def cmd_play(args: argparse.Namespace) -> int:
 def cmd_export(args: argparse.Namespace) -> int:
     from .config import load_config
     from .errors import JournalError
-    from .headless import open_session
+    from .headless import replay
     from .journal import Journal
 
     cfg = load_config(args.config)
@@ -85,11 +86,13 @@ def cmd_export(args: argparse.Namespace) -> int:
         record = journal.game(args.game_id) if args.game_id is not None else records[0]
         if args.report and args.format not in REPORT_FORMATS:
             raise JournalError(f"--format {args.format!r}: use markdown or bbcode")
-        session = open_session(journal, record, cfg)
+        session, brk = replay(journal, record, cfg)
+        if brk is not None:
+            print(f"companion: {brk.message(path)}; exporting up to there", file=sys.stderr)
         if args.report:
             text = _report(session, record.id, args.format)
         else:
-            times = [t for _n, t, _e in journal.inputs(record.id)]
+            times = [t for _n, t, _e in journal.verified_inputs(record.id)[0]][:session.n_inputs]
             out = {"id": record.id, "status": record.status, "seed": record.seed, "created": record.created,
                    "updated": record.updated, **session.export(), "inputs": len(times)}
             if "record" in out:  # the game record as text too, dated from the journal

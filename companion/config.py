@@ -5,6 +5,7 @@ what is allowed, before anything starts.
 """
 from __future__ import annotations
 
+import json
 import os
 import tomllib
 from dataclasses import dataclass, field
@@ -127,7 +128,14 @@ def default_journal_path() -> Path:
 
 # ------------------------------------------------------------------------------------------------ validation
 def _fmt(v: Any) -> str:
-    return repr(v) if not isinstance(v, str) else f'"{v}"'
+    """A value as it appears in a message: on one line, and short."""
+    text = json.dumps(v, ensure_ascii=False, default=repr) if isinstance(v, str) else repr(v)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _plain(text: str) -> bool:
+    """No control characters (newlines, tabs, NUL...): what a name or path shown on the screen may hold."""
+    return all(c.isprintable() or c == " " for c in text)
 
 
 class _Table:
@@ -158,6 +166,8 @@ def _int(lo: int, hi: int, *, none_ok: bool = False) -> Callable[[str, Any], Any
             return None
         if isinstance(v, str):
             try:
+                if not v.isascii():  # int() reads other scripts' digits: "٦٠" would become 60
+                    raise ValueError(v)
                 v = int(v, 0)
             except ValueError:
                 raise ConfigError(f"{where} = {_fmt(v)} is not a number; use a whole number from {lo} to {hi}")
@@ -185,7 +195,7 @@ def _choice(*allowed: str) -> Callable[[str, Any], Any]:
 
 
 def _rotate(where: str, v: Any) -> Any:
-    if v not in (0, 2) or isinstance(v, bool):
+    if type(v) is not int or v not in (0, 2):  # not 2.0, not true
         raise ConfigError(f"{where} = {_fmt(v)} is not allowed; use 0 (as mounted) or 2 (upside down) — "
                           "the screens are laid out for a landscape panel")
     return v
@@ -211,8 +221,8 @@ def _address(where: str, v: Any) -> Any:
 
 
 def _str(where: str, v: Any) -> Any:
-    if not isinstance(v, str) or not v:
-        raise ConfigError(f"{where} = {_fmt(v)} must be a non-empty string")
+    if not isinstance(v, str) or not v.strip() or not _plain(v):
+        raise ConfigError(f"{where} = {_fmt(v)} must be a non-empty string without control characters")
     return v
 
 
@@ -236,12 +246,18 @@ def _sources(where: str, v: Any) -> Any:
 
 
 def _names(where: str, v: Any) -> Any:
-    if not isinstance(v, list) or not v or not all(isinstance(n, str) and 0 < len(n.strip()) <= 12 for n in v):
-        raise ConfigError(f"{where} = {_fmt(v)} is not allowed; use a list of names of 1 to 12 characters")
+    if not isinstance(v, list) or not v or not all(isinstance(n, str) and 0 < len(n.strip()) <= 12 and _plain(n)
+                                                   for n in v):
+        raise ConfigError(f"{where} = {_fmt(v)} is not allowed; use a list of names of 1 to 12 characters "
+                          "(no blank names, no newlines)")
     return tuple(n.strip() for n in v)
 
 
 PIN = _int(0, 27, none_ok=True)
+
+
+def _key(k: str) -> str:
+    return k if _plain(k) and k.strip() == k and k else json.dumps(k, ensure_ascii=False)
 
 
 def parse_config(raw: Mapping[str, Any], source: Path | None = None) -> Config:
@@ -250,7 +266,7 @@ def parse_config(raw: Mapping[str, Any], source: Path | None = None) -> Config:
              "hardware", "web")
     for k in raw:
         if k not in known:
-            raise ConfigError(f"unknown section [{k}]; known sections: " + ", ".join(f"[{n}]" for n in known))
+            raise ConfigError(f"unknown section [{_key(k)}]; known sections: " + ", ".join(f"[{n}]" for n in known))
     d = DisplayConfig()
     t = _Table("display", raw.get("display", {}))
     display = DisplayConfig(
@@ -296,8 +312,10 @@ def parse_config(raw: Mapping[str, Any], source: Path | None = None) -> Config:
         if gid == "folder":
             continue
         if not isinstance(table, dict):
-            raise ConfigError(f"[games] {gid} = {_fmt(table)} is not allowed; per-game switches go in a "
-                              f"[games.{gid}] table")
+            raise ConfigError(f"[games] {_key(gid)} = {_fmt(table)} is not allowed; per-game switches go in a "
+                              f"[games.{_key(gid)}] table")
+        if not _plain(gid) or not gid.strip():
+            raise ConfigError(f"[games.{_key(gid)}] is not a game id; use the id 'companion games --ids' lists")
         options[gid] = dict(table)
         t.used.add(gid)
     t.done()
@@ -370,11 +388,16 @@ def load_config(path: str | Path | None = None) -> Config:
             raise ConfigError(f"config file {p} does not exist; check the --config path")
         return Config()
     try:
-        raw = tomllib.loads(p.read_text(encoding="utf-8"))
+        raw = tomllib.loads(p.read_bytes().decode("utf-8"))
     except tomllib.TOMLDecodeError as e:
         raise ConfigError(f"{p}: not valid TOML: {e}") from None
+    except UnicodeDecodeError as e:
+        raise ConfigError(f"{p}: not UTF-8 text (byte {e.start}); save the file as UTF-8") from None
+    except RecursionError:
+        raise ConfigError(f"{p}: nested too deeply to be a config; check the brackets") from None
     except OSError as e:
-        raise ConfigError(f"cannot read config file {p}: {e.strerror}") from None
+        raise ConfigError(f"cannot read config file {p}: {e.strerror}; check the path and its permissions") \
+            from None
     try:
         return parse_config(raw, source=p)
     except ConfigError as e:

@@ -28,3 +28,15 @@ class HardwareError(CompanionError):
 
 class ScriptError(CompanionError, ValueError):
     """A line of a `companion play` script cannot be parsed."""
+
+
+class JournalFullError(JournalError):
+    """The disk holding the journal is full: the write was refused, nothing already saved is lost."""
+
+
+class JournalDamagedError(JournalError):
+    """The journal file is damaged (SQLite reports corruption, or a row fails its check)."""
+
+
+class JournalBusyError(JournalError):
+    """Another companion process holds the journal."""

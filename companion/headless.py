@@ -9,17 +9,20 @@ from __future__ import annotations
 
 import hashlib
 import json
+import logging
 import os
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from .config import Config, load_config
-from .errors import ScriptError
+from .errors import CompanionError, ScriptError
 from .events import EntryEvent, Key, KeyEvent, RollEvent
-from .journal import GameRecord, Journal
+from .journal import ChainBreak, GameRecord, Journal
 from .session import Session, decode_event, encode_event
+
+log = logging.getLogger(__name__)
 
 KEYS = {k.value for k in Key}
 
@@ -45,7 +48,7 @@ def parse_script(text: str, name: str = "script") -> list[ScriptLine]:
             if len(words) < 3 or words[1] not in ("d6", "d12"):
                 raise ScriptError(f"{name} line {i}: '{line}': write 'roll d6 N' or 'roll d12 N [N ...]'")
             try:
-                values = tuple(int(v) for v in words[2:])
+                values = tuple(_ascii_int(v) for v in words[2:])
             except ValueError:
                 raise ScriptError(f"{name} line {i}: '{line}': dice values must be whole numbers") from None
             sides = 6 if words[1] == "d6" else 12
@@ -59,7 +62,7 @@ def parse_script(text: str, name: str = "script") -> list[ScriptLine]:
             out.append(ScriptLine(i, EntryEvent("move", words[1])))
         elif head == "wait" and len(words) == 2:
             try:
-                secs = float(words[1])
+                secs = float(words[1]) if words[1].isascii() else -1.0
             except ValueError:
                 secs = -1.0
             if not 0 <= secs <= 3600:
@@ -69,6 +72,12 @@ def parse_script(text: str, name: str = "script") -> list[ScriptLine]:
             raise ScriptError(f"{name} line {i}: '{line}' is not an event; use up, down, ok, back, hold, "
                               "roll d6|d12 N…, move TEXT, wait SECONDS or # comment")
     return out
+
+
+def _ascii_int(v: str) -> int:
+    if not (v.isascii() and v.isdigit()):  # int() reads other scripts' digits: "١٢" would be 12
+        raise ValueError(v)
+    return int(v)
 
 
 def game_key(game: str, cfg: Config) -> str:
@@ -88,7 +97,14 @@ def game_key(game: str, cfg: Config) -> str:
 
 
 def open_session(journal: Journal, record: GameRecord, cfg: Config, roller_connected: Any = None) -> Session:
-    """Rebuild a saved game's session by replaying its journaled inputs."""
+    """Rebuild a saved game's session by replaying its journaled inputs (up to a damaged one, if any)."""
+    return replay(journal, record, cfg, roller_connected)[0]
+
+
+def replay(journal: Journal, record: GameRecord, cfg: Config, roller_connected: Any = None) \
+        -> tuple[Session, ChainBreak | None]:
+    """Replay a saved game's verified inputs. Replay stops at the first input failing its check (see
+    :meth:`Journal.verified_inputs`) or that cannot be decoded, and returns that break with the session."""
     from .games import load
 
     cls = load(record.game, cfg.games.folder)
@@ -96,9 +112,26 @@ def open_session(journal: Journal, record: GameRecord, cfg: Config, roller_conne
     session = Session(cls, seed=record.seed, presets=setup.get("names", ()), options=setup.get("options", {}),
                       sources=setup.get("sources", ("roller", "typed", "rng")),
                       roller_connected=roller_connected or (lambda: False))
-    for _n, t, text in journal.inputs(record.id):
-        session.handle(decode_event(text), t)
-    return session
+    rows, brk = journal.verified_inputs(record.id)
+    for n, t, text in rows:
+        try:
+            ev = decode_event(text)
+        except (ValueError, IndexError):
+            return session, ChainBreak(record.id, n, f"is not an input the companion writes ({text[:20]!r})")
+        session.handle(ev, t)
+    return session, brk
+
+
+def resume_verified(journal: Journal, record: GameRecord, cfg: Config, roller_connected: Any = None) \
+        -> tuple[Session, GameRecord, str | None]:
+    """Replay a saved game to play on. A damaged game is copied up to its last good input and the copy plays on
+    (the damaged rows stay as they are); the third value is then the message saying so, else None."""
+    session, brk = replay(journal, record, cfg, roller_connected)
+    if brk is None:
+        return session, record, None
+    rows = journal.verified_inputs(record.id)[0][:brk.n - 1]
+    copy = journal.fork(record, brk.n - 1, rows)
+    return session, copy, f"{brk.message(journal.path)}; it plays on as game {copy.id}"
 
 
 def new_record(journal: Journal, game: str, cfg: Config, seed: int | None) -> GameRecord:
@@ -137,37 +170,63 @@ class FrameWriter:
             img.convert("L").resize((256, 128), 0).save(self.folder / f"{self.count:04d}.png")
 
 
+def read_script(script: Path) -> list[ScriptLine]:
+    try:
+        text = script.read_bytes().decode("utf-8")
+    except OSError as e:
+        raise ScriptError(f"cannot read script {script}: {e.strerror}") from None
+    except UnicodeDecodeError as e:
+        raise ScriptError(f"script {script} is not UTF-8 text (byte {e.start}); save it as UTF-8") from None
+    return parse_script(text, script.name)
+
+
 def play(game: str, script: Path, *, seed: int | None = None, journal_path: Path | None = None,
          resume: bool = False, state_json: Path | None = None, frames: Path | None = None,
-         config: str | None = None) -> dict[str, Any]:
+         config: str | None = None, notify: Callable[[str], None] | None = None) -> dict[str, Any]:
+    """Play a script headless. ``notify`` hears the lines a user should see besides the state (a damaged game)."""
     cfg = load_config(config)
     from .games import check_options
 
     check_options(cfg.games.options, cfg.games.folder, also=game)
-    try:
-        lines = parse_script(script.read_text(encoding="utf-8"), script.name)
-    except OSError as e:
-        raise ScriptError(f"cannot read script {script}: {e.strerror}") from None
-    journal = Journal(journal_path if journal_path is not None else ":memory:")
+    lines = read_script(script)
+    if state_json is not None and not state_json.parent.is_dir():  # say so before anything is journaled
+        raise CompanionError(f"--state-json {state_json}: the folder {state_json.parent} does not exist; "
+                             "create it or write elsewhere")
+    journal = Journal(journal_path if journal_path is not None else ":memory:", lock=journal_path is not None)
     try:
         key = game_key(game, cfg)
         record = None
-        if resume:
-            record = next((r for r in journal.games("active") + journal.games("finished") if r.game == key), None)
+        if resume:  # the latest game of this kind, whatever became of it (an ended game stays ended)
+            record = next((r for r in journal.games() if r.game == key and r.status != "damaged"), None)
         if record is None:
             record = new_record(journal, game, cfg, seed)
-        session = open_session(journal, record, cfg, roller_connected=lambda: True)
+        session, record, damage = resume_verified(journal, record, cfg, roller_connected=lambda: True)
+        if damage and notify is not None:
+            notify(damage)
+        events = [ln for ln in lines if ln.event is not None]
+        _check_same_script(journal, record, events, script)
         writer = FrameWriter(frames) if frames is not None else None
         if writer:
             writer.add(session)
-        done = session.n_inputs
+        # the script's events already journaled (clock lines are the companion's own, not the script's)
+        done = sum(1 for _n, _t, text in journal.inputs(record.id) if not text.startswith("clock "))
+
+        def flag_check() -> None:
+            """A game clock that ran out during a ``wait`` ends the game (journaled, as at the table)."""
+            ev = session.clock_flag(time.monotonic())
+            if ev is not None:
+                session.handle(ev, time.time(), time.monotonic())
+                journal.commit(record.id, session.n_inputs, encode_event(ev), [], session.summary())
+
         for ln in lines:
             if ln.event is None:
-                time.sleep(ln.wait)
+                if done == 0:  # waits before the resume point were waited the first time
+                    time.sleep(ln.wait)
                 continue
             if done > 0:
                 done -= 1
                 continue
+            flag_check()
             records = session.handle(ln.event, time.time(), time.monotonic())
             if isinstance(ln.event, EntryEvent) and session.refused:
                 where = f"{script.name} line {ln.line}: '{ln.event.kind} {ln.event.text}'"
@@ -175,12 +234,29 @@ def play(game: str, script: Path, *, seed: int | None = None, journal_path: Path
             journal.commit(record.id, session.n_inputs, encode_event(ln.event), records, session.summary())
             if writer:
                 writer.add(session)
+        flag_check()
         if session.status != record.status:
             journal.set_status(record.id, session.status, session.summary())
         state = session.state_json()
         if state_json is not None:
-            state_json.write_text(json.dumps(state, indent=2, sort_keys=True) + "\n", encoding="utf-8")
+            try:
+                state_json.write_text(json.dumps(state, indent=2, sort_keys=True) + "\n", encoding="utf-8")
+            except OSError as e:
+                raise CompanionError(f"cannot write --state-json {state_json}: {e.strerror}; the game itself is "
+                                     "saved in the journal") from None
         return state
     finally:
         journal.close()
 
+
+def _check_same_script(journal: Journal, record: GameRecord, events: list[ScriptLine], script: Path) -> None:
+    """--resume with another script would mix two games: the journaled inputs must be where the script starts."""
+    for i, (_n, _t, text) in enumerate(journal.verified_inputs(record.id)[0]):
+        if i >= len(events):
+            return  # the journal went further than this script: nothing left to play
+        ln = events[i]
+        want = encode_event(ln.event) if ln.event is not None else ""
+        if text != want:
+            raise ScriptError(f"{script.name} line {ln.line} is '{want}', but input {i + 1} of game {record.id} in "
+                              f"{journal.path} is '{text}': resume with the script that game was played from, or "
+                              "use a new --journal")

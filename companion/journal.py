@@ -6,7 +6,10 @@ the physical dice history is kept beside them for the fairness monitor.
 """
 from __future__ import annotations
 
+import hashlib
+import hmac
 import json
+import logging
 import sqlite3
 import time
 from dataclasses import dataclass
@@ -14,13 +17,17 @@ from pathlib import Path
 from typing import Any, Iterable, Iterator
 
 from .config import default_journal_path
-from .errors import JournalError
+from .errors import JournalDamagedError, JournalError
+from .journal_guard import InstanceLock, damaged_advice, sqlite_error
 
-SCHEMA_VERSION = 1
+log = logging.getLogger(__name__)
+
+SCHEMA_VERSION = 2  #: 2: inputs carry a hash chained to the previous input of their game
 APP_ID = 0x53434D50  # "SCMP"
 
-_SCHEMA = """
-CREATE TABLE IF NOT EXISTS games (
+_TABLES = ("games", "inputs", "rolls")
+_SCHEMA = (
+    """CREATE TABLE IF NOT EXISTS games (
     id       INTEGER PRIMARY KEY,
     game     TEXT NOT NULL,
     title    TEXT NOT NULL,
@@ -30,15 +37,16 @@ CREATE TABLE IF NOT EXISTS games (
     setup    TEXT NOT NULL,
     status   TEXT NOT NULL DEFAULT 'active',
     summary  TEXT NOT NULL DEFAULT ''
-);
-CREATE TABLE IF NOT EXISTS inputs (
+)""",
+    """CREATE TABLE IF NOT EXISTS inputs (
     game  INTEGER NOT NULL REFERENCES games(id),
     n     INTEGER NOT NULL,
     t     REAL NOT NULL,
     event TEXT NOT NULL,
+    hash  TEXT NOT NULL DEFAULT '',
     PRIMARY KEY (game, n)
-) WITHOUT ROWID;
-CREATE TABLE IF NOT EXISTS rolls (
+) WITHOUT ROWID""",
+    """CREATE TABLE IF NOT EXISTS rolls (
     id      INTEGER PRIMARY KEY,
     t       REAL NOT NULL,
     game    INTEGER,
@@ -48,9 +56,9 @@ CREATE TABLE IF NOT EXISTS rolls (
     value   INTEGER NOT NULL,
     player  INTEGER,
     purpose TEXT NOT NULL DEFAULT ''
-);
-CREATE INDEX IF NOT EXISTS rolls_by_die ON rolls (roller, die);
-"""
+)""",
+    "CREATE INDEX IF NOT EXISTS rolls_by_die ON rolls (roller, die)",
+)
 
 
 @dataclass(frozen=True)
@@ -78,104 +86,339 @@ class RollRecord:
     purpose: str = ""
 
 
-class Journal:
-    """One SQLite file holding every saved game."""
+@dataclass(frozen=True)
+class ChainBreak:
+    """The first input of a game that fails its check: replay stops before it."""
 
-    def __init__(self, path: str | Path | None = None) -> None:
+    game: int
+    n: int  #: the input number that fails; inputs 1..n-1 are verified
+    reason: str
+
+    def message(self, path: Path | str) -> str:
+        kept = f"up to input {self.n - 1}" if self.n > 1 else "from its start"
+        return (f"game {self.game} in {path}: input {self.n} {self.reason} (the file was edited or damaged); "
+                f"the game is kept {kept}")
+
+
+def chain_hash(prev: str, n: int, t: float, event: str) -> str:
+    """The hash of one input, chained to the previous one (or to the game's genesis hash)."""
+    h = hashlib.blake2b(digest_size=16)
+    h.update(f"{prev}\n{n}\n{t!r}\n{event}".encode("utf-8", "surrogatepass"))
+    return h.hexdigest()
+
+
+def genesis_hash(game_id: int, game: str, seed: int, setup_text: str) -> str:
+    """What a game's first input chains to: its number, game, seed and set-up, so none can be swapped either."""
+    h = hashlib.blake2b(digest_size=16)
+    h.update(f"companion-journal\n{game_id}\n{game}\n{seed}\n{setup_text}".encode("utf-8", "surrogatepass"))
+    return h.hexdigest()
+
+
+class Journal:
+    """One SQLite file holding every saved game.
+
+    ``lock=True`` (``companion run``/``sim``/``play``) takes the instance lock first, so two processes never write
+    one journal. Every SQLite error becomes a :class:`~companion.errors.JournalError` with one plain line.
+    """
+
+    def __init__(self, path: str | Path | None = None, *, lock: bool = False) -> None:
         self.path = Path(path) if path is not None else default_journal_path()
-        if str(self.path) != ":memory:":
+        self._lock: InstanceLock | None = None
+        self._last: dict[int, tuple[int, str]] = {}  # game → (last input number, its hash)
+        memory = str(self.path) == ":memory:"
+        if not memory:
             try:
                 self.path.parent.mkdir(parents=True, exist_ok=True)
             except OSError as e:
-                raise JournalError(f"cannot create the journal folder {self.path.parent}: {e.strerror}") from None
+                raise JournalError(f"cannot create the journal folder {self.path.parent}: {e.strerror}; check the "
+                                   "path and the folder's permissions") from None
+            if lock:
+                self._lock = InstanceLock(self.path)
+                self._lock.acquire()
         try:
             self.db = sqlite3.connect(str(self.path), isolation_level=None, check_same_thread=False)
+        except sqlite3.Error as e:
+            self._release()
+            raise sqlite_error(e, self.path, "open the journal") from None
+        try:
+            self.db.execute("PRAGMA busy_timeout=2000")
             self.db.execute("PRAGMA journal_mode=WAL")
             self.db.execute("PRAGMA synchronous=FULL")
+            self._prepare()
+        except sqlite3.Error as e:
+            self.db.close()
+            self._release()
+            raise sqlite_error(e, self.path, "open the journal") from None
+        except BaseException:
+            self.db.close()
+            self._release()
+            raise
+
+    def _prepare(self) -> None:
+        """Create the tables, or bring an older journal up to date — each in one transaction, so no instant of a
+        power cut or a full disk leaves a half-made file."""
+        if self._is_current():
+            return
+        with _transaction(self.db):
             app_id = self.db.execute("PRAGMA application_id").fetchone()[0]
-            tables = self.db.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
-            if app_id not in (0, APP_ID) or (app_id == 0 and tables):
+            version = self.db.execute("PRAGMA user_version").fetchone()[0]
+            names = {r[0] for r in self.db.execute("SELECT name FROM sqlite_master WHERE name NOT LIKE 'sqlite_%'")}
+            if app_id not in (0, APP_ID) or (app_id == 0 and not self._our_empty_tables(names)):
                 raise JournalError(f"{self.path} is not a companion journal; use another --journal path")
-            self.db.executescript(_SCHEMA)
+            if version > SCHEMA_VERSION:
+                raise JournalError(f"{self.path} was written by a newer companion (journal version {version}); "
+                                   "update the companion to open it")
+            for stmt in _SCHEMA:
+                self.db.execute(stmt)
+            columns = {r[1] for r in self.db.execute("PRAGMA table_info(inputs)")}
+            if "hash" not in columns:  # a version 1 journal: its inputs get their hashes now
+                self.db.execute("ALTER TABLE inputs ADD COLUMN hash TEXT NOT NULL DEFAULT ''")
+                self._hash_all()
             self.db.execute(f"PRAGMA application_id={APP_ID}")
             self.db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
-        except sqlite3.DatabaseError as e:
-            raise JournalError(f"cannot open the journal {self.path}: {e}; move the file away to start afresh") \
-                from None
 
-    def close(self) -> None:
-        try:
-            self.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-        except sqlite3.Error:
-            pass
+    def _is_current(self) -> bool:
+        app_id = self.db.execute("PRAGMA application_id").fetchone()[0]
+        version = self.db.execute("PRAGMA user_version").fetchone()[0]
+        return bool(app_id == APP_ID and version == SCHEMA_VERSION)
+
+    def _our_empty_tables(self, names: set[str]) -> bool:
+        """An older companion created the tables and the application id in separate commits: a file cut off in
+        between holds only our tables, empty. That is a journal too."""
+        if not names:
+            return True
+        if not names <= set(_TABLES) | {"rolls_by_die"}:
+            return False
+        return all(self.db.execute(f"SELECT count(*) FROM {t}").fetchone()[0] == 0 for t in _TABLES if t in names)
+
+    def _hash_all(self) -> None:
+        for gid, game, seed, setup in self.db.execute("SELECT id, game, seed, setup FROM games").fetchall():
+            prev = genesis_hash(gid, str(game), seed, str(setup))
+            for n, t, event in self.db.execute("SELECT n, t, event FROM inputs WHERE game=? ORDER BY n",
+                                               (gid,)).fetchall():
+                prev = chain_hash(prev, n, t, str(event))
+                self.db.execute("UPDATE inputs SET hash=? WHERE game=? AND n=?", (prev, gid, n))
+
+    def _release(self) -> None:
+        if self._lock is not None:
+            self._lock.release()
+            self._lock = None
+
+    def close(self, *, checkpoint: bool = True) -> None:
+        """Close (and fold the WAL into the file, unless ``checkpoint`` is False: a damaged file is left as it is)."""
+        if checkpoint:
+            try:
+                self.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+            except sqlite3.Error:
+                pass
         self.db.close()
+        self._release()
+
+    def _fail(self, e: sqlite3.Error, what: str) -> JournalError:
+        return sqlite_error(e, self.path, what)
 
     # ------------------------------------------------------------------ games
-    def new_game(self, game: str, title: str, seed: int, setup: dict[str, Any]) -> int:
+    def new_game(self, game: str, title: str, seed: int, setup: dict[str, Any], *, created: float | None = None) \
+            -> int:
         now = time.time()
-        cur = self.db.execute("INSERT INTO games (game, title, created, updated, seed, setup) VALUES (?,?,?,?,?,?)",
-                              (game, title, now, now, seed, json.dumps(setup, sort_keys=True)))
+        try:
+            cur = self.db.execute("INSERT INTO games (game, title, created, updated, seed, setup) VALUES (?,?,?,?,?,?)",
+                                  (game, title, now if created is None else created, now, seed,
+                                   json.dumps(setup, sort_keys=True)))
+        except sqlite3.Error as e:
+            raise self._fail(e, "start a new game") from None
         return int(cur.lastrowid or 0)
 
     def game(self, game_id: int) -> GameRecord:
-        row = self.db.execute("SELECT * FROM games WHERE id=?", (game_id,)).fetchone()
+        try:
+            row = self.db.execute("SELECT * FROM games WHERE id=?", (game_id,)).fetchone()
+        except sqlite3.Error as e:
+            raise self._fail(e, f"read saved game {game_id}") from None
         if row is None:
             raise JournalError(f"no saved game {game_id} in {self.path}; 'companion run' lists the saved games")
-        return _record(row)
+        return self._record(row)
 
     def games(self, status: str | None = None) -> list[GameRecord]:
         q = "SELECT * FROM games" + (" WHERE status=?" if status else "") + " ORDER BY updated DESC, id DESC"
-        return [_record(r) for r in self.db.execute(q, (status,) if status else ())]
+        try:
+            rows = self.db.execute(q, (status,) if status else ()).fetchall()
+        except sqlite3.Error as e:
+            raise self._fail(e, "list the saved games") from None
+        out = []
+        for r in rows:  # one unreadable game must not hide the others (nor stop the box starting)
+            try:
+                out.append(self._record(r))
+            except JournalDamagedError as e:
+                log.warning("%s", e)
+        return out
 
     def latest_active(self) -> GameRecord | None:
         rows = self.games("active")
         return rows[0] if rows else None
 
     def set_status(self, game_id: int, status: str, summary: str | None = None) -> None:
-        if summary is None:
-            self.db.execute("UPDATE games SET status=?, updated=? WHERE id=?", (status, time.time(), game_id))
-        else:
-            self.db.execute("UPDATE games SET status=?, summary=?, updated=? WHERE id=?",
-                            (status, summary, time.time(), game_id))
+        try:
+            if summary is None:
+                self.db.execute("UPDATE games SET status=?, updated=? WHERE id=?", (status, time.time(), game_id))
+            else:
+                self.db.execute("UPDATE games SET status=?, summary=?, updated=? WHERE id=?",
+                                (status, summary, time.time(), game_id))
+        except sqlite3.Error as e:
+            raise self._fail(e, "save the game's status") from None
+
+    def _record(self, row: tuple[Any, ...]) -> GameRecord:
+        try:
+            return _record(row)
+        except (ValueError, TypeError) as e:
+            raise JournalDamagedError(f"saved game {row[0]} in {self.path} cannot be read ({e}); "
+                                      f"{damaged_advice(self.path)}") from None
 
     # ------------------------------------------------------------------ inputs
     def commit(self, game_id: int, n: int, event: str, rolls: Iterable[RollRecord] = (), summary: str | None = None,
                t: float | None = None) -> None:
         """Write input number ``n`` of a game (and any dice it produced) in one durable transaction."""
-        t = time.time() if t is None else t
-        with _transaction(self.db):
-            self.db.execute("INSERT INTO inputs (game, n, t, event) VALUES (?,?,?,?)", (game_id, n, t, event))
-            for r in rolls:
-                self.db.execute("INSERT INTO rolls (t, game, roller, source, die, value, player, purpose) "
-                                "VALUES (?,?,?,?,?,?,?,?)",
-                                (t, game_id, r.roller, r.source, r.die, r.value, r.player, r.purpose))
-            if summary is None:
-                self.db.execute("UPDATE games SET updated=? WHERE id=?", (t, game_id))
-            else:
-                self.db.execute("UPDATE games SET updated=?, summary=? WHERE id=?", (t, summary, game_id))
+        t = float(time.time() if t is None else t)
+        try:
+            prev = self._prev_hash(game_id, n)
+            digest = chain_hash(prev, n, t, event)
+            with _transaction(self.db):
+                self.db.execute("INSERT INTO inputs (game, n, t, event, hash) VALUES (?,?,?,?,?)",
+                                (game_id, n, t, event, digest))
+                for r in rolls:
+                    self.db.execute("INSERT INTO rolls (t, game, roller, source, die, value, player, purpose) "
+                                    "VALUES (?,?,?,?,?,?,?,?)",
+                                    (t, game_id, r.roller, r.source, r.die, r.value, r.player, r.purpose))
+                if summary is None:
+                    self.db.execute("UPDATE games SET updated=? WHERE id=?", (t, game_id))
+                else:
+                    self.db.execute("UPDATE games SET updated=?, summary=? WHERE id=?", (t, summary, game_id))
+        except sqlite3.Error as e:
+            raise self._fail(e, "save that press") from None
+        self._last[game_id] = (n, digest)
+
+    def append_inputs(self, game_id: int, rows: Iterable[tuple[float, str]]) -> int:
+        """Append many inputs in one transaction (salvage, benchmarks); returns the last input number."""
+        n = self.count_inputs(game_id)
+        try:
+            prev = self._prev_hash(game_id, n + 1)
+            with _transaction(self.db):
+                for t, event in rows:
+                    n += 1
+                    prev = chain_hash(prev, n, float(t), event)
+                    self.db.execute("INSERT INTO inputs (game, n, t, event, hash) VALUES (?,?,?,?,?)",
+                                    (game_id, n, float(t), event, prev))
+        except sqlite3.Error as e:
+            self._last.pop(game_id, None)
+            raise self._fail(e, "copy the inputs") from None
+        self._last[game_id] = (n, prev)
+        return n
+
+    def _prev_hash(self, game_id: int, n: int) -> str:
+        last = self._last.get(game_id)
+        if last is not None and last[0] == n - 1:
+            return last[1]
+        if n == 1:
+            return self._genesis(game_id)
+        row = self.db.execute("SELECT hash FROM inputs WHERE game=? AND n=?", (game_id, n - 1)).fetchone()
+        return str(row[0]) if row is not None else ""
+
+    def _genesis(self, game_id: int) -> str:
+        row = self.db.execute("SELECT game, seed, setup FROM games WHERE id=?", (game_id,)).fetchone()
+        if row is None:
+            return ""
+        return genesis_hash(game_id, str(row[0]), row[1], str(row[2]))
 
     def inputs(self, game_id: int) -> Iterator[tuple[int, float, str]]:
-        yield from self.db.execute("SELECT n, t, event FROM inputs WHERE game=? ORDER BY n", (game_id,))
+        try:
+            rows = self.db.execute("SELECT n, t, event FROM inputs WHERE game=? ORDER BY n", (game_id,)).fetchall()
+        except sqlite3.Error as e:
+            raise self._fail(e, f"read game {game_id}") from None
+        yield from rows
+
+    def verified_inputs(self, game_id: int) -> tuple[list[tuple[int, float, str]], ChainBreak | None]:
+        """The inputs of a game up to the first one that fails its check (hash, number, or type), and that break.
+
+        A SQLite read error part-way (a damaged page) is a break too: what was read before it is kept.
+        """
+        out: list[tuple[int, float, str]] = []
+        try:
+            prev = self._genesis(game_id)
+            cur = self.db.execute("SELECT n, t, event, hash FROM inputs WHERE game=? ORDER BY n", (game_id,))
+            for n, t, event, digest in cur:
+                want = len(out) + 1
+                if n != want:
+                    return out, ChainBreak(game_id, want, "is missing")
+                if not isinstance(t, float) or not isinstance(event, str) or not isinstance(digest, str):
+                    return out, ChainBreak(game_id, want, "has a value of the wrong type")
+                prev = chain_hash(prev, n, t, event)
+                if not hmac.compare_digest(prev, digest):
+                    return out, ChainBreak(game_id, want, "does not match its hash")
+                out.append((n, t, event))
+        except sqlite3.Error as e:
+            return out, ChainBreak(game_id, len(out) + 1, f"cannot be read ({e})")
+        if out:
+            self._last[game_id] = (out[-1][0], prev)
+        return out, None
 
     def count_inputs(self, game_id: int) -> int:
-        return int(self.db.execute("SELECT count(*) FROM inputs WHERE game=?", (game_id,)).fetchone()[0])
+        try:
+            return int(self.db.execute("SELECT count(*) FROM inputs WHERE game=?", (game_id,)).fetchone()[0])
+        except sqlite3.Error as e:
+            raise self._fail(e, f"read game {game_id}") from None
+
+    def fork(self, record: GameRecord, upto: int, rows: list[tuple[int, float, str]]) -> GameRecord:
+        """A copy of a damaged game holding its verified inputs 1..``upto``; the damaged one is marked "damaged"
+        and left as it is. Returns the copy, which plays on from there."""
+        setup_text = json.dumps(record.setup, sort_keys=True)
+        try:
+            with _transaction(self.db):
+                cur = self.db.execute("INSERT INTO games (game, title, created, updated, seed, setup, summary) "
+                                      "VALUES (?,?,?,?,?,?,?)", (record.game, record.title, record.created,
+                                                                 time.time(), record.seed, setup_text,
+                                                                 record.summary))
+                gid = int(cur.lastrowid or 0)
+                prev = genesis_hash(gid, record.game, record.seed, setup_text)
+                for n, t, event in rows[:upto]:
+                    prev = chain_hash(prev, n, t, event)
+                    self.db.execute("INSERT INTO inputs (game, n, t, event, hash) VALUES (?,?,?,?,?)",
+                                    (gid, n, t, event, prev))
+                self.db.execute("UPDATE games SET status='damaged' WHERE id=?", (record.id,))
+        except sqlite3.Error as e:
+            raise self._fail(e, f"copy game {record.id}") from None
+        return self.game(gid)
 
     def record_rolls(self, rolls: Iterable[RollRecord], game_id: int | None = None) -> None:
         """Rolls that arrived outside a game (they still count for fairness)."""
-        with _transaction(self.db):
-            for r in rolls:
-                self.db.execute("INSERT INTO rolls (t, game, roller, source, die, value, player, purpose) "
-                                "VALUES (?,?,?,?,?,?,?,?)",
-                                (time.time(), game_id, r.roller, r.source, r.die, r.value, r.player, r.purpose))
+        try:
+            with _transaction(self.db):
+                for r in rolls:
+                    self.db.execute("INSERT INTO rolls (t, game, roller, source, die, value, player, purpose) "
+                                    "VALUES (?,?,?,?,?,?,?,?)",
+                                    (time.time(), game_id, r.roller, r.source, r.die, r.value, r.player, r.purpose))
+        except sqlite3.Error as e:
+            raise self._fail(e, "save the roll") from None
 
     # ------------------------------------------------------------------ dice
     def physical_rolls(self) -> dict[tuple[str, str], list[int]]:
         """(roller name, die) → every physical face value, oldest first. Typed dice count under "typed"."""
         out: dict[tuple[str, str], list[int]] = {}
-        for roller, die, value in self.db.execute(
-                "SELECT roller, die, value FROM rolls WHERE source IN ('roller', 'typed') ORDER BY id"):
+        try:
+            rows = self.db.execute(
+                "SELECT roller, die, value FROM rolls WHERE source IN ('roller', 'typed') ORDER BY id").fetchall()
+        except sqlite3.Error as e:
+            raise self._fail(e, "read the dice history") from None
+        for roller, die, value in rows:
             out.setdefault((roller, die), []).append(value)
         return out
+
+    def quick_check(self) -> str | None:
+        """SQLite's quick integrity check: None when the file is sound, else its first complaint."""
+        try:
+            rows = self.db.execute("PRAGMA quick_check").fetchall()
+        except sqlite3.Error as e:
+            return str(e)
+        first = str(rows[0][0]) if rows else "no answer"
+        return None if first == "ok" else first
 
 
 class _transaction:
@@ -186,7 +429,13 @@ class _transaction:
         self.db.execute("BEGIN IMMEDIATE")
 
     def __exit__(self, exc_type: Any, exc: Any, tb: Any) -> None:
-        self.db.execute("COMMIT" if exc_type is None else "ROLLBACK")
+        if exc_type is None:
+            self.db.execute("COMMIT")
+        elif self.db.in_transaction:
+            try:
+                self.db.execute("ROLLBACK")
+            except sqlite3.Error:
+                pass  # SQLite already rolled back (e.g. after a full disk); the first error is what matters
 
 
 def _record(row: tuple[Any, ...]) -> GameRecord:
@@ -194,4 +443,4 @@ def _record(row: tuple[Any, ...]) -> GameRecord:
     return GameRecord(gid, game, title, created, updated, seed, json.loads(setup), status, summary)
 
 
-__all__ = ["Journal", "GameRecord", "RollRecord", "default_journal_path"]
+__all__ = ["Journal", "GameRecord", "RollRecord", "ChainBreak", "chain_hash", "genesis_hash", "default_journal_path"]

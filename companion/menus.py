@@ -75,7 +75,7 @@ class Home:
             if value == "new":
                 self.stack.append(("new", "New game", ListWidget(game_choices(app))))
             elif value == "resume":
-                records = app.journal.games()
+                records = [r for r in app.journal.games() if r.status != "damaged"]  # its copy plays on
                 items = [Item(str(r.id), f"{r.id} {r.summary or r.title}"
                               + ("" if r.status == "active" else f" ({r.status})")) for r in records[:50]]
                 self.stack.append(("resume", "Resume", ListWidget(items)))

@@ -13,7 +13,7 @@ from PIL import Image
 from .app import App, install_signal_handlers
 from .config import Config
 from .events import Event, RollerState, RollRequestEvent
-from .journal import Journal
+from .journal_salvage import open_for_run
 
 log = logging.getLogger(__name__)
 
@@ -27,8 +27,8 @@ class PiOutput:
         self.display, self.leds = display, leds
 
     def present(self, frame: Image.Image, active: int | None, waiting: bool, alerts: tuple[int, ...] = ()) -> None:
+        self.leds.show(active, waiting, alerts)  # first: a failing display bus must not stop the LEDs
         self.display.show(frame)
-        self.leds.show(active, waiting, alerts)
 
     def set_roller(self, state: RollerState, detail: str) -> None:
         self.leds.set_status(state)
@@ -94,7 +94,8 @@ def run(cfg: Config, *, mode: str | None = None, game: str | None = None,
         raise HardwareError("the simulator needs a terminal: run it in a terminal, or use "
                             "'companion play GAME --script FILE' for headless play")
     with ExitStack() as stack:
-        journal = Journal(cfg.journal_path())
+        journal, notice = open_for_run(cfg.journal_path())
+        stack.callback(journal.close)  # after app.shutdown() closed it this is a no-op; on a failed start it matters
         web = None
         if cfg.web.enabled:
             from .web import start_web
@@ -109,6 +110,8 @@ def run(cfg: Config, *, mode: str | None = None, game: str | None = None,
         if web is not None and isinstance(output, SimOutput):
             output.web = web.address
         app = App(cfg, journal, events, output, roller=roller, notifier=notifier, game=game, web=web)
+        if notice is not None:
+            show_damaged_journal(app)
         install_signal_handlers(events)
         log.info("companion running (%s mode), journal %s", mode, journal.path)
         try:
@@ -116,6 +119,17 @@ def run(cfg: Config, *, mode: str | None = None, game: str | None = None,
         finally:
             app.shutdown()
     return 0
+
+
+DAMAGED_LINES = ("The saved-games file", "was damaged. It is", "kept beside it, dated,", "and a new one started.",
+                 "Recover its games:", "companion journal", "salvage (see the log)", "", "OK: continue")
+
+
+def show_damaged_journal(app: App) -> None:
+    """A page over the home menu that stays until OK or BACK (a toast would be gone, or replaced by the roller's)."""
+    from .ui.widgets import TextView
+
+    app.home.stack.append(("page", "Journal damaged", TextView(list(DAMAGED_LINES), top=0)))
 
 
 def stack_file(path: Any) -> Any:

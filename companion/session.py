@@ -75,6 +75,9 @@ class ActionGroup:
     answers: list[tuple[Any, bool]] = field(default_factory=list)  #: (value, automatic)
     dice: list[int] = field(default_factory=list)  #: indices into Session.dice_history
     title: str = ""
+    player: int | None = None  #: who answered (the prompt's seat)
+    what: str = ""  #: the action in words, for the undo and redo toasts ("Ben: Build a fort")
+    rolled: bool = False  #: a roll or a random pick happened: BACK never takes that back (the menu's Undo does)
 
 
 @dataclass
@@ -103,9 +106,13 @@ class Session:
         self.action_log: list[dict[str, Any]] = []
         self.overlays: list[Overlay] = []
         self.toast: str | None = None
+        #: the toast is an announcement (who starts, a result): it stays until the next press, not a few seconds
+        self.toast_sticky = False
         #: why the last input was refused (an impossible typed entry), for scripts to report; None when accepted
         self.refused: str | None = None
         self.n_inputs = 0
+        self._handling = False
+        self._memo: Prompt | None = None
         #: counts the prompts the table has been asked (answers, undo, redo): a phone's answer names the one it saw
         self.prompt_seq = 0
         #: called when "Pair a phone" is picked in the game menu (the App shows the PIN); None in replay and scripts
@@ -132,7 +139,15 @@ class Session:
         return list(self.wizard.data["names"])
 
     def prompt(self) -> Prompt:
-        return self.model.prompt()  # type: ignore[no-any-return]
+        # Within one input the prompt is asked for several times (answer, automatic picks, the new screen); a
+        # long game's replay spends most of its time there, so it is kept until the model changes (an answer or
+        # a restore). Outside handle() it is always asked afresh.
+        if self._memo is not None:
+            return self._memo
+        p: Prompt = self.model.prompt()
+        if self._handling:
+            self._memo = p
+        return p
 
     def _snapshot(self) -> Any:
         if self.game is None:
@@ -140,6 +155,7 @@ class Session:
         return ("game", self.game.snapshot(), self.game)
 
     def _restore(self, snap: Any) -> None:
+        self._memo = None
         if snap[0] == "setup":
             self.game = None
             self.wizard.restore(snap[1])
@@ -165,7 +181,9 @@ class Session:
         self._now = now
         self._records = []
         self.toast = None
+        self.toast_sticky = False
         self.refused = None
+        self._handling, self._memo = True, None
         try:
             if isinstance(ev, RollEvent):
                 self._on_roll(ev)
@@ -184,6 +202,8 @@ class Session:
         except Exception:  # a bug must never take the table down: log it, keep the state, say so
             log.exception("input %s failed", encode_event(ev))
             self.toast = "Internal error; the game is unchanged. See the log."
+        finally:
+            self._handling, self._memo = False, None
         return self._records
 
     def _on_roll(self, ev: RollEvent) -> None:
@@ -241,7 +261,7 @@ class Session:
             return
         if self.game is None or self._game_over:
             return
-        group = ActionGroup(title="Time")
+        group = ActionGroup(title="Time", what=f"{self._who(seat)}: time is up", rolled=True)
         before = self._snapshot()
         value = {"clock": "timeout", "seat": seat}
         self._model_answer(value)
@@ -251,7 +271,7 @@ class Session:
         self.redo_stack.clear()
         self.screen = self._new_screen()
         self.toast = f"{self.names[seat - 1]}: time is up"
-        self._announce()
+        self._announce([])
         self._follow_clock()
 
     def set_now(self, now: float) -> None:
@@ -291,11 +311,35 @@ class Session:
                 return
             self._answer(out.value)
         elif isinstance(out, Back):
-            views = self.game.views() if self.game is not None else []
-            if self.prompt().board is not None and views:  # a board game's first page (the control map) is near
-                self.overlays.append(Overlay("page", views[0].title, TextView(list(views[0].lines), top=0)))
-                return
-            self.toast = "Hold OK for the menu: undo, log, end game"
+            self._back()
+
+    def _back(self) -> None:
+        """BACK on a screen that has no back of its own: to the previous screen, when that was a step of the same
+        player's and no dice were rolled since; otherwise say why not."""
+        if self._game_over:
+            self.toast = "The game is over: OK for the main menu"
+            return
+        if not self.undo_stack:
+            self.toast = "Nothing before this screen"
+            return
+        views = self.game.views() if self.game is not None else []
+        if self.prompt().board is not None and views:  # a board game's first page (the control map) is near
+            self.overlays.append(Overlay("page", views[0].title, TextView(list(views[0].lines), top=0)))
+            return
+        group = self.undo_stack[-1][1]
+        p = self.prompt()
+        if group.rolled:
+            self.toast = "BACK keeps rolls: hold OK, Undo takes one back"
+        elif group.player is not None and group.player != p.player:
+            self.toast = f"{self._who(group.player)}'s step is done: hold OK, Undo"
+        else:
+            self.undo()
+
+    def _who(self, seat: int | None) -> str:
+        return self.names[seat - 1] if seat is not None and 0 < seat <= len(self.names) else "Table"
+
+    def _log_len(self) -> int:
+        return len(self.game.data.get("log", [])) if self.game is not None else 0
 
     def _remote_answer(self, ev: AnswerEvent) -> None:
         """An answer from a phone: the same validation and history as OK on the device, for the prompt it names."""
@@ -322,8 +366,10 @@ class Session:
 
     def _answer(self, value: Any) -> None:
         prompt = self.prompt()
-        group = ActionGroup(title=prompt.title)
+        group = ActionGroup(title=prompt.title, player=prompt.player,
+                            what=describe(prompt, value, self.names))
         before = self._snapshot()
+        game_before, log_before = self.game, self._log_len()
         try:
             self._apply(prompt, value, group, auto=False)
             self._settle(group)
@@ -336,18 +382,34 @@ class Session:
             self._restore(before)
             self.screen = self._new_screen()
             raise
+        group.rolled = bool(group.dice) or any(auto for _v, auto in group.answers)
         self.undo_stack.append((before, group))
         self.redo_stack.clear()
         self.prompt_seq += 1
         self.screen = self._new_screen()
-        self._announce()
+        self._announce(self.game.data.get("log", [])[0 if game_before is None else log_before:]
+                       if self.game is not None else [])
         self._follow_clock()
 
-    def _announce(self) -> None:
-        """A game may leave a line in ``data["announce"]`` (what changed hands, check): shown as a toast."""
-        said = self.game.data.get("announce") if self.game is not None else None
-        if said and not self.toast:
-            self.toast = str(said)
+    def _announce(self, notes: Sequence[str]) -> None:
+        """What the answer made happen stays on the screen until the next press, after any roll summary.
+
+        A game may say it itself in ``data["announce"]`` (what changed hands, check): shown as a toast. Otherwise
+        the game's new log lines are the announcement (who starts, a tie, the dealer, a result)."""
+        if self.game is not None and "announce" in self.game.data:
+            said = self.game.data.get("announce")
+            if said and not self.toast:
+                self.toast = str(said)
+            return
+        notes = [n for n in notes if n != self._start_note]
+        if not notes:
+            return
+        self.toast = ". ".join(([self.toast] if self.toast else []) + list(notes[-3:]))
+        self.toast_sticky = True
+
+    @property
+    def _start_note(self) -> str:
+        return f"{self.game.name}: " + ", ".join(self.names) if self.game is not None else ""
 
     def _apply(self, prompt: Prompt, value: Any, group: ActionGroup, *, auto: bool) -> None:
         validate_answer(prompt, value)
@@ -368,13 +430,14 @@ class Session:
 
     def _model_answer(self, value: Any) -> None:
         """Hand an answer to the wizard or the game; the wizard's last answer creates the game."""
+        self._memo = None
         if isinstance(value, dict) and value.get("clock") == "timeout" and self.game is not None:
             self.game.time_out(int(value["seat"]))
             return
         self.model.answer(value)
         if self.game is None and self.wizard.done:
             self.game = self.game_cls(self.wizard.setup())
-            self.game.note(f"{self.game.name}: " + ", ".join(self.names))
+            self.game.note(self._start_note)
             self._start_clock()
 
     def _settle(self, group: ActionGroup) -> None:
@@ -399,7 +462,7 @@ class Session:
         self.prompt_seq += 1
         self.screen = self._new_screen()
         self._follow_clock()
-        return f"Undone: {group.title}"
+        return f"Undone: {group.what or group.title}"
 
     def redo(self) -> str:
         if not self.redo_stack:
@@ -415,7 +478,7 @@ class Session:
         self.prompt_seq += 1
         self.screen = self._new_screen()
         self._follow_clock()
-        return f"Redone: {group.title}"
+        return f"Redone: {group.what or group.title}"
 
     # -------------------------------------------------------------- the game menu
     def _toggle_menu(self) -> None:
@@ -609,4 +672,28 @@ class Session:
                 **({"record": self.game.record()} if self.game is not None and hasattr(self.game, "record") else {})}
 
 
-__all__ = ["Session", "encode_event", "decode_event"]
+def describe(prompt: Prompt, value: Any, names: Sequence[str]) -> str:
+    """An answer in words, for the undo toast: "Ben: Build a fort (Spend 4 pts)", never a secret ballot."""
+    from fsm.prompts import Choice, Confirm, MultiSelect, Number, SecretVote
+
+    if isinstance(prompt, Choice):
+        label = next((o.label for o in prompt.options if o.key == value), "back" if value == prompt.back else value)
+        what = f"{prompt.title}: {label}" if value == prompt.back else f"{label} ({prompt.title})"
+    elif isinstance(prompt, Number):
+        what = f"{prompt.title} {value}{(' ' + prompt.unit) if prompt.unit else ''}"
+    elif isinstance(prompt, Confirm):
+        what = f"{prompt.title} {prompt.yes if value else prompt.no}"
+    elif isinstance(prompt, MultiSelect):
+        labels = [o.label for o in prompt.options if o.key in value]
+        what = f"{prompt.title}: " + (", ".join(labels) if labels else "none")
+    elif isinstance(prompt, SecretVote):
+        what = "a secret vote"
+    elif isinstance(prompt, Dice):
+        what = f"roll {prompt.die} {' '.join(map(str, value['values']))}"
+    else:
+        what = prompt.title
+    who = names[prompt.player - 1] if prompt.player is not None and 0 < prompt.player <= len(names) else ""
+    return f"{who}: {what}" if who else what
+
+
+__all__ = ["Session", "encode_event", "decode_event", "describe"]

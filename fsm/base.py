@@ -15,7 +15,8 @@ This package imports nothing from ``hw/``.
 """
 from __future__ import annotations
 
-import json
+import io
+import pickle
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Mapping, Sequence
 
@@ -30,6 +31,16 @@ JSON = Any
 class Player:
     name: str
     seat: int  #: 1-based seat number; the player's LED is ``[leds] players[seat - 1]``
+
+
+def _pickle_values(value: Any) -> bytes:
+    """Pickle without the memo ("fast" mode): the bytes depend on the values only, not on which objects happen to
+    be shared, so equal data gives equal snapshots (as JSON text did). ``data`` is JSON-like: no cycles."""
+    buf = io.BytesIO()
+    p = pickle.Pickler(buf, protocol=pickle.HIGHEST_PROTOCOL)
+    p.fast = True
+    p.dump(value)
+    return buf.getvalue()
 
 
 @dataclass(frozen=True)
@@ -47,7 +58,7 @@ class OptionSpec:
         """Return ``value`` if allowed, else raise ValueError with one line naming key, value and what is allowed."""
         where = f"[games.{game_id}] {name}"
         if self.choices is not None:
-            if value not in self.choices:
+            if value not in self.choices or not any(type(value) is type(c) for c in self.choices):  # 2.0 is not 2
                 allowed = ", ".join(repr(c) for c in self.choices)
                 raise ValueError(f"{where} = {value!r} is not allowed; use one of {allowed}")
             return value
@@ -162,22 +173,27 @@ class GameMachine:
         """Jump to a state without a transition — only for restore; games use :meth:`fire`."""
         self.machine.set_state(state)
 
-    def snapshot(self) -> tuple[str, str, int]:
-        """The state, ``data`` as JSON text, and the log's length (the log only grows, so it is not copied)."""
+    def snapshot(self) -> tuple[str, bytes, int]:
+        """The state, a deep copy of ``data`` (pickled: a tenth of the time of JSON text, which replaying a long
+        game spends on every answer) and the log's length (the log only grows, so it is not copied)."""
         rest = {k: v for k, v in self.data.items() if k != "log"}
-        return self.state, json.dumps(rest, separators=(",", ":")), len(self.data["log"])
+        return self.state, _pickle_values(rest), len(self.data["log"])
 
-    def restore(self, snap: tuple[str, str, int]) -> None:
+    def restore(self, snap: tuple[str, bytes, int]) -> None:
         state, rest, n_log = snap
         log = self.data["log"]
         del log[n_log:]
         self.goto(state)
-        self.data = json.loads(rest)
+        self.data = pickle.loads(rest)
         self.data["log"] = log
 
     @property
     def is_over(self) -> bool:
         return self.state in self.FINAL
+
+    def phase_label(self) -> str:
+        """The phase in a word or two for the glance view ("Spend", "Council"); games may say it better."""
+        return str(self.state).replace("_", " ").capitalize()
 
     def active_seat(self) -> int | None:
         """The seat whose turn it is (their LED is lit), or None."""

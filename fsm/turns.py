@@ -51,6 +51,13 @@ def rolloff_record(ro: dict[str, Any], seat: int, value: int) -> None:
         ro["pass"] += 1
 
 
+def rolloff_tie(ro: dict[str, Any]) -> list[int] | None:
+    """The seats rolling again, right after a pass ended in a tie; else None."""
+    if ro["winner"] is None and ro["pass"] > 1 and not ro["rolls"]:
+        return [int(s) for s in ro["contenders"]]
+    return None
+
+
 def rolloff_lines(ro: dict[str, Any], names: Sequence[str]) -> tuple[str, ...]:
     """Every roll so far, for the screen: "P1 7  P2 7 | P1 3 P2 9"."""
     out: list[str] = []

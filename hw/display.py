@@ -89,6 +89,8 @@ class _DiffMixin:
     def __init__(self, *args: Any, on_cleanup: Callable[[], None] | None = None, **kwargs: Any) -> None:
         self._shadow: list[bytes] | None = None  # RAM as last sent; None = unknown, send everything
         self._closed = False
+        self._setup: list[tuple[int, ...]] = []  # the controller's set-up commands, as luma sent them
+        self._recording = True
         self._on_cleanup = on_cleanup
         try:
             super().__init__(*args, **kwargs)
@@ -101,7 +103,20 @@ class _DiffMixin:
             return image
         return image.transpose(_ROTATIONS[self.rotate])
 
+    def command(self, *cmd: int) -> None:
+        if self._recording:
+            self._setup.append(cmd)
+        super().command(*cmd)  # type: ignore[misc]
+
+    def resend_setup(self) -> None:
+        """Send the controller's set-up again (the panel may have lost power and forgotten it); the next frame is
+        sent whole. The caller switches the display on after that frame (``show()``)."""
+        self._shadow = None
+        for cmd in self._setup:
+            self.command(*cmd)
+
     def display(self, image: Image.Image) -> None:
+        self._recording = False  # luma's set-up ends with a first clear(): everything before it is the set-up
         if image.mode != "1" or image.size != self.size:
             raise ValueError(f"the display takes a {self.size[0]}x{self.size[1]} mode '1' image, "
                              f"not {image.size[0]}x{image.size[1]} mode {image.mode!r}")
@@ -253,7 +268,10 @@ class OledDisplay:
         self._bus = _CountingBus(bus if self._owned is None else self._owned)
         self.last_update_bytes = 0  #: bytes the last show() wrote (0 when nothing changed)
         self.updates = 0
+        self.reinits = 0  #: times the controller's set-up was sent again after a bus error
         self._closed = False
+        self._contrast = contrast
+        self._needs_setup = False  # after a bus error: the panel may have been power-cycled
         cls = DiffSSD1306 if driver == "ssd1306" else DiffSH1106
         try:
             serial = i2c(bus=self._bus, address=address)
@@ -274,9 +292,19 @@ class OledDisplay:
         """Send the frame; only the pages/columns that differ from the last frame go over the bus."""
         before = self._bus.count
         try:
-            self.device.display(image)
+            if self._needs_setup:
+                self.device.resend_setup()
+                self.device.contrast(self._contrast)
+                self.device.display(image)
+                self.device.show()
+                self._needs_setup = False
+                self.reinits += 1
+                log.info("display set up again after a bus error")
+            else:
+                self.device.display(image)
         except (OSError, luma.core.error.Error) as e:
             self.device.invalidate()
+            self._needs_setup = True
             raise self._fault(e) from e
         finally:
             self.last_update_bytes = self._bus.count - before
@@ -288,7 +316,9 @@ class OledDisplay:
         try:
             self.device.contrast(level)
         except (OSError, luma.core.error.Error) as e:
+            self._needs_setup = True
             raise self._fault(e) from e
+        self._contrast = level
 
     def invalidate(self) -> None:
         """Send the next frame whole (after the panel may have lost its RAM)."""

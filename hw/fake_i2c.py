@@ -65,6 +65,15 @@ class FakeI2CBus:
         self.closed = False
         self.fail: OSError | None = None  #: set to make every following transfer raise this (cleared by hand)
         self._taken = 0
+        self.commands: list[tuple[int, ...]] = []  #: every command decoded, with its arguments
+        self._reset()
+
+    def power_cycle(self) -> None:
+        """The panel lost power and came back: registers as after reset, RAM cleared, display off."""
+        self.ram[:] = bytes(len(self.ram))
+        self._reset()
+
+    def _reset(self) -> None:
         # controller registers, as after reset
         self.mode = _PAGE
         self.col_start, self.col_end = 0, self.ram_width - 1
@@ -79,7 +88,6 @@ class FakeI2CBus:
         self.start_line = 0
         self.display_offset = 0
         self.contrast: int | None = None
-        self.commands: list[tuple[int, ...]] = []  #: every command decoded, with its arguments
         self._pending: list[int] = []
 
     # -- what luma (and smbus2 users) call --------------------------------------------------------------------

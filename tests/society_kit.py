@@ -69,8 +69,8 @@ class Driver:
         elif not isinstance(p, Info):
             raise AssertionError(f"unexpected prompt {p!r}")
         self.press("ok")
-        if self.session.toast and not self.session.toast.startswith("Rolled"):
-            raise AssertionError(f"refused at {p.title!r}: {self.session.toast}")
+        if self.session.refused:  # (a toast alone may be an announcement: the game's news)
+            raise AssertionError(f"refused at {p.title!r}: {self.session.refused}")
 
     @property
     def game(self) -> Any:

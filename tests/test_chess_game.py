@@ -103,7 +103,7 @@ def test_state_json_keys_and_undo_move_by_move() -> None:
     assert set(js) >= STATE_KEYS and "clocks" not in js
     assert js["moves"] == ["wPi2-i4", "reject", "bPe15-e13"] and js["to_move"] == 1
     assert js["check"] is False and js["result"] is None and js["termination"] is None
-    assert s.undo() == "Undone: Move"
+    assert s.undo() == "Undone: Bo: bPe15-e13 (Move)"  # the move undone, not just the screen
     assert s.state_json()["moves"] == ["wPi2-i4", "reject"]
     s.undo()
     assert s.game is not None and s.game.state == "opening"
@@ -343,3 +343,18 @@ def test_held_buttons_go_faster_and_stop_at_the_ends() -> None:
     for _ in range(20):
         walk.key(Key.DOWN, repeat=True)
     assert walk.cursor == 29  # held, it stops at the end
+
+
+def test_companion_play_script_ends_on_time(tmp_path: Path) -> None:
+    cfg = tmp_path / "config.toml"
+    cfg.write_text('[games.sovereign-chess]\nclock = "sudden 1"\n')
+    script = tmp_path / "time.txt"
+    script.write_text("ok\ndown\nok\nmove wPi2-i4\nwait 1.2\n")  # Bo lets the second run out
+    journal = tmp_path / "j.sqlite"
+    out = tmp_path / "state.json"
+    r = run_companion("--config", str(cfg), "play", "sovereign-chess", "--script", str(script), "--state-json",
+                      str(out), "--seed", "1", "--journal", str(journal))
+    assert r.returncode == 0, r.stderr
+    state = json.loads(out.read_text())
+    assert (state["termination"], state["result"], state["winner_name"]) == ("time", "1-0", "Ana")
+    assert state["clocks"]["2"] == 0

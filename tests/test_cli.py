@@ -49,3 +49,23 @@ def test_output_into_a_closed_pipe_is_quiet() -> None:
     p.stderr.close()
     p.wait(timeout=30)
     assert "Traceback" not in err and p.returncode in (0, 141)
+
+
+def test_short_output_into_a_closed_pipe_is_quiet_too() -> None:
+    """A few bytes stay in stdout's buffer until the interpreter's own flush at exit, which used to report
+    "Exception ignored ... BrokenPipeError" and exit 120 (seen on the Pi's arm64; here on every architecture)."""
+    import os
+    import subprocess
+    import sys
+
+    from conftest import ROOT
+
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"}  # buffered, as under systemd or a shell
+    p = subprocess.Popen([sys.executable, "-m", "companion.cli", "games", "--ids"], cwd=ROOT, stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, env=env)
+    assert p.stdout is not None and p.stderr is not None
+    p.stdout.close()
+    err = p.stderr.read().decode()
+    p.stderr.close()
+    p.wait(timeout=30)
+    assert err == "" and p.returncode in (0, 141), (p.returncode, err)

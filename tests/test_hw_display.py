@@ -218,6 +218,25 @@ def test_bus_error_during_show_then_recovery(rig) -> None:
     assert same(bus.image(), frame)  # sent whole, not as a diff against a frame that never arrived
 
 
+def test_a_power_cycled_panel_is_set_up_again_after_a_bus_error(rig) -> None:
+    """Only the RAM shadow was reset before: a panel that lost power stayed dark (display off, no charge pump)."""
+    display, bus = rig
+    display.show(text_frame(["before"]))
+    bus.fail = OSError(errno.EREMOTEIO, "Remote I/O error")
+    with pytest.raises(HardwareError):
+        display.show(text_frame(["during"]))
+    bus.fail = None
+    bus.power_cycle()
+    assert not bus.display_on
+    frame = text_frame(["after"])
+    display.show(frame)
+    assert bus.display_on and same(bus.image(), frame) and display.reinits == 1
+    assert bus.contrast == 0xCF
+    sent = bus.take_bytes()
+    display.show(text_frame(["after", "more"]))
+    assert display.reinits == 1 and bus.take_bytes() < sent  # once only: then diffs again
+
+
 @pytest.mark.parametrize("exc, message", [
     (FileNotFoundError(errno.ENOENT, "No such file or directory", "/dev/i2c-1"), faults.I2C_BUS_MISSING),
     (PermissionError(errno.EACCES, "Permission denied", "/dev/i2c-1"), faults.I2C_PERMISSION),

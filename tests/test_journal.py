@@ -27,8 +27,8 @@ def test_inputs_and_rolls_commit_together_and_survive_reopen(tmp_path: Path) -> 
     assert [e for _n, _t, e in j2.inputs(gid)] == ["ok", "roll d6 4 pico", "ok"]
     assert j2.physical_rolls() == {("pico", "d6"): [4], ("typed", "d12"): [11]}
     assert j2.latest_active().summary == "R1"
-    with pytest.raises(sqlite3.IntegrityError):
-        j2.commit(gid, 3, "ok")  # an input number is written once
+    with pytest.raises(JournalError, match="already holds that entry"):
+        j2.commit(gid, 3, "ok")  # an input number is written once; one line, not an IntegrityError
     assert j2.count_inputs(gid) == 3
 
 

@@ -80,9 +80,9 @@ def test_cursor_moves_are_not_undo_steps() -> None:
     assert len(s.undo_stack) == 1  # only the wizard's start
     keys(s, "ok")
     assert s.game.data["n"] == 4 and s.game.state == "roll"
-    assert s.undo() == "Undone: How many"
+    assert s.undo() == "Undone: Ana: How many 4"  # the action undone, not just the screen
     assert s.game.state == "count" and s.game.data["n"] == 0
-    assert s.redo() == "Redone: How many"
+    assert s.redo() == "Redone: Ana: How many 4"
     assert s.game.state == "roll" and s.game.data["n"] == 4
 
 

@@ -88,7 +88,8 @@ def test_wide_maps_split_into_screen_bands() -> None:
 
 
 def test_every_screen_fits_the_display() -> None:
-    f = font()
+    from companion.ui.draw import LIST_W, WIDTH, text_width, title_room
+
     names = ("Margaret", "Bartholo", "Carol", "Dmitri", "Eve", "Fitzgera", "Gwendoly", "Hieronym")
     too_wide: set[str] = set()
     for seed in range(2):
@@ -98,13 +99,14 @@ def test_every_screen_fits_the_display() -> None:
             if g.is_over:
                 break
             pr = g.prompt()
-            if f.getlength(pr.title) > 124:
-                too_wide.add(f"title {pr.title!r}")
-            too_wide.update(f"line {ln!r}" for ln in pr.lines if f.getlength(ln) > 124)
+            tag = names[pr.player - 1] if pr.player else ""
+            if text_width(pr.title) > title_room(tag):
+                too_wide.add(f"title {pr.title!r} beside {tag!r}")
+            too_wide.update(f"line {ln!r}" for ln in pr.lines if text_width(ln) > WIDTH - 2)
             if isinstance(pr, (Choice, MultiSelect)):
                 for o in pr.options:
-                    label = o.label + ("" if o.enabled else " ·")
-                    if f.getlength(label) > 118:
+                    label = o.label
+                    if text_width(label) > LIST_W:
                         too_wide.add(f"option {label!r}")
             if g.state == "orders" and g.data["world"] is not None:
                 # a rich world, so that every menu shows its longest labels

@@ -40,4 +40,5 @@ def test_random_presses_never_break_a_game(game: str, seed: int, caplog: pytest.
             assert s.render().size == (128, 64)
         if s.closed:
             break
-    assert s.game is not None and len(s.undo_stack) > 20, "the random player barely got into the game"
+    answers = sum(1 for e in s.action_log if "answer" in e)  # BACK steps back through undo: count answers given
+    assert s.game is not None and (answers > 20 or s.game.is_over), "the random player barely got into the game"

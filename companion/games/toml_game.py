@@ -8,7 +8,7 @@ from typing import Any, ClassVar
 
 from fsm.base import GameMachine
 from fsm.prompts import Choice, Dice, Info, Number, Option, Prompt, Random, View
-from fsm.turns import next_seat, order_from, rolloff_lines, rolloff_next, rolloff_record, rolloff_start
+from fsm.turns import next_seat, order_from, rolloff_lines, rolloff_next, rolloff_record, rolloff_start, rolloff_tie
 
 from .toml_spec import GameSpec, read_spec
 
@@ -162,6 +162,8 @@ class TomlGame(GameMachine):
             rolloff_record(ro, seat, value["values"][0])
             if ro["winner"] is not None:
                 self._begin(ro["winner"])
+            elif (tied := rolloff_tie(ro)) is not None:
+                self.note("Tie: " + ", ".join(self.player_name(t) for t in tied) + " roll again")
             return
         if self.state in ("choose_first", "random_first"):
             self._begin(int(value))

@@ -14,7 +14,7 @@ from typing import Any
 from ..errors import GameFileError
 
 FIRST_PLAYER = ("rolloff", "choose", "random", "seat1")
-ID_RE = re.compile(r"^[a-z0-9][a-z0-9-]{0,39}$")
+ID_RE = re.compile(r"[a-z0-9][a-z0-9-]{0,39}")  #: use with fullmatch: "$" would let a trailing newline through
 
 
 @dataclass(frozen=True)
@@ -98,22 +98,33 @@ class _Reader:
             raise self.fail(extra[0], "is not a known key; known: " + ", ".join(sorted(self.used)))
 
 
+def _text(r: _Reader, key: str, v: str, *, blank_ok: bool = False) -> str:
+    """A name shown on the screen: not blank (unless allowed), no newlines or other control characters."""
+    if (not blank_ok and not v.strip()) or not all(c.isprintable() or c == " " for c in v):
+        raise r.fail(key, f"= {v!r}: write some text on one line, without control characters")
+    return v
+
+
 def read_spec(path: Path) -> GameSpec:
     try:
-        text = path.read_text(encoding="utf-8")
+        text = path.read_bytes().decode("utf-8")
     except OSError as e:
         raise GameFileError(f"cannot read game file {path}: {e.strerror}") from None
+    except UnicodeDecodeError as e:
+        raise GameFileError(f"{path}: not UTF-8 text (byte {e.start}); save the file as UTF-8") from None
     try:
         raw = tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
         raise GameFileError(f"{path}: not valid TOML: {e}") from None
+    except RecursionError:
+        raise GameFileError(f"{path}: nested too deeply to be a game; check the brackets") from None
     top = _Reader(path, "", raw)
     g = _Reader(path, "[game] ", top.get("game", dict))
     gid = g.get("id", str)
-    if not ID_RE.match(gid):
+    if not ID_RE.fullmatch(gid):
         raise g.fail("id", f"= {gid!r}: use lower-case letters, digits and dashes (at most 40)")
-    name = g.get("name", str)
-    description = g.get("description", str, f"{name} (from {path.name})")
+    name = _text(g, "name", g.get("name", str))
+    description = _text(g, "description", g.get("description", str, f"{name} (from {path.name})"))
     lo = g.get("min_players", int, 2, lo=1, hi=8)
     hi = g.get("max_players", int, max(lo, 4), lo=lo, hi=8)
     default = g.get("default_players", int, lo, lo=lo, hi=hi)
@@ -127,12 +138,12 @@ def read_spec(path: Path) -> GameSpec:
     for i, c in enumerate(top.get("counters", list, [])):
         r = _Reader(path, f"[[counters]] #{i + 1} ", c)
         cid = r.get("id", str)
-        if not ID_RE.match(cid) or cid in ("name", "seat"):
+        if not ID_RE.fullmatch(cid) or cid in ("name", "seat"):
             raise r.fail("id", f"= {cid!r}: use lower-case letters, digits and dashes, not 'name' or 'seat'")
         cmin = r.get("min", int, 0, lo=-9999, hi=9999)
         cmax = r.get("max", int, 999, lo=cmin, hi=9999)
         start = r.get("start", int, max(cmin, 0), lo=cmin, hi=cmax)
-        counters.append(CounterSpec(cid, r.get("name", str, cid), start, cmin, cmax))
+        counters.append(CounterSpec(cid, _text(r, "name", r.get("name", str, cid)), start, cmin, cmax))
         r.done()
     ids = [c.id for c in counters]
     if len(set(ids)) != len(ids):
@@ -145,8 +156,8 @@ def read_spec(path: Path) -> GameSpec:
         for a in adj:
             if a not in ids:
                 raise r.fail("counters", f"names {a!r}, which is not a counter id ({', '.join(ids) or 'none'})")
-        phases.append(PhaseSpec(r.get("name", str), r.get("each_player", bool, True), tuple(adj),
-                                r.get("hint", str, "")))
+        phases.append(PhaseSpec(_text(r, "name", r.get("name", str)), r.get("each_player", bool, True), tuple(adj),
+                                _text(r, "hint", r.get("hint", str, ""), blank_ok=True)))
         r.done()
     if not phases:
         raise GameFileError(f"{path}: [[phases]]: a game needs at least one phase")
@@ -166,6 +177,13 @@ def read_spec(path: Path) -> GameSpec:
             raise r.fail("", "says neither counter/reaches nor rounds = true")
         if by_rounds and rounds is None:
             raise r.fail("rounds", "= true needs [game] rounds")
+        if counter is not None and reaches is not None:
+            c = next(c for c in counters if c.id == counter)
+            if not c.min <= reaches <= c.max:
+                raise r.fail("reaches", f"= {reaches} can never be reached: {counter} goes from {c.min} to {c.max}")
+            if reaches == c.start:
+                raise r.fail("reaches", f"= {reaches} is where {counter} starts, so the game would end at once; "
+                                        "use another value")
         ends.append(EndSpec(counter, reaches, by_rounds))
     if rounds is not None and not any(e.rounds for e in ends):
         ends.append(EndSpec(None, None, True))

@@ -199,9 +199,13 @@ class BoardChoiceScreen(PromptScreen):
         cur = self.paths.cursor % len(labels) if labels else 0
         count = f"{cur + 1}/{len(labels)}" if len(labels) > 1 else ""
         # the player to act heads the text half (the prompt's title when nobody in particular acts)
-        text_row(d, 0, self.tag or p.title, inverse=True, x=TEXT_X, width=TEXT_W - 6 * len(count))
+        head = self.tag or p.title
+        cw = int(font().getlength(count)) + 3 if count else 0
+        if count and font().getlength(head) > TEXT_W - cw - 2:  # the name matters more than the count
+            count, cw = "", 0
+        text_row(d, 0, head, inverse=True, x=TEXT_X, width=TEXT_W - cw - 2)
         if count:
-            text_row(d, 0, count, x=WIDTH - 6 * len(count), width=6 * len(count))
+            text_row(d, 0, count, x=WIDTH - cw, width=cw)
         steps = list(self.paths.chosen)
         room = ROWS - 1 - (depth + 1 if labels else 0) - len(self.shown_clock())
         lines = [w for line in p.lines for w in wrap(line, TEXT_W)]
@@ -240,6 +244,8 @@ class BoardInfoScreen(PromptScreen):
     prompt: Info
 
     def key(self, k: Key, repeat: bool = False) -> Outcome:
+        if k is Key.BACK:
+            return Back()  # the session steps back or says why not
         return Done(True) if k is Key.OK else None
 
     def draw(self, d: ImageDraw.ImageDraw) -> None:

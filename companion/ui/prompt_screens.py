@@ -10,7 +10,7 @@ from fsm.prompts import Choice, Confirm, Dice, Info, MultiSelect, Number, Prompt
 
 from ..events import Key, RollEvent
 from .draw import BAR, HEIGHT, ROW, text_row, title_bar
-from .widgets import (Back, ConfirmWidget, Done, Item, ListWidget, MultiSelectWidget, Outcome, Spinner, TextView,
+from .widgets import (Back, ButtonRow, ConfirmWidget, Done, Item, ListWidget, MultiSelectWidget, Outcome, Spinner, TextView,
                       Toast, draw_lines)
 
 ROWS = (HEIGHT - BAR) // ROW  #: text rows under the title bar (5)
@@ -37,7 +37,7 @@ class PromptScreen:
     @property
     def tag(self) -> str:
         p = self.prompt.player
-        return self.names[p - 1][:8] if p is not None and 0 < p <= len(self.names) else ""
+        return self.names[p - 1] if p is not None and 0 < p <= len(self.names) else ""
 
     def key(self, k: Key, repeat: bool = False) -> Outcome:
         raise NotImplementedError
@@ -63,12 +63,12 @@ class ChoiceScreen(PromptScreen):
         items = [Item(o.key, o.label, o.enabled, o.hint) for o in shown]
         keys = [o.key for o in shown]
         cursor = keys.index(prompt.default) if prompt.default in keys else 0
-        self.list = ListWidget(items, cursor=cursor, back_ok=prompt.back is not None)
+        self.list = ListWidget(items, cursor=cursor, back_ok=True)
 
     def key(self, k: Key, repeat: bool = False) -> Outcome:
         out = self.list.key(k, repeat)
-        if isinstance(out, Back):
-            return Done(self.prompt.back)
+        if isinstance(out, Back) and self.prompt.back is not None:
+            return Done(self.prompt.back)  # the game's own way back
         return out
 
     def draw_body(self, d: ImageDraw.ImageDraw) -> None:
@@ -83,7 +83,7 @@ class NumberScreen(PromptScreen):
     def __init__(self, prompt: Number, names: Sequence[str]) -> None:
         super().__init__(prompt, names)
         self.spin = Spinner(prompt.lo, prompt.hi, min(prompt.hi, max(prompt.lo, prompt.default)), prompt.step,
-                            prompt.unit)
+                            prompt.unit, back_ok=True)
 
     def key(self, k: Key, repeat: bool = False) -> Outcome:
         return self.spin.key(k, repeat)
@@ -98,7 +98,7 @@ class ConfirmScreen(PromptScreen):
 
     def __init__(self, prompt: Confirm, names: Sequence[str]) -> None:
         super().__init__(prompt, names)
-        self.box = ConfirmWidget(prompt.yes, prompt.no, prompt.default)
+        self.box = ConfirmWidget(prompt.yes, prompt.no, prompt.default, back_ok=True)
 
     def key(self, k: Key, repeat: bool = False) -> Outcome:
         return self.box.key(k, repeat)
@@ -115,6 +115,7 @@ class MultiSelectScreen(PromptScreen):
         super().__init__(prompt, names)
         items = [Item(o.key, o.label, o.enabled, o.hint, checked=o.key in prompt.preselected) for o in prompt.options]
         self.multi = MultiSelectWidget(items, prompt.min_count, prompt.max_count)
+        self.multi.inner.back_ok = True
 
     def key(self, k: Key, repeat: bool = False) -> Outcome:
         return self.multi.key(k, repeat)
@@ -142,7 +143,7 @@ class SecretVoteScreen(PromptScreen):
         if self.hidden:
             if k is Key.OK:
                 self.hidden = False
-            return None
+            return Back() if k is Key.BACK else None
         out = self.list.key(k, repeat)
         if isinstance(out, Back):
             self.hidden = True
@@ -171,6 +172,8 @@ class InfoScreen(PromptScreen):
     def key(self, k: Key, repeat: bool = False) -> Outcome:
         if k is Key.OK:
             return Done(True)
+        if k is Key.BACK:
+            return Back()
         if k in (Key.UP, Key.DOWN):
             self.view.key(k, repeat)
         return None
@@ -190,12 +193,12 @@ class DiceScreen(PromptScreen):
         self.got: list[int] = []  #: values from the roller so far (a 2-dice roll may come one die at a time)
         self.typing: Spinner | None = None
         self.typed: list[int] = []
-        items = []
+        items = []  # the roller's status is a line of text; these buttons offer the other sources
         if "typed" in ctx.sources:
-            items.append(Item("typed", "Type the dice"))
+            items.append(Item("typed", "Type dice"))
         if "rng" in ctx.sources:
-            items.append(Item("rng", "Roll for me"))
-        self.menu = ListWidget(items, back_ok=False)
+            items.append(Item("rng", "Roll here"))
+        self.menu = ButtonRow(items)
 
     def _want(self) -> str:
         p = self.prompt
@@ -236,6 +239,8 @@ class DiceScreen(PromptScreen):
             return Done({"values": self.ctx.rng_values(self.prompt.die, self.prompt.count), "source": "rng"})
         if out is None and k is Key.OK and not self.menu.items:
             return Toast("roll the roller: typed and built-in dice are off")
+        if out is None and k is Key.BACK:
+            return Back()
         return out
 
     def draw_body(self, d: ImageDraw.ImageDraw) -> None:
@@ -250,17 +255,17 @@ class DiceScreen(PromptScreen):
         head = f"Roll {self._want()}" + (f": {p.purpose}" if p.purpose else "")
         text_row(d, y, head)
         y += ROW
-        rows_left = ROWS - 1 - len(self.menu.items) - (1 if "roller" in self.ctx.sources else 0)
+        rows_left = ROWS - 1 - (1 if self.menu.items else 0) - (1 if "roller" in self.ctx.sources else 0)
         y = draw_lines(d, y, p.lines, max(0, rows_left))
         if "roller" in self.ctx.sources:
             if self.got:
                 status = f"Got {' '.join(map(str, self.got))}, roll {p.count - len(self.got)} more"
             else:
-                status = "Roll the roller now" if self.ctx.roller_connected() else "Roller offline"
+                status = "Roller ready: roll it" if self.ctx.roller_connected() else "Roller offline"
             text_row(d, y, status)
             y += ROW
         if self.menu.items:
-            self.menu.draw(d, y)
+            self.menu.draw(d, HEIGHT - ROW)
 
 
 def screen_for(prompt: Prompt, names: Sequence[str], dice: DiceContext) -> PromptScreen:

@@ -11,7 +11,8 @@ from typing import Any, Sequence
 from PIL import ImageDraw
 
 from ..events import Key
-from .draw import BAR, HEIGHT, ROW, WIDTH, big_text, fit, font, scroll_marks, text_row
+from .draw import (BAR, HEIGHT, LIST_W, MARK_W, ROW, WIDTH, big_text, cover, draw_text, fit, scroll_marks, text_row, text_width,
+                   wrap)
 
 
 @dataclass(frozen=True)
@@ -49,6 +50,14 @@ def draw_lines(d: ImageDraw.ImageDraw, y: int, lines: Sequence[str], max_rows: i
     return y
 
 
+def grey_out(d: ImageDraw.ImageDraw, y: int, inverse: bool) -> None:
+    """Grey a row on a one-bit screen: every other pixel of the text is turned off (a 50% stipple)."""
+    bg = 1 if inverse else 0
+    for yy in range(y, min(HEIGHT, y + ROW)):
+        for xx in range((yy & 1), WIDTH - MARK_W, 2):
+            d.point((xx, yy), fill=bg)
+
+
 @dataclass
 class ListWidget:
     """A scrolling menu. UP/DOWN move (wrapping), OK picks, BACK goes back if allowed."""
@@ -83,8 +92,9 @@ class ListWidget:
             idx = self.top + i
             y = y0 + i * ROW
             mark = "" if it.checked is None else ("[x] " if it.checked else "[ ] ")
-            label = mark + it.label + ("" if it.enabled else " ·")
-            text_row(d, y, label, inverse=idx == self.cursor, width=WIDTH - 10)
+            text_row(d, y, mark + it.label, inverse=idx == self.cursor, width=LIST_W)
+            if not it.enabled:
+                grey_out(d, y, idx == self.cursor)
         scroll_marks(d, y0, y0 + rows * ROW, self.top > 0, self.top + rows < len(self.items))
 
 
@@ -114,9 +124,13 @@ class Spinner:
 
     def draw(self, d: ImageDraw.ImageDraw, y0: int) -> None:
         room = HEIGHT - y0
-        size = 20 if room >= 24 else 12
+        size = "large" if room >= 22 else "medium" if room >= 14 else "body"
+        top = {"large": 3, "medium": 2, "body": 1}[size]  # blank rows above the capitals in each font
+        tall = {"large": 19, "medium": 12, "body": 8}[size]
         text = f"{self.value}{(' ' + self.unit) if self.unit else ''}"
-        big_text(d, y0 + max(0, (room - size) // 2 - 3), text, size)
+        if text_width(text, size) > WIDTH - 16 and size != "body":
+            size, top, tall = "medium", 2, 12
+        big_text(d, y0 + max(0, (room - tall) // 2) - top, text, size, width=WIDTH - 16)
         if self.value < self.hi:
             d.polygon([(WIDTH - 12, y0 + 8), (WIDTH - 4, y0 + 8), (WIDTH - 8, y0 + 2)], fill=1)
         if self.value > self.lo:
@@ -146,8 +160,37 @@ class ConfirmWidget:
             x0 = i * half
             if self.value == val:
                 d.rectangle((x0 + 2, y, x0 + half - 3, y + ROW), fill=1)
-            w = font().getlength(label)
-            d.text((x0 + (half - w) / 2, y), label, font=font(), fill=0 if self.value == val else 1)
+            shown = fit(label, half - 8)
+            w = text_width(shown)
+            draw_text(d, x0 + (half - w) // 2, y + 1, shown, width=half - 8, fill=0 if self.value == val else 1)
+
+
+@dataclass
+class ButtonRow:
+    """One or two buttons side by side on one row (the dice screen's "Type" and "Roll here"). UP/DOWN switch."""
+
+    items: list[Item]
+    cursor: int = 0
+
+    def key(self, k: Key, repeat: bool = False) -> Outcome:
+        if k in (Key.UP, Key.DOWN) and self.items:
+            self.cursor = (self.cursor + 1) % len(self.items)
+        elif k is Key.OK and self.items:
+            return Done(self.items[self.cursor].key)
+        elif k is Key.BACK:
+            return Back()
+        return None
+
+    def draw(self, d: ImageDraw.ImageDraw, y: int) -> None:
+        n = max(1, len(self.items))
+        cell = WIDTH // n
+        for i, it in enumerate(self.items):
+            x0 = i * cell
+            shown = fit(it.label, cell - 6)
+            w = text_width(shown)
+            on = i == self.cursor
+            d.rectangle((x0 + 1, y, x0 + cell - 2, y + ROW - 1), outline=1, fill=1 if on else 0)
+            draw_text(d, x0 + (cell - w) // 2, y, shown, width=w, fill=0 if on else 1, height=ROW)
 
 
 @dataclass
@@ -214,33 +257,23 @@ class TextView:
         if self.top < 0 or self.top > last:
             self.top = last
         for i, line in enumerate(self.lines[self.top:self.top + self.rows]):
-            text_row(d, y0 + i * ROW, line, width=WIDTH - 8)
+            text_row(d, y0 + i * ROW, line, width=LIST_W)
         if not self.lines:
             text_row(d, y0, "(nothing yet)")
         scroll_marks(d, y0, y0 + self.rows * ROW, self.top > 0, self.top < last)
 
 
-def draw_toast(d: ImageDraw.ImageDraw, text: str) -> None:
-    """A one- or two-line boxed message over the bottom of the frame."""
-    words, lines, cur = text.split(), [], ""
-    for w in words:
-        cand = (cur + " " + w).strip()
-        if font().getlength(cand) > WIDTH - 8 and cur:
-            lines.append(cur)
-            cur = w
-        else:
-            cur = cand
-    lines.append(cur)
-    lines = lines[:2]
-    if len(text.split()) and len(lines) == 2 and " ".join(lines) != " ".join(words):
-        lines[1] = fit(lines[1] + "…", WIDTH - 8)
-    h = ROW * len(lines) + 4
+def draw_toast(d: ImageDraw.ImageDraw, text: str, max_lines: int = 3) -> None:
+    """A boxed message over the bottom of the frame, wrapped to up to ``max_lines`` lines (the last one ellipsised)."""
+    lines = wrap(text, WIDTH - 8, max_lines)
+    h = ROW * len(lines) + 3
     y = HEIGHT - h
     d.rectangle((0, y - 1, WIDTH - 1, HEIGHT - 1), fill=0)
     d.rectangle((1, y, WIDTH - 2, HEIGHT - 1), outline=1, fill=1)
+    cover(0, y - 1, WIDTH, HEIGHT)
     for i, line in enumerate(lines):
-        d.text((4, y + 1 + i * ROW), fit(line, WIDTH - 8), font=font(), fill=0)
+        draw_text(d, 4, y + 2 + i * ROW, line, width=WIDTH - 8, fill=0, height=ROW)
 
 
-__all__ = ["Done", "Back", "Toast", "Outcome", "Item", "ListWidget", "Spinner", "ConfirmWidget",
+__all__ = ["Done", "Back", "Toast", "Outcome", "Item", "ListWidget", "ButtonRow", "Spinner", "ConfirmWidget",
            "MultiSelectWidget", "TextView", "draw_lines", "draw_toast", "BAR"]

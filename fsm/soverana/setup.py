@@ -6,7 +6,7 @@ from typing import Any
 from companion.rules import soverana as R
 
 from ..prompts import Choice, Dice, Option, Prompt, Random
-from ..turns import rolloff_next, rolloff_record, rolloff_start
+from ..turns import rolloff_next, rolloff_record, rolloff_start, rolloff_tie
 from .core import SoveranaCore, lines, short_dept
 
 
@@ -31,6 +31,8 @@ class SetupPhase(SoveranaCore):
         if seat is None:
             raise RuntimeError("invariant: seat is set here")
         rolloff_record(ro, seat, int(value["values"][0]))
+        if (tied := rolloff_tie(ro)) is not None:
+            self.note("Tie: " + ", ".join(self.player_name(t) for t in tied) + " roll again")
         return ro["winner"] if isinstance(ro["winner"], int) else None
 
     # ----------------------------------------------------------------- mayor

@@ -66,7 +66,7 @@ def prompt(g: "SovereignGame") -> Prompt:
         opts = tuple(Option(str(s), f"{short(g, s, 12)} {len(pl(g, s)['cities'])}c", enabled=bool(pl(g, s)["cities"]),
                             hint=f"{short(g, s, 12)} has no city") for s in g.seats if s != seat)
         first = next((o.key for o in opts if o.enabled), None)
-        return Choice(title="Capture city of", player=seat, options=opts, back=BACK, default=first)
+        return Choice(title="Capture from", player=seat, options=opts, back=BACK, default=first)
     victim = int(sub["from"])
     if step == "city":
         opts = tuple(Option(str(i), f"{c['name']}: {c['tiles']} tiles") for i, c in enumerate(pl(g, victim)["cities"]))
@@ -81,7 +81,7 @@ def prompt(g: "SovereignGame") -> Prompt:
                        hint="no tile to steal" if city["tiles"] <= 1 else "no city of yours has room"),
                 Option("none", "No reward"))
         first = next(o.key for o in opts if o.enabled)
-        return Choice(title="Capture reward", lines=("One of the two,", "once per capture."), player=seat,
+        return Choice(title="Capture prize", lines=("One of the two,", "once per capture."), player=seat,
                       options=opts, back=BACK, default=first)
     if step == "tech":
         opts = tuple(Option(t.key, t.name) for t in _techs(g, victim))

@@ -101,7 +101,7 @@ def menu_prompt(g: "SovereignGame") -> Prompt:
     for src in FREE_EXPANSION:
         if bonus_ready(g, p, src) and p["mode"].get(src) != "units":
             n = p["oneshot"][src]
-            opts.append(_opt(f"fexp:{src}", clip(f"{rt.tech(src).name[:11]}: free tile x{n}", 24),
+            opts.append(_opt(f"fexp:{src}", f"{n} free tile{'s' if n > 1 else ''}: {rt.tech(src).name}",
                              phase("expansion"), grow))
     if bonus_ready(g, p, "arts"):
         opts.append(_opt("arts", "Arts: grow 5-6 cities", phase("expansion"),
@@ -111,13 +111,13 @@ def menu_prompt(g: "SovereignGame") -> Prompt:
     for src in FREE_UNITS:
         if bonus_ready(g, p, src) and p["mode"].get(src) != "expand":
             n = p["oneshot"][src]
-            opts.append(_opt(f"funit:{src}", clip(f"{rt.tech(src).name[:11]}: free unit x{n}", 24), has_units))
+            opts.append(_opt(f"funit:{src}", f"{n} free unit{'s' if n > 1 else ''}: {rt.tech(src).name}", has_units))
     if bonus_ready(g, p, "nationalism"):
         opts.append(_opt("nat", "Nationalism: 2 tiles", has_units,
                          (any(c["tiles"] >= 3 for c in p["cities"]), "needs a city of 3 tiles or more")))
     for src, n in (("wheel", 1), ("electricity", 2)):
         if bonus_ready(g, p, src):
-            opts.append(Option(src, f"{rt.tech(src).name}: +{n} action{'s' if n > 1 else ''}"))
+            opts.append(Option(src, f"{rt.tech(src).name} +{n} action{'s' if n > 1 else ''}"))
     opts.append(Option("done", "Done: to Move"))
     lines = (f"Actions {sp['actions']}/{sp['max']}: {sp['phase']}", "Research>Expand>Units")
     return Choice(title=f"Spend {pts} pts", lines=lines, player=seat,

@@ -42,7 +42,7 @@ def prompt(g: "SovereignGame") -> Prompt:
         first = next((o.key for o in opts if o.enabled), None)
         why = ("Only a tech you could", "research now.") if g.options["espionage_researchable"] else (
             "Any tech you lack.",)
-        return Choice(title="Take tech from", lines=why, player=seat,
+        return Choice(title="Take a tech", lines=why, player=seat,
                       options=tuple(opts), back=BACK, default=first)
     victim = int(sub["from"])
     opts = [Option(t.key, t.name) for t in _takeable(g, victim)]

@@ -61,7 +61,7 @@ def rolloff_answer(g: "SovereignGame", value: Any) -> None:
 def place_prompt(g: "SovereignGame") -> Prompt:
     seat = g.data["order"][g.data["placing"]]
     return Info(title="First city",
-                lines=("Place a 4-tile city,", "8+ empty hexes from", "every other city."), player=seat)
+                lines=("Place a 4-tile city,", "8+ empty hexes from", "every other city.", "OK when placed"), player=seat)
 
 
 def place_answer(g: "SovereignGame", value: Any) -> None:

@@ -1,0 +1,41 @@
+"""`companion journal check [PATH]` and `companion journal salvage PATH -o NEW`: damaged journals."""
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+
+def register(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
+    p = sub.add_parser("journal", help="check a journal, or salvage a damaged one")
+    jsub = p.add_subparsers(dest="journal_command", metavar="ACTION", required=True)
+    c = jsub.add_parser("check", help="say what is readable and verified in a journal (it is only read)")
+    c.add_argument("path", nargs="?", type=Path, help="journal file (default from config)")
+    c.set_defaults(func=cmd_check)
+    s = jsub.add_parser("salvage", help="copy every game's readable, verified inputs into a new journal")
+    s.add_argument("path", type=Path, help="the damaged journal (only read)")
+    s.add_argument("-o", "--output", type=Path, required=True, metavar="NEW", help="the new journal to write")
+    s.set_defaults(func=cmd_salvage)
+
+
+def cmd_check(args: argparse.Namespace) -> int:
+    """Exit 0 when everything verifies, 1 when something is damaged (the lines say what), 2 on errors."""
+    from .config import load_config
+    from .journal_salvage import check
+
+    path = args.path or load_config(args.config).journal_path()
+    report = check(path)
+    for line in report.lines():
+        print(line)
+    return 0 if report.sound else 1
+
+
+def cmd_salvage(args: argparse.Namespace) -> int:
+    from .journal_salvage import salvage
+
+    report, copied = salvage(args.path, args.output)
+    for line in report.lines():
+        print(line)
+    for old, new, n in copied:
+        print(f"game {old} -> game {new} in {args.output}: {n} inputs")
+    print(f"{len(copied)} of {len(report.games)} games copied into {args.output}")
+    return 0

@@ -1,0 +1,110 @@
+"""What guards the journal file: SQLite errors as one plain line each, and one process per journal (a lock).
+
+Only a file SQLite reports as damaged gets the advice to salvage it or move it away; a full disk, a read-only
+folder or an I/O error say what to fix instead, because the journal itself is healthy then.
+"""
+from __future__ import annotations
+
+import errno
+import fcntl
+import os
+import sqlite3
+from pathlib import Path
+from typing import IO
+
+from .errors import JournalBusyError, JournalDamagedError, JournalError, JournalFullError
+
+# SQLite's primary result codes (the low byte of sqlite_errorcode)
+_PERM, _BUSY, _LOCKED, _READONLY, _IOERR, _CORRUPT, _FULL, _CANTOPEN, _CONSTRAINT, _NOTADB = \
+    3, 5, 6, 8, 10, 11, 13, 14, 19, 26
+
+
+def damaged_advice(path: Path | str) -> str:
+    return f"'companion journal salvage {path} -o NEW' copies what is readable, or move the file away to start afresh"
+
+
+def sqlite_error(e: sqlite3.Error, path: Path | str, what: str) -> JournalError:
+    """One line for a SQLite error met while doing ``what`` (e.g. "save that press") on the journal ``path``."""
+    code = (getattr(e, "sqlite_errorcode", None) or 0) & 0xFF
+    text = str(e)
+    if code == _FULL or "disk is full" in text:
+        return JournalFullError(f"cannot {what}: the disk holding {path} is full; nothing saved before is lost — "
+                                "free some space and try again")
+    if code in (_CORRUPT, _NOTADB) or "malformed" in text or "not a database" in text:
+        return JournalDamagedError(f"cannot {what}: {path} is damaged ({text}); {damaged_advice(path)}")
+    if code == _IOERR:
+        return JournalError(f"cannot {what}: input/output error on {path} ({text}); check the disk or SD card "
+                            "and that it has free space, then try again")
+    if code in (_READONLY, _CANTOPEN, _PERM):
+        return JournalError(f"cannot {what}: {path} cannot be opened for writing ({text}); check the folder exists "
+                            "and the owner and permissions of the file and its folder")
+    if code in (_BUSY, _LOCKED):
+        return JournalBusyError(f"cannot {what}: {path} is busy in another program; stop it and try again")
+    if code == _CONSTRAINT or isinstance(e, sqlite3.IntegrityError):
+        return JournalDamagedError(f"cannot {what}: {path} already holds that entry ({text}); is another "
+                                   f"companion using it? 'companion journal check {path}' says what is readable")
+    return JournalError(f"cannot {what}: {path}: {text}")
+
+
+class InstanceLock:
+    """An exclusive ``flock`` on ``<journal>.lock`` for as long as this process uses the journal.
+
+    The lock file holds the holder's process id, so a second ``companion run``/``sim``/``play`` can say who has it.
+    The kernel drops the lock when the holder dies (even by kill -9 or a power cut), so it never goes stale.
+    """
+
+    def __init__(self, journal_path: Path) -> None:
+        self.path = journal_path.with_name(journal_path.name + ".lock")
+        self._file: IO[str] | None = None
+
+    def acquire(self) -> None:
+        try:
+            f = open(self.path, "a+", encoding="utf-8")
+        except OSError as e:
+            raise JournalError(f"cannot create the lock file {self.path}: {e.strerror}; check the owner and "
+                               "permissions of the journal's folder") from None
+        try:
+            fcntl.flock(f.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError as e:
+            if e.errno not in (errno.EWOULDBLOCK, errno.EAGAIN, errno.EACCES):
+                f.close()
+                raise JournalError(f"cannot lock {self.path}: {e.strerror}") from None
+            f.seek(0)
+            holder = f.read().strip()
+            f.close()
+            raise JournalBusyError(f"the journal {self.path.with_suffix('')} is in use by {_describe(holder)}; "
+                                   "stop it first (on the Pi: sudo systemctl stop companion) or pass another "
+                                   "--journal") from None
+        try:
+            f.seek(0)
+            f.truncate()
+            f.write(f"{os.getpid()}\n")
+            f.flush()
+        except OSError:
+            pass  # the lock holds without the note (a full disk); the second instance says "another process"
+        self._file = f
+
+    def release(self) -> None:
+        if self._file is not None:
+            self._file.close()  # closing drops the flock; the file stays (removing it would race a new holder)
+            self._file = None
+
+
+def _describe(holder: str) -> str:
+    if not holder.isdigit():
+        return "another process"
+    pid = int(holder)
+    try:
+        cmd = Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace").strip()
+    except OSError:
+        cmd = ""
+    if cmd:
+        words = cmd.split()
+        cmd = " ".join([Path(words[0]).name] + words[1:])
+        if len(cmd) > 60:
+            cmd = cmd[:57] + "..."
+        return f"process {pid} ({cmd})"
+    return f"process {pid}"
+
+
+__all__ = ["InstanceLock", "sqlite_error", "damaged_advice"]

@@ -1,0 +1,66 @@
+"""BACK everywhere: on every screen the random walk reaches in every game, BACK goes to the previous step (exactly
+the screen before the last answer, when it steps back through the undo history), changes the screen the game's own
+way, or says in a toast why it cannot."""
+from __future__ import annotations
+
+from companion.events import Key, KeyEvent
+from companion.session import Session
+from fsm.prompts import Choice
+from screen_walk import GAMES, walk
+
+import pytest
+
+
+def probe(s: Session, before_answer: dict[int, object]) -> str | None:
+    """Press BACK once; None when it did something visible, else what went wrong."""
+    p0, frame0, depth = s.prompt(), s.render().tobytes(), len(s.undo_stack)
+    s.handle(KeyEvent(Key.BACK))
+    if len(s.undo_stack) == depth - 1 and not (isinstance(p0, Choice) and p0.back is not None):
+        want = before_answer.get(depth)
+        if want is not None and s.prompt() != want:
+            return f"BACK on {p0.title!r} went to {s.prompt().title!r}, not the step before"
+        return None
+    if s.prompt() != p0 or s.render().tobytes() != frame0:
+        return None
+    return f"BACK on {p0.title!r} did nothing and said nothing"
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_back_on_every_screen(game: str) -> None:
+    seen: set[tuple[str, str]] = set()
+    before_answer: dict[int, object] = {}  #: undo depth after an answer -> the prompt that answer was given on
+    problems: list[str] = []
+    last_prompt, last_depth = None, 0
+    for s in walk(game, seed=3, steps=1500):
+        depth = len(s.undo_stack)
+        if depth > last_depth and last_prompt is not None:
+            before_answer[depth] = last_prompt
+        if not s.overlays and not s.toast and s.game is not None:
+            p = s.prompt()
+            key = (type(p).__name__, p.title)
+            if key not in seen:
+                seen.add(key)
+                err = probe(s, before_answer)
+                if err:
+                    problems.append(err)
+                depth = len(s.undo_stack)
+        last_prompt, last_depth = s.prompt(), depth
+    assert len(seen) >= 2, "the walk barely got into the game"
+    assert not problems, "\n".join(problems)
+
+
+def test_back_steps_back_within_a_players_turn_but_not_over_a_roll() -> None:
+    from test_session import keys, new
+
+    s = new()
+    keys(s, "back")  # the first screen of the game: back to the setup list it was started from
+    assert s.game is None and s.prompt().title == "Demo"
+    keys(s, "ok")
+    keys(s, "up", "ok")  # How many: 3 -> the roll screen (Ben rolls)
+    assert s.game.state == "roll"
+    keys(s, "back")  # the count was Ana's step, the roll is Ben's: BACK says why not
+    assert s.game.state == "roll" and "Ana's step is done" in (s.toast or "")
+    keys(s, "down", "ok")  # Ben: roll here
+    assert s.game.state == "pick"
+    keys(s, "back")
+    assert s.game.state == "pick" and "BACK keeps rolls" in (s.toast or "")

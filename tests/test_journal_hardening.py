@@ -1,0 +1,243 @@
+"""The journal's error paths: atomic creation, old journals, a full disk, damage, the hash chain, one instance."""
+from __future__ import annotations
+
+import os
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from companion.errors import JournalBusyError, JournalDamagedError, JournalError, JournalFullError
+from companion.events import Key, KeyEvent
+from companion.journal import APP_ID, SCHEMA_VERSION, Journal
+from companion.journal_salvage import check, open_for_run, salvage
+from conftest import EXAMPLES, run_companion
+from test_app import make_app, press
+
+VP = str(EXAMPLES / "vp-tracker.toml")
+SCRIPT = "ok\nok\nok\ndown\nok\nok\nup\nok\nup\nok\n"
+
+
+def _played(tmp_path: Path, script: str = SCRIPT) -> Path:
+    j = tmp_path / "j.sqlite"
+    (tmp_path / "s.txt").write_text(script)
+    r = run_companion("play", VP, "--script", str(tmp_path / "s.txt"), "--journal", str(j), "--seed", "4",
+                      "--state-json", str(tmp_path / "full.json"))
+    assert r.returncode == 0, r.stderr
+    return j
+
+
+def test_creation_is_one_transaction(tmp_path: Path) -> None:
+    """Tables, application id and version appear together: an empty file or a complete journal, nothing between."""
+    p = tmp_path / "j.sqlite"
+    Journal(p).close()
+    db = sqlite3.connect(p)
+    assert db.execute("PRAGMA application_id").fetchone()[0] == APP_ID
+    assert db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
+    db.close()
+    stmts: list[str] = []
+    p2 = tmp_path / "k.sqlite"
+    j = Journal.__new__(Journal)  # trace what the constructor sends: BEGIN first, COMMIT last, nothing outside
+    orig = sqlite3.connect
+
+    def traced(*a: object, **k: object) -> sqlite3.Connection:
+        c = orig(*a, **k)  # type: ignore[arg-type]
+        c.set_trace_callback(stmts.append)
+        return c
+    try:
+        sqlite3.connect = traced  # type: ignore[assignment]
+        j.__init__(p2)  # type: ignore[misc]
+    finally:
+        sqlite3.connect = orig  # type: ignore[assignment]
+    j.close()
+    writes = [i for i, s in enumerate(stmts) if s.startswith(("CREATE", "PRAGMA application_id=",
+                                                              "PRAGMA user_version="))]
+    begin, commit = stmts.index("BEGIN IMMEDIATE"), stmts.index("COMMIT")
+    assert writes and all(begin < i < commit for i in writes), stmts
+
+
+def test_a_file_cut_off_by_an_older_version_is_accepted(tmp_path: Path) -> None:
+    """Older versions committed the tables, then the id: a power cut between left our empty tables, no id."""
+    p = tmp_path / "j.sqlite"
+    db = sqlite3.connect(p)
+    db.execute("CREATE TABLE games (id INTEGER PRIMARY KEY, game TEXT NOT NULL, title TEXT NOT NULL, created REAL "
+               "NOT NULL, updated REAL NOT NULL, seed INTEGER NOT NULL, setup TEXT NOT NULL, status TEXT NOT NULL "
+               "DEFAULT 'active', summary TEXT NOT NULL DEFAULT '')")
+    db.execute("CREATE TABLE inputs (game INTEGER NOT NULL, n INTEGER NOT NULL, t REAL NOT NULL, event TEXT NOT "
+               "NULL, PRIMARY KEY (game, n)) WITHOUT ROWID")
+    db.commit()
+    db.close()
+    j = Journal(p)
+    gid = j.new_game("vp", "VP", 1, {})
+    j.commit(gid, 1, "ok")
+    assert j.verified_inputs(gid)[1] is None
+
+
+def test_a_version_1_journal_gets_hashes_and_replays(tmp_path: Path) -> None:
+    p = tmp_path / "old.sqlite"
+    db = sqlite3.connect(p)
+    db.executescript("""
+        CREATE TABLE games (id INTEGER PRIMARY KEY, game TEXT NOT NULL, title TEXT NOT NULL, created REAL NOT NULL,
+            updated REAL NOT NULL, seed INTEGER NOT NULL, setup TEXT NOT NULL, status TEXT NOT NULL DEFAULT 'active',
+            summary TEXT NOT NULL DEFAULT '');
+        CREATE TABLE inputs (game INTEGER NOT NULL REFERENCES games(id), n INTEGER NOT NULL, t REAL NOT NULL,
+            event TEXT NOT NULL, PRIMARY KEY (game, n)) WITHOUT ROWID;
+        CREATE TABLE rolls (id INTEGER PRIMARY KEY, t REAL NOT NULL, game INTEGER, roller TEXT NOT NULL,
+            source TEXT NOT NULL, die TEXT NOT NULL, value INTEGER NOT NULL, player INTEGER,
+            purpose TEXT NOT NULL DEFAULT '');
+        PRAGMA application_id=1396919632; PRAGMA user_version=1;""")
+    db.execute("INSERT INTO games VALUES (1, ?, 'VP', 1.0, 1.0, 4, '{}', 'active', '')", (VP,))
+    for n, e in enumerate(["ok", "ok", "ok", "down", "ok"], 1):
+        db.execute("INSERT INTO inputs VALUES (1, ?, ?, ?)", (n, 1.0 + n, e))
+    db.commit()
+    db.close()
+    j = Journal(p)
+    rows, brk = j.verified_inputs(1)
+    assert brk is None and [e for _n, _t, e in rows] == ["ok", "ok", "ok", "down", "ok"]
+    j.commit(1, 6, "ok")
+    assert j.verified_inputs(1)[1] is None
+    assert j.db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
+
+
+def test_a_full_disk_refuses_the_press_keeps_the_game_and_plays_on(tmp_path: Path) -> None:
+    app, out = make_app(tmp_path, game=VP)
+    press(app, "ok", "ok", "ok")
+    saved = app.journal.count_inputs(app.record.id)
+    pages = app.journal.db.execute("PRAGMA page_count").fetchone()[0]
+    app.journal.db.execute(f"PRAGMA max_page_count={pages}")  # SQLite's own "database or disk is full"
+    for _ in range(40):  # until a press needs a new page
+        press(app, "ok", "down")
+        if app.session.toast and "Disk full" in app.session.toast:
+            break
+    assert app.session.toast == "Disk full: that press was not saved"
+    n = app.journal.count_inputs(app.record.id)
+    assert app.session.n_inputs == n >= saved  # the screen is what is saved, nothing more, nothing lost
+    from companion.headless import open_session
+    assert app.session.state_json() == open_session(app.journal, app.record, app.cfg).state_json()
+    app.journal.db.execute("PRAGMA max_page_count=1073741823")  # space freed
+    press(app, "ok")
+    assert app.journal.count_inputs(app.record.id) == n + 1 and app.session.toast != "Disk full: that press was not saved"
+
+
+def test_full_disk_and_damage_messages(tmp_path: Path) -> None:
+    from companion.journal_guard import sqlite_error
+
+    full = sqlite3.OperationalError("database or disk is full")
+    full.sqlite_errorcode = 13  # type: ignore[attr-defined]
+    e = sqlite_error(full, tmp_path / "j.sqlite", "save that press")
+    assert isinstance(e, JournalFullError) and "move the file away" not in str(e) and "free some space" in str(e)
+    bad = sqlite3.DatabaseError("database disk image is malformed")
+    bad.sqlite_errorcode = 11  # type: ignore[attr-defined]
+    e = sqlite_error(bad, tmp_path / "j.sqlite", "read game 1")
+    assert isinstance(e, JournalDamagedError) and "move the file away" in str(e) and "salvage" in str(e)
+    for err in (e,):
+        assert "\n" not in str(err)
+
+
+def test_an_edited_input_stops_replay_and_the_game_plays_on_from_there(tmp_path: Path) -> None:
+    j = _played(tmp_path)
+    db = sqlite3.connect(j)
+    db.execute("UPDATE inputs SET event='up' WHERE game=1 AND n=4")
+    db.commit()
+    db.close()
+    r = run_companion("journal", "check", str(j))
+    assert r.returncode == 1 and "inputs 1..3 verified; input 4 does not match its hash" in r.stdout
+    r = run_companion("play", VP, "--script", str(tmp_path / "s.txt"), "--journal", str(j), "--resume",
+                      "--state-json", str(tmp_path / "resumed.json"))
+    assert r.returncode == 0, r.stderr
+    assert r.stderr.strip().splitlines() == [f"companion: game 1 in {j}: input 4 does not match its hash (the file "
+                                             "was edited or damaged); the game is kept up to input 3; it plays on "
+                                             "as game 2"]
+    assert (tmp_path / "resumed.json").read_text() == (tmp_path / "full.json").read_text()
+
+
+def test_app_resume_of_a_damaged_game_says_so(tmp_path: Path) -> None:
+    app, _out = make_app(tmp_path, game=VP)
+    press(app, "ok", "ok", "ok", "down", "ok")
+    gid = app.record.id
+    app.journal.db.execute("UPDATE inputs SET t=t+1 WHERE game=? AND n=3", (gid,))
+    app.journal.close()
+    app2, _ = make_app(tmp_path)
+    assert app2.record.id != gid and app2.session.n_inputs == 2
+    assert app2.session.toast == "Journal damaged: replayed to input 2"
+    assert app2.journal.game(gid).status == "damaged"
+
+
+def test_salvage_copies_the_verified_prefix_of_a_byte_damaged_file(tmp_path: Path) -> None:
+    j = _played(tmp_path, SCRIPT * 60)
+    size = j.stat().st_size
+    with open(j, "r+b") as f:  # scribble over the last page: the input b-tree's tail
+        f.seek(size - 4096 + 100)
+        f.write(os.urandom(3000))
+    report = check(j)
+    assert not report.sound
+    out = tmp_path / "new.sqlite"
+    r = run_companion("journal", "salvage", str(j), "-o", str(out))
+    assert r.returncode in (0, 2), r.stderr
+    if r.returncode == 0:
+        assert "games copied" in r.stdout
+        again = check(out)
+        assert again.sound
+    else:
+        assert len(r.stderr.strip().splitlines()) == 1 and "Traceback" not in r.stderr
+    r = run_companion("journal", "salvage", str(j), "-o", str(out))
+    assert r.returncode == 2 and "already exists" in r.stderr
+
+
+def test_garbage_journal_at_start_up_is_kept_aside_and_a_fresh_one_starts(tmp_path: Path) -> None:
+    p = tmp_path / "journal.sqlite"
+    p.write_bytes(b"SQLite format 3\x00" + os.urandom(8000))
+    journal, notice = open_for_run(p)
+    try:
+        aside = [f for f in tmp_path.iterdir() if f.name.startswith("journal.damaged-")]
+        assert len(aside) == 1 and aside[0].suffix == ".sqlite"
+        assert notice is not None and aside[0].name in notice
+        assert journal.games() == []
+    finally:
+        journal.close()
+
+
+def test_one_instance_per_journal(tmp_path: Path) -> None:
+    p = tmp_path / "j.sqlite"
+    first = Journal(p, lock=True)
+    try:
+        with pytest.raises(JournalBusyError, match=f"in use by process {os.getpid()}"):
+            Journal(p, lock=True)
+        (tmp_path / "s.txt").write_text("ok\n")
+        r = run_companion("play", VP, "--script", str(tmp_path / "s.txt"), "--journal", str(p))
+        assert r.returncode == 2
+        assert r.stderr.count("\n") == 1 and f"in use by process {os.getpid()} (" in r.stderr, r.stderr
+    finally:
+        first.close()
+    Journal(p, lock=True).close()  # released on close
+
+
+def test_journal_errors_are_one_line(tmp_path: Path) -> None:
+    (tmp_path / "dir.sqlite").mkdir()
+    with pytest.raises(JournalError) as e:
+        Journal(tmp_path / "dir.sqlite")
+    assert "\n" not in str(e.value) and "move the file away" not in str(e.value)
+
+
+def test_the_box_starts_although_a_saved_game_cannot_be_read(tmp_path: Path) -> None:
+    app, _ = make_app(tmp_path, game=VP)
+    press(app, "ok", "ok")
+    other = app.journal.new_game(VP, "VP", 1, {})
+    app.journal.db.execute("UPDATE games SET setup='{not json' WHERE id=?", (app.record.id,))
+    app.journal.close()
+    app2, out = make_app(tmp_path)  # boots: the readable game (just made) is resumed, the other is left out
+    assert app2.record is not None and app2.record.id == other and out.frames
+    assert [r.id for r in app2.journal.games()] == [other]
+
+
+def test_a_damaged_journal_at_start_up_is_said_on_the_screen_until_ok(tmp_path: Path) -> None:
+    from companion.runtime import DAMAGED_LINES, show_damaged_journal
+
+    app, out = make_app(tmp_path)
+    show_damaged_journal(app)
+    app.draw()
+    assert app.home.stack[-1][1] == "Journal damaged"
+    assert all(len(line) <= 22 for line in DAMAGED_LINES)
+    app.frame().convert("L").resize((512, 256)).save(tmp_path / "notice.png")
+    press(app, "ok")
+    assert app.home.stack[-1][1] != "Journal damaged"

@@ -1,0 +1,58 @@
+"""`companion play --resume`: an ended game, another script, waits already waited, --state-json into nowhere."""
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import pytest
+
+from companion.errors import CompanionError, ScriptError
+from companion.headless import play
+from companion.journal import Journal
+from conftest import EXAMPLES
+
+VP = str(EXAMPLES / "vp-tracker.toml")
+END = "ok\nok\nok\nhold\nup\nok\nup\nok\n"  # three presses of set-up, then End game from the menu
+
+
+def test_resume_of_a_game_ended_from_the_menu_is_that_game(tmp_path: Path) -> None:
+    script, j = tmp_path / "s.txt", tmp_path / "j.sqlite"
+    script.write_text(END)
+    first = play(VP, script, seed=1, journal_path=j)
+    again = play(VP, script, seed=1, journal_path=j, resume=True)
+    assert first["ended"] and again == first
+    journal = Journal(j)
+    assert len(journal.games()) == 1 and journal.count_inputs(1) == 8
+    journal.close()
+
+
+def test_resume_with_another_script_is_refused(tmp_path: Path) -> None:
+    a, b, j = tmp_path / "a.txt", tmp_path / "b.txt", tmp_path / "j.sqlite"
+    a.write_text("ok\nok\nok\n")
+    b.write_text("ok\ndown\nok\nok\n")
+    play(VP, a, seed=1, journal_path=j)
+    with pytest.raises(ScriptError, match=r"b.txt line 2 is 'down', but input 2 of game 1 .* is 'ok'"):
+        play(VP, b, seed=1, journal_path=j, resume=True)
+    longer = tmp_path / "c.txt"
+    longer.write_text("ok\nok\nok\ndown\n")  # the same script, longer: plays on
+    assert play(VP, longer, journal_path=j, resume=True)["journal_entries"] == 4
+
+
+def test_waits_before_the_resume_point_are_not_waited_again(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    script, j = tmp_path / "s.txt", tmp_path / "j.sqlite"
+    script.write_text("ok\nwait 0.01\nok\n")
+    play(VP, script, seed=1, journal_path=j)
+    script.write_text("ok\nwait 0.01\nok\nwait 0.02\nok\n")
+    slept: list[float] = []
+    monkeypatch.setattr(time, "sleep", slept.append)
+    play(VP, script, seed=1, journal_path=j, resume=True)
+    assert slept == [0.02]
+
+
+def test_state_json_into_a_missing_folder_fails_before_anything_is_journaled(tmp_path: Path) -> None:
+    script, j = tmp_path / "s.txt", tmp_path / "j.sqlite"
+    script.write_text("ok\n")
+    with pytest.raises(CompanionError, match="does not exist") as e:
+        play(VP, script, seed=1, journal_path=j, state_json=tmp_path / "nope" / "out.json")
+    assert "\n" not in str(e.value)
+    assert not j.exists()
