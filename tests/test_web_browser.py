@@ -90,7 +90,7 @@ def pair(browser: Any, t: LiveTable) -> None:
     from selenium.webdriver.common.by import By
 
     browser.find_element(By.ID, "pin").send_keys(t.hub.pairing.new_pin())
-    browser.find_element(By.ID, "pair-btn").click()
+    click(browser, "Pair", lambda b: b.find_element(By.ID, "pair-btn"))
     wait(browser, "pairing", lambda b: b.find_elements(By.ID, "claim-btn"))
 
 
@@ -99,6 +99,19 @@ def button(browser: Any, label: str) -> Any:
 
     return wait(browser, f"the {label!r} button", lambda b: next(
         (e for e in b.find_elements(By.CSS_SELECTOR, "#answer button") if e.text.split("\n")[0] == label), None))
+
+
+def click(browser: Any, what: str, find: Callable[[Any], Any]) -> None:
+    """Click what ``find`` returns, finding it again if the page redrew it in between."""
+    from selenium.common.exceptions import StaleElementReferenceException
+
+    def go(b: Any) -> bool:
+        try:
+            find(b).click()
+            return True
+        except StaleElementReferenceException:
+            return False
+    wait(browser, f"a click on {what}", go)
 
 
 def press(browser: Any, label: str) -> None:
@@ -131,17 +144,17 @@ def test_pair_with_the_pin_and_answer_prompts_from_the_page(browser: Any, table:
     assert "Pair this phone" in text(browser, "answer")
     pair(browser, table)
     wait(browser, "the number form", lambda b: b.find_elements(By.ID, "num"))
-    browser.find_element(By.CSS_SELECTOR, "button[aria-label=more]").click()
-    button(browser, "OK").click()
+    click(browser, "+", lambda b: b.find_element(By.CSS_SELECTOR, "button[aria-label=more]"))
+    press(browser, "OK")
     wait(browser, "the next question", lambda b: text(b, "prompt-title") == "Which road — Ben")
     assert table.app.session.game.data["n"] == 3
     flooded = button(browser, "West")
     assert not flooded.is_enabled() and "West is flooded" in flooded.text
-    button(browser, "South").click()
+    press(browser, "South")
     wait(browser, "the dice form", lambda b: text(b, "prompt-title").startswith("Roll"))
     for i, box in enumerate(browser.find_elements(By.CSS_SELECTOR, ".dice-inputs input")):
         box.send_keys(str(i + 4))
-    button(browser, "Enter roll").click()
+    press(browser, "Enter roll")
     wait(browser, "the multi-select", lambda b: text(b, "prompt-title") == "Pick")
     table.settle()
     assert table.app.session.game.data["rolls"] == [4, 5] and table.app.session.game.data["choice"] == "south"
@@ -156,7 +169,7 @@ def test_a_secret_vote_on_the_voters_own_phone(browser: Any, table: LiveTable, t
     open_view(browser, table)
     pair(browser, table)
     Select(browser.find_element(By.ID, "seat")).select_by_value("1")
-    browser.find_element(By.ID, "claim-btn").click()
+    click(browser, "Claim", lambda b: b.find_element(By.ID, "claim-btn"))
     wait(browser, "the seat", lambda b: "holds seat 1" in text(b, "pair-box"))
     other = table.client()  # a second phone, paired, holding no seat
     other.pair(table.hub.pairing.new_pin())
@@ -167,7 +180,7 @@ def test_a_secret_vote_on_the_voters_own_phone(browser: Any, table: LiveTable, t
     status, data = other.json("GET", "/api/state")
     assert "ballot" not in data["me"] and "Yes" not in str(data["snapshot"])
     browser.save_screenshot(str(tmp_path / "ballot.png"))
-    button(browser, "No").click()
+    press(browser, "No")
     wait(browser, "the next voter", lambda b: "Ben is casting a secret vote on the companion" in text(b, "answer"))
     table.settle()
     assert table.app.session.game.data["votes"] == {"1": "no"}
@@ -192,19 +205,19 @@ def test_sovereign_chess_board_in_colour_and_a_move_from_the_phone(browser: Any,
         browser.delete_all_cookies()
         open_view(browser, t)
         pair(browser, t)
-        board = wait(browser, "the board", lambda b: b.find_elements(By.ID, "chess-board"))[0]
         pieces = sum(1 for c in t.public()["chess"]["cells"] if c)
-        assert pieces > 100 and len(board.find_elements(By.CSS_SELECTOR, "g.piece")) == pieces
-        button(browser, "wN f1").click()  # the piece, then its target: the same steps as on the device
-        button(browser, "e3").click()
+        assert pieces > 100
+        wait(browser, "every piece on the board",
+             lambda b: len(b.find_elements(By.CSS_SELECTOR, "#chess-board g.piece")) == pieces)
+        press(browser, "wN f1")  # the piece, then its target: the same steps as on the device
+        press(browser, "e3")
         wait(browser, "the move to land", lambda b: "wNf1-e3" in text(b, "log-list"))
         assert t.app.session.game.data["moves"] == ["wNf1-e3"]
         wait(browser, "the last move marked", lambda b: len(b.find_elements(By.CSS_SELECTOR, "#chess-board .last")) == 2)
-        browser.find_element(By.XPATH, "//ul[@class='control']//button").click()  # show Ana's colours
+        click(browser, "Show", lambda b: b.find_element(By.XPATH, "//ul[@class='control']//button"))  # Ana's colours
         wait(browser, "the control map on the board", lambda b: b.find_elements(By.CSS_SELECTOR, "#chess-board .lit"))
         shot = tmp_path / "chess.png"
-        board = browser.find_element(By.ID, "chess-board")
-        board.screenshot(str(shot))
+        wait(browser, "a screenshot of the board", lambda b: b.find_element(By.ID, "chess-board").screenshot(str(shot)))
         from PIL import Image
 
         with Image.open(shot) as img:
@@ -231,13 +244,14 @@ def test_society_gm_console_enters_orders_processes_and_offers_the_report(browse
         browser.find_element(By.ID, "num").send_keys("2")
         press(browser, "OK")
         press(browser, "Done with orders")
-        wait(browser, "the order listed", lambda b: b.find_elements(By.ID, "society-orders"))
-        assert text(browser, "society-orders") == "Ana: 2 armies"
+        wait(browser, "the order listed", lambda b: text(b, "society-orders") == "Ana: 2 armies")
         press(browser, "Process turn")
         press(browser, "Yes")
-        wait(browser, "the report", lambda b: "turn 1" in b.find_element(By.ID, "report-text").get_attribute("value"))
-        report = browser.find_element(By.ID, "report-text").get_attribute("value")
+        def report_text(b: Any) -> str | None:  # the page redraws the textarea with each snapshot: read it whole
+            value = b.find_element(By.ID, "report-text").get_attribute("value")
+            return str(value) if "turn 1" in value else None
+        report = wait(browser, "the report", report_text)
         assert report == t.public()["report"]["markdown"] and "Ana builds 2 armies" in report
-        browser.find_element(By.XPATH, "//button[text()='BBCode']").click()
+        click(browser, "BBCode", lambda b: b.find_element(By.XPATH, "//button[text()='BBCode']"))
         wait(browser, "the BBCode", lambda b: "[b]" in b.find_element(By.ID, "report-text").get_attribute("value"))
         assert t.app.session.game.data["round"] == 2

@@ -103,6 +103,7 @@ function render() {
     clear($("prompt-lines")); clear($("answer"));
     if (snap.toast) say(snap.toast, false);
     for (const id of ["players-table", "views-list", "log-list", "dice-table", "game-view"]) clear($(id));
+    gameKey = null;
     renderFairness();
     return;
   }
@@ -249,7 +250,12 @@ function pathChoice(p, main) {
 }
 
 // ------------------------------------------------------------------ this phone: pairing and seat
+let phoneKey = null;  // what the pairing box was built for: rebuilt only when that changes (keeps a half-made choice)
 function renderPhone() {
+  const players0 = snap && snap.state ? (snap.state.players || []).map((p) => p.name) : [];
+  const key = JSON.stringify([me.paired, me.seat, me.seats_held, players0]);
+  if (key === phoneKey) return;
+  phoneKey = key;
   const box = clear($("pair-box"));
   if (!me.paired) {
     const pin = el("input", {id: "pin", type: "text", inputmode: "numeric", autocomplete: "one-time-code",
@@ -276,7 +282,7 @@ function renderPhone() {
     say(r.ok ? (r.data.seat ? "Seat " + r.data.seat + " is yours" : "Seat released") : r.data.error, r.ok);
   };
   const unpair = async () => { await post("/api/unpair", {}); me = {paired: false, view: me.view};
-    shownSeq = undefined; render(); };
+    shownSeq = undefined; phoneKey = null; render(); };
   box.append(el("p", {text: seatText}), el("div", {class: "stepper"}, select,
     el("button", {id: "claim-btn", onclick: claim}, "Claim"),
     el("button", {class: "secondary", onclick: unpair}, "Unpair")));
@@ -307,7 +313,11 @@ function renderPlayers(st) {
 const COMMON = ["game", "state", "round", "active_player", "players", "winner", "winner_name", "journal_entries",
   "ended", "phase"];
 
+let gameKey = null;  // the game view is rebuilt only when what it shows changes (not on every cursor move)
 function renderGame(st) {
+  const key = JSON.stringify([st, snap.chess || null, snap.report || null, highlightSeat, reportFormat]);
+  if (key === gameKey) return;
+  gameKey = key;
   const box = clear($("game-view"));
   const special = GAME_VIEWS[st.game];
   if (special) special(st, box);
