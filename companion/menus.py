@@ -143,6 +143,7 @@ def fairness_lines(app: "App") -> list[str]:
             continue
         flag = "  SUSPECT" if r.flagged else ""
         out.append(f"{roller} {die}: n={r.n}{flag}")
+        out.append(" " + ("Suspect: check this die" if r.flagged else "Looks fair"))
         out.append(f" p={r.p_value:.3f} BF={r.bayes_factor:.2g}")
         out.append(" " + " ".join(str(c) for c in r.counts))
     return out

@@ -43,7 +43,8 @@ class SetupWizard:
     def prompt(self) -> Prompt:
         g, d = self.game_cls, self.data
         if d["step"] == "count":
-            return Number("Players", lines=(g.name,), lo=g.min_players, hi=g.max_players, default=d["count"])
+            solo = ("1 player: solitaire",) if g.min_players == 1 else ()
+            return Number("Players", lines=(g.name, *solo), lo=g.min_players, hi=g.max_players, default=d["count"])
         if d["step"] == "names":
             opts = [Option("start", "Start game")]
             opts += [Option(f"seat{i + 1}", f"Seat {i + 1}: {n}") for i, n in enumerate(d["names"])]

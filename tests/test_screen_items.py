@@ -145,3 +145,51 @@ def test_the_export_leaves_secret_ballots_out() -> None:
     votes = [a for a in s.export()["actions"] if a.get("title") == "Vote"]
     assert len(votes) == 2 and all(a["answer"] == "(secret)" for a in votes)
     assert "no" not in json.dumps(votes) and Demo is not None
+
+
+# 7, 8, 14, 15 ---------------------------------------------------------------------------------------------------
+def test_battle_sums_show_the_army_value() -> None:
+    from fsm.sovereign.battle import _last_line, _with_army
+
+    assert _with_army("7+3", 12) == "7+3+2=12" and _with_army("9", 9) == "9=9"
+    assert _last_line({"a": "7", "at": 9, "d": "12+10", "dt": 24, "w": "Def"}) == "7+2=9 v 12+10+2=24 def"
+
+
+def test_no_undecodable_abbreviations() -> None:
+    from fsm.sovereign.common import cards_line, pending_line
+
+    cards = {"military": 1, "expansion": 0, "technology": 2}
+    assert cards_line({"cards": cards}) == "Cards 1 Mil 0 Exp 2 Tech"
+    assert pending_line({"pending": cards}) == "This turn +1 Mil +2 Tech"
+    s = Session(load("sovereigns-chain"), seed=1, presets=NAMES, options={})
+    keys(s, "up", "ok", "ok")  # 3 players, start
+    assert s.game is not None
+    lines = s.game.chain_lines()
+    assert lines and "dn" not in " ".join(lines) and lines[0].startswith("Ana 0")
+
+
+def test_the_player_count_says_one_is_solitaire_and_counters_say_they_set_the_total() -> None:
+    s = Session(load("sovereigns-chain"), seed=1, presets=NAMES, options={})
+    assert "1 player: solitaire" in s.prompt().lines
+    t = Session(load(str(EXAMPLES / "vp-tracker.toml")), seed=1, presets=NAMES, options={})
+    keys(t, "ok", "ok", "ok")  # players, start, first player
+    keys(t, "down", "ok")  # the turn's menu: Done, then the VP counter
+    assert type(t.prompt()).__name__ == "Number", t.prompt()
+    assert t.prompt().lines[0].startswith("New total")
+
+
+def test_a_unit_with_nothing_is_refused_and_the_add_step_shows_the_round() -> None:
+    import pytest
+
+    from fsm.prompts import InvalidAnswer
+    from fsm.sovereign.battle_setup import _stats_answer
+    from test_sovereign_kit import new_game
+
+    g = new_game(2)
+    b = {"entry": {"name": "Blob", "for": "att", "vals": [0, 0]}, "att": []}
+    with pytest.raises(InvalidAnswer, match="all 0"):
+        _stats_answer(g, b, 0)
+    assert b["entry"]["vals"] == [0, 0], "nothing changed before the refusal"
+    from test_sovereign_turns import started
+
+    assert started(2).prompt().title == "Add, round 1"

@@ -159,7 +159,7 @@ def test_a_fix_with_city_hall_manned() -> None:
     t.ans(MultiSelect, ["3", "5"])
     t.on_the_spot()
     t.move(6, "City Hall")
-    assert t.prompt().lines[1] == "CH:Fay SE:- PT:-"
+    assert t.prompt().lines[1] == "Fay Hall"
     t.fix("Hospital", 4)
     assert t.seen[-2].lines == ("1-2 fixers (CH Fay)", "None ticked: back")  # then: Dev moves there
     assert t.loc("Hospital") == "active" and t.votes(4) == 2 and t.votes(6) == 1
@@ -187,7 +187,7 @@ def test_moving_records_who_stands_where() -> None:
     t.move(2, "Stock Exchange")
     t.move(3, "Public Transit Authority")
     p = t.prompt()
-    assert p.lines[:2] == ("Cleo -> Transit Auth", "CH:- SE:Ben PT:Cleo")
+    assert p.lines[:2] == ("Cleo -> Transit Auth", "Ben Exch")
     t.ans(Choice, "move")
     p = t.prompt()
     assert [o.label for o in p.options][:3] == ["Ana Press/Media", "*Ben Stock Exch", "*Cleo Transit Auth"]
@@ -474,7 +474,7 @@ def test_state_json_and_views() -> None:
     assert js["positions"]["Fay"] == "City Hall" and js["active_player"] is None
     views = {v.title: v.lines for v in t.g.views()}
     assert views["City, round 1"] == ("Mayor Ana, moving", "Active 18  Crisis 2", "Complete: 4 of 6",
-                                      "Eco Edu Ene Urb", "CH:Fay SE:- PT:-")
+                                      "Eco Edu Ene Urb", "Fay Hall")
     assert views["Departments"][3] == "Health     6 Dev"
     assert views["Votes cards"][0] == "Ana           1 mayor"
     t.moves_done()

@@ -51,7 +51,7 @@ def test_the_winner_starts_and_places_first_then_clockwise() -> None:
 # ------------------------------------------------------------------------------------------------ a simple turn
 def test_ok_ok_ok_runs_a_simple_turn_and_hands_over() -> None:
     g = started(2)
-    assert g.prompt().title == "Add"
+    assert g.prompt().title == "Add, round 1"
     ok(g)  # collect 4
     assert g.state == "spend" and player(g, 1)["points"] == 4
     ok(g)  # done: the points are lost
@@ -419,6 +419,6 @@ def test_views_status_chart_and_battle_log() -> None:
     assert any(line.startswith("T2 3p") and "Trade" in line for line in chart)
     assert "T3 5p locked: T2 0/4" in chart
     status = views["Ann status"].lines
-    assert status[0] == "Cities 1: 4 = 4t" and any(line.startswith("T1 4/6") for line in status)
+    assert status[0] == "Cities 1: 4 = 4t" and "Tier 1: 4 of 6" in status
     assert views["Battle log"].lines == ("No battles yet",)
     assert all(len(line) <= 24 for v in views.values() for line in v.lines)

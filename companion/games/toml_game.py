@@ -133,7 +133,8 @@ class TomlGame(GameMachine):
             seat, cid = d["adjust"]
             c = self._counter(cid)
             cur = d["counters"][str(seat)][cid]
-            return Number(f"{self.player_name(seat)}: {c.name}", lines=(self.phase.name,), player=seat, lo=c.min,
+            return Number(f"{self.player_name(seat)}: {c.name}", lines=(f"New total (was {cur})",), player=seat,
+                          lo=c.min,
                           hi=c.max, default=cur)
         return self._phase_prompt()
 

@@ -91,14 +91,21 @@ class SoveranaCore(GameMachine):
         return [int(s) for s in R.manned(location, self.locs, self.data["positions"])]
 
     def specials_line(self) -> str:
-        parts = []
-        for loc, tag in ((R.CITY_HALL, "CH"), (R.STOCK_EXCHANGE, "SE"), (R.TRANSIT, "PT")):
+        parts = []  # only what matters: who stands on a special location, which one is in crisis
+        for loc, tag in ((R.CITY_HALL, "Hall"), (R.STOCK_EXCHANGE, "Exch"), (R.TRANSIT, "Transit")):
             who = self.manned_by(loc)
             if self.locs[loc] == R.CRISIS:
-                parts.append(f"{tag}:x")
-            else:
-                parts.append(f"{tag}:{self.nm(who[0], 4) if who else '-'}")
-        return " ".join(parts)
+                parts.append(f"{tag} in crisis")
+            elif who:
+                parts.append(f"{self.nm(who[0], 4)} {tag}")
+        if not parts:
+            return "No one on specials"
+        out = parts[0]
+        for p in parts[1:]:  # as many as fit a line; a crisis comes first as it is found first
+            if len(out) + 2 + len(p) > LINE:
+                break
+            out += ", " + p
+        return out
 
     def set_location(self, name: str, state: str) -> bool:
         """Set a location's state; True if it changed."""

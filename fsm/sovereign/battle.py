@@ -42,11 +42,17 @@ def _die_text(dice: list[int], bonus: list[int]) -> str:
     return "+".join(str(v) for v in [kept_die(dice), *bonus])
 
 
+def _with_army(dice: str, total: int) -> str:
+    """"7+3" and a total of 12: "7+3+2=12" (the army's value shown, so the sum adds up)."""
+    rest = total - sum(int(v) for v in dice.split("+") if v.isdigit())
+    return f"{dice}+{rest}={total}" if rest else f"{dice}={total}"
+
+
 def _last_line(last: dict[str, Any] | None) -> str:
     if not last:
         return "No roll yet"
-    text = f"{last['a']}={last['at']} v {last['d']}={last['dt']} {last['w']}"
-    return text if len(text) > 17 else f"Last {text}"
+    won = "att" if last["w"] == "Att" else "def"
+    return f"{_with_army(last['a'], last['at'])} v {_with_army(last['d'], last['dt'])} {won}"
 
 
 def screen_lines(g: "SovereignGame") -> tuple[str, ...]:
@@ -56,14 +62,14 @@ def screen_lines(g: "SovereignGame") -> tuple[str, ...]:
     bonus = defence_bonus(bs.field(g, b), att)
     last = b["last"]
     held = f" +{len(b['res'])} held" if b["res"] else ""
-    return (f"A{army_sum(att, Side.ATTACK)} v D{army_sum(dfn, Side.DEFEND)}+{bonus} Att {odds_now(g) * 100:.1f}%",
+    return (f"Army {army_sum(att, Side.ATTACK)} v {army_sum(dfn, Side.DEFEND)}+{bonus}, att {odds_now(g) * 100:.1f}%",
             _last_line(last),
-            f"Att {len(att)}u{held}, Def {len(dfn)}u")
+            f"Units: {len(att)}{held} v {len(dfn)}")
 
 
 def _title(g: "SovereignGame") -> str:
     b = bt(g)
-    return f"v {short(g, b['defender'], 6)} roll {b['rolls'] + 1}"
+    return f"Roll {b['rolls'] + 1} v {short(g, b['defender'], 8)}"
 
 
 def _over(b: dict[str, Any]) -> Side | None:

@@ -255,6 +255,8 @@ def _fighter(name: str, st: list[int]) -> Fighter:
 
 def _stats_answer(g: "SovereignGame", b: dict[str, Any], value: Any) -> None:
     e = b["entry"]
+    if len(e["vals"]) == 2 and e["vals"][0] == e["vals"][1] == 0 and int(value) == 0:
+        raise g.refuse("attack, defence and move all 0: check the unit card")
     e["vals"].append(int(value))
     if len(e["vals"]) < len(STAT_FIELDS):
         return

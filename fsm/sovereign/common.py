@@ -124,13 +124,16 @@ def wrap(words: list[str], first: str = "", n: int = LINE) -> list[str]:
 
 def cards_line(p: dict[str, Any]) -> str:
     c = p["cards"]
-    return f"Cards M{c['military']} E{c['expansion']} T{c['technology']}"
+    return f"Cards {c['military']} Mil {c['expansion']} Exp {c['technology']} Tech"
 
 
 def pending_line(p: dict[str, Any]) -> str:
     c = p["pending"]
-    parts = [f"+{c[k]}{k[0].upper()}" for k in CARD_KINDS if c[k]]
+    parts = [f"+{c[k]} {CARD_SHORT[k]}" for k in CARD_KINDS if c[k]]
     return "This turn " + " ".join(parts) if parts else "No new cards"
+
+
+CARD_SHORT = {"military": "Mil", "expansion": "Exp", "technology": "Tech"}
 
 
 def unit_stats_known(g: "SovereignGame", name: str) -> list[int] | None:

@@ -141,7 +141,7 @@ def add_prompt(g: "SovereignGame") -> Prompt:
     if trade and bank:
         opts.append(Option("both", f"Trade+Bank: {_add(g, True, True).total}"))
     opts += [Option("skip", "Skip Add (0 points)"), Option("cities", "Cities...")]
-    return Choice(title="Add", lines=tuple(lines), player=seat,
+    return Choice(title=f"Add, round {g.data['round']}", lines=tuple(lines), player=seat,
                   options=tuple(opts), default="collect")
 
 

@@ -22,14 +22,15 @@ def status(g: "SovereignGame", seat: int) -> View:
              cards_line(p)]
     if any(p["pending"].values()):
         c = p["pending"]
-        lines.append(f"Pending M{c['military']} E{c['expansion']} T{c['technology']}")
+        lines.append(f"Pending: {c['military']} Mil {c['expansion']} Exp {c['technology']} Tech")
     if p["forts"]:
         lines.append(clip("Forts " + ",".join(str(v) for v in p["forts"])))
     mine = held(p)
     for tier in rt.TIERS:
-        got = [t.short for t in rt.in_tier(tier) if t.key in mine]
+        got = [t.name for t in rt.in_tier(tier) if t.key in mine]
         if got:
-            lines.extend(wrap(got, f"T{tier} {len(got)}/{len(rt.in_tier(tier))}"))
+            lines.append(f"Tier {tier}: {len(got)} of {len(rt.in_tier(tier))}")
+            lines.extend(wrap([n + "," for n in got[:-1]] + got[-1:], " "))
     if not mine:
         lines.append("No technologies yet")
     return View(title=clip(f"{g.player_name(seat)[:12]} status", 20), lines=tuple(lines))

@@ -121,8 +121,13 @@ class ChainBase(GameMachine):
 
     # ----------------------------------------------------------------- screen text
     def chain_lines(self) -> list[str]:
-        """``Alice 3(1dn) Bob 4(0dn)``: cards in play (of them facedown), two players a line."""
-        cells = [f"{self.nm(s, 5)} {ch.length(self.chain(s))}({ch.facedown(self.chain(s))}dn)" for s in self.seats]
+        """``Alice 3, 1 down  Bob 4``: cards in play (and how many face down), two players a line."""
+        def cell(s: int) -> str:
+            c = self.chain(s)
+            down = ch.facedown(c)
+            return f"{self.nm(s, 5)} {ch.length(c)}" + (f", {down} down" if down else "")
+
+        cells = [cell(s) for s in self.seats]
         return [fit(" ".join(cells[i:i + 2])) for i in range(0, len(cells), 2)]
 
     def supply_line(self) -> str:
@@ -142,7 +147,7 @@ class ChainBase(GameMachine):
     def chain_option(self, seat: int, hint_fn: Callable[[Chain], str] | None = None) -> Option:
         c = self.chain(seat)
         why = hint_fn(c) if hint_fn else ""
-        label = fit(f"{self.nm(seat, 10)}: {ch.length(c)} ({ch.facedown(c)} dn)", TITLE)
+        label = fit(f"{self.nm(seat, 10)}: {ch.length(c)}, {ch.facedown(c)} down", TITLE)
         return Option(f"c{seat}", label, enabled=not why, hint=why)
 
     # ----------------------------------------------------------------- provided by the phase mixins
