@@ -51,10 +51,10 @@ def draw_lines(d: ImageDraw.ImageDraw, y: int, lines: Sequence[str], max_rows: i
 
 
 def grey_out(d: ImageDraw.ImageDraw, y: int, inverse: bool) -> None:
-    """Grey a row on a one-bit screen: every other pixel of the text is turned off (a 50% stipple)."""
+    """Grey a row on a one-bit screen: a stipple turns a quarter of the text's pixels off."""
     bg = 1 if inverse else 0
-    for yy in range(y, min(HEIGHT, y + ROW)):
-        for xx in range((yy & 1), WIDTH - MARK_W, 2):
+    for yy in range(y + 1, min(HEIGHT, y + ROW), 2):  # every other row: still readable, plainly fainter
+        for xx in range((yy >> 1) & 1, WIDTH - MARK_W, 2):
             d.point((xx, yy), fill=bg)
 
 

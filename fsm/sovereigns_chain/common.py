@@ -121,14 +121,15 @@ class ChainBase(GameMachine):
 
     # ----------------------------------------------------------------- screen text
     def chain_lines(self) -> list[str]:
-        """``Alice 3, 1 down  Bob 4``: cards in play (and how many face down), two players a line."""
+        """``Alic 3 (1▼) Bob 4``: cards in play (of them face down: ▼), two players a line (the screen fits it to
+        the pixel, so it is not cut by characters here)."""
         def cell(s: int) -> str:
             c = self.chain(s)
             down = ch.facedown(c)
-            return f"{self.nm(s, 5)} {ch.length(c)}" + (f", {down} down" if down else "")
+            return f"{self.nm(s, 4)} {ch.length(c)}" + (f" ({down}▼)" if down else "")
 
         cells = [cell(s) for s in self.seats]
-        return [fit(" ".join(cells[i:i + 2])) for i in range(0, len(cells), 2)]
+        return [" ".join(cells[i:i + 2]) for i in range(0, len(cells), 2)]
 
     def supply_line(self) -> str:
         return fit(tokens.supply_line(self.supply()))
