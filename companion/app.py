@@ -20,6 +20,7 @@ from .errors import JournalError, JournalFullError
 from .events import (AnswerEvent, ClockEvent, Event, KeyEvent, QuitEvent, RollerState, RollerStatusEvent, RollEvent,
                      RollRequestEvent, TickEvent)
 from .headless import new_record, open_session, resume_verified
+from .idle import Idle, Level, shifted
 from .journal import GameRecord, Journal, RollRecord
 from .menus import Home
 from .session import Session, encode_event
@@ -98,6 +99,8 @@ class App:
         self._game_arg = game
         self._output_failed = False
         self._new_toast = False
+        self.idle = Idle(cfg.screen, clock)  #: glance view, dimming, blanking, pixel shift
+        self._shown_offset = (0, 0)
         self.draw_retry = DrawRetry()
         self.web = web  #: the web view's Hub (companion/web/hub.py), or None when [web] is off
         self.pair_screen: Any = None  #: the "Pair a phone" screen while it is shown
@@ -142,6 +145,53 @@ class App:
         else:
             self.pair_screen = PairScreen(self.web.address, self.web.pairing.new_pin())
 
+    # ------------------------------------------------------------------ settings, idle screen
+    def apply_config(self, cfg: Config) -> None:
+        """Settings changed on the device: new games use them; the running game keeps its own."""
+        self.cfg = cfg
+        self.idle.cfg = cfg.screen
+        self._send_contrast()
+        self.draw()
+
+    def _send_contrast(self) -> None:
+        send = getattr(self.output, "set_contrast", None)
+        if send is None:
+            return
+        try:
+            send(self.idle.contrast(self.cfg.display.contrast))
+        except CompanionError as e:
+            log.warning("%s", e)
+
+    def glance(self) -> Any:
+        """What the glance view would show now (companion/ui/glance.py), or None."""
+        if self.session is None or self.pair_screen is not None:
+            return None
+        from .ui.glance import glance_for
+
+        return glance_for(self.session)
+
+    def idle_deadline(self) -> float | None:
+        return self.idle.deadline(self.glance() is not None)
+
+    def _idle_tick(self) -> None:
+        level = self.idle.level
+        if self.idle.tick(self.glance() is not None) or self.idle.offset() != self._shown_offset:
+            if (level is Level.DIM) != (self.idle.level is Level.DIM):
+                self._send_contrast()
+            self.draw()
+
+    def _oled_frame(self, img: Image.Image) -> Image.Image:
+        """What the OLED shows: the working screen, or the glance view, or nothing; moved by the pixel shift."""
+        lv = self.idle.level
+        if lv is Level.BLANK:
+            return Image.new("1", img.size, 0)
+        if lv in (Level.GLANCE, Level.DIM) and (g := self.glance()) is not None:
+            from .ui.glance import render_glance
+
+            img = render_glance(g, self.session.toast if self.session is not None else None)
+        self._shown_offset = self.idle.offset()
+        return shifted(img, self._shown_offset)
+
     def boot(self) -> None:
         """Into the game in progress exactly where it was; else the game asked for; else the home menu.
 
@@ -179,6 +229,7 @@ class App:
             return
         if isinstance(ev, TickEvent):
             self._clock_tick()
+            self._idle_tick()
             if self.draw_retry.due(self.clock()):
                 self.draw()
             if self.toast_until is not None and self.clock() >= self.toast_until:
@@ -211,6 +262,11 @@ class App:
             self.pair_screen = None
             self.draw()
             return
+        if isinstance(ev, (KeyEvent, RollEvent)) and self.idle.wake():
+            self._send_contrast()
+            if isinstance(ev, KeyEvent):  # the press only wakes the screen: not an input, not journaled
+                self.draw()
+                return
         self.stats.inputs += 1
         self._new_toast = True  # whatever toast this input leaves is a new message: its timer starts now
         seq = self.session.prompt_seq if self.session is not None else None
@@ -352,7 +408,7 @@ class App:
             self.web.publish(self, img, self._t_input)
             self._t_input = None
         try:
-            self.output.present(img, active, waiting, alerts)
+            self.output.present(self._oled_frame(img), active, waiting, alerts)
         except CompanionError as e:  # a loose wire must not stop the game: the journal has it all; retry on a timer
             if not self._output_failed:
                 log.error("%s", e)
@@ -374,8 +430,8 @@ class App:
             self.notifier.ready("playing" if self.session else "home menu")
         next_ping = self.clock() + interval if interval else None
         while self.running:
-            deadlines = [d for d in (next_ping, self.toast_until, self.clock_deadline(), self.draw_retry.at)
-                         if d is not None]
+            deadlines = [d for d in (next_ping, self.toast_until, self.clock_deadline(), self.draw_retry.at,
+                                     self.idle_deadline()) if d is not None]
             timeout = max(0.0, min(deadlines) - self.clock()) if deadlines else None
             try:
                 ev: Event = self.events.get(timeout=timeout)

@@ -19,11 +19,24 @@ def register(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None
 
 
 def cmd_games(args: argparse.Namespace) -> int:
+    """The built-in games, then the TOML games of the games folder and the shipped examples (as the menu has them)."""
+    from .config import load_config
+    from .errors import CompanionError
     from .games import BUILTIN, load
+    from .menus import toml_game_files
 
     for gid in BUILTIN:
         cls = load(gid)
         print(gid if args.ids else f"{gid:18} {cls.description}")
+    for path in toml_game_files(load_config(getattr(args, "config", None))):
+        try:
+            from .games.toml_game import load_toml_game
+
+            cls = load_toml_game(path)
+            print(str(path) if args.ids else f"{cls.game_id:18} {cls.description}  ({path})")
+        except CompanionError as e:
+            if not args.ids:
+                print(f"{path.stem:18} (broken: {e})")
     return 0
 
 

@@ -79,6 +79,16 @@ class GamesConfig:
 
 
 @dataclass(frozen=True)
+class ScreenConfig:
+    """The screen when nobody touches it (companion/idle.py); 0 turns a step off."""
+
+    glance_seconds: int = 8  #: idle seconds before the glance view (whose turn, in large type)
+    dim_minutes: int = 5  #: idle minutes before the OLED dims
+    blank_minutes: int = 20  #: idle minutes before it goes dark
+    shift_minutes: int = 2  #: the frame moves a pixel this often, so static parts do not burn in
+
+
+@dataclass(frozen=True)
 class WebConfig:
     """The live web view and remote (companion/web/)."""
 
@@ -105,6 +115,7 @@ class Config:
     journal: JournalConfig = JournalConfig()
     games: GamesConfig = GamesConfig()
     web: WebConfig = WebConfig()
+    screen: ScreenConfig = ScreenConfig()
     log_level: str = "info"
     hardware: str = "auto"  #: "auto" (detect), "pi", or "sim"
     source: Path | None = None  #: the file this came from
@@ -263,7 +274,7 @@ def _key(k: str) -> str:
 def parse_config(raw: Mapping[str, Any], source: Path | None = None) -> Config:
     """Build a :class:`Config` from parsed TOML, checking every key."""
     known = ("display", "buttons", "encoder", "leds", "roller", "dice", "players", "journal", "games", "log",
-             "hardware", "web")
+             "hardware", "web", "screen")
     for k in raw:
         if k not in known:
             raise ConfigError(f"unknown section [{_key(k)}]; known sections: " + ", ".join(f"[{n}]" for n in known))
@@ -326,9 +337,10 @@ def parse_config(raw: Mapping[str, Any], source: Path | None = None) -> Config:
     hardware = raw.get("hardware", "auto")
     _choice("auto", "pi", "sim")("hardware", hardware)
     web = _web(raw.get("web", {}))
+    screen = _screen(raw.get("screen", {}))
     cfg = Config(display=display, buttons=buttons, encoder=encoder, leds=leds, roller=roller, dice=dice,
                  players=players, journal=journal, games=games, web=web, log_level=level, hardware=hardware,
-                 source=source)
+                 source=source, screen=screen)
     _cross_check(cfg)
     return cfg
 
@@ -352,6 +364,17 @@ def _web(raw: Any) -> WebConfig:
                     port=t.get("port", w.port, _int(1, 65535)), view=t.get("view", w.view, _choice("open", "paired")))
     t.done()
     return web
+
+
+def _screen(raw: Any) -> ScreenConfig:
+    d = ScreenConfig()
+    t = _Table("screen", raw)
+    out = ScreenConfig(glance_seconds=t.get("glance_seconds", d.glance_seconds, _int(0, 3600)),
+                       dim_minutes=t.get("dim_minutes", d.dim_minutes, _int(0, 1440)),
+                       blank_minutes=t.get("blank_minutes", d.blank_minutes, _int(0, 1440)),
+                       shift_minutes=t.get("shift_minutes", d.shift_minutes, _int(0, 1440)))
+    t.done()
+    return out
 
 
 def _bool(where: str, v: Any) -> Any:

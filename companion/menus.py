@@ -5,6 +5,7 @@ They are not part of any game, so their key presses are not journaled; picking a
 from __future__ import annotations
 
 import logging
+import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -12,7 +13,7 @@ from PIL import Image
 
 from .errors import CompanionError
 from .events import Key
-from .ui.draw import BAR, new_frame, title_bar
+from .ui.draw import BAR, LIST_W, new_frame, title_bar, wrap
 from .ui.widgets import Back, Done, Item, ListWidget, TextView, Toast, draw_toast
 
 if TYPE_CHECKING:
@@ -21,16 +22,28 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 
+#: the example TOML games beside the package (a checkout or an install from one); listed after the user's own
+EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
+
+
+def toml_game_files(cfg: Any) -> list[Path]:
+    """Every *.toml in the games folder, then the shipped examples whose file name the folder does not have."""
+    folder = Path(cfg.games.folder).expanduser()
+    own = sorted(folder.glob("*.toml")) if folder.is_dir() else []
+    names = {p.name for p in own}
+    examples = [p for p in sorted(EXAMPLES.glob("*.toml")) if p.name not in names] if EXAMPLES.is_dir() else []
+    return own + examples
+
+
 def game_choices(app: "App") -> list[Item]:
-    """Built-in games, then every *.toml in the games folder, then a --game file."""
+    """Built-in games, then every *.toml in the games folder and the shipped examples."""
     from .games import BUILTIN, load
     from .games.toml_game import load_toml_game
 
     items = []
     for gid in BUILTIN:
         items.append(Item(gid, load(gid).name))
-    folder = Path(app.cfg.games.folder).expanduser()
-    for p in sorted(folder.glob("*.toml")) if folder.is_dir() else []:
+    for p in toml_game_files(app.cfg):
         try:
             items.append(Item(str(p), load_toml_game(p).name))
         except CompanionError as e:  # listed, but picking it says what is wrong with the file
@@ -75,29 +88,44 @@ class Home:
             if value == "new":
                 self.stack.append(("new", "New game", ListWidget(game_choices(app))))
             elif value == "resume":
-                records = [r for r in app.journal.games() if r.status != "damaged"]  # its copy plays on
-                items = [Item(str(r.id), f"{r.id} {r.summary or r.title}"
-                              + ("" if r.status == "active" else f" ({r.status})")) for r in records[:50]]
-                self.stack.append(("resume", "Resume", ListWidget(items)))
+                self.stack.append(("resume", "Resume", ListWidget(resume_items(app))))
             elif value == "dice":
                 self.stack.append(("page", "Dice fairness", TextView(fairness_lines(app), top=0)))
             elif value == "pair":
                 app.open_pairing()
             elif value == "settings":
-                self.stack.append(("page", "Settings", TextView(settings_lines(app), top=0)))
+                from .settings_menu import SettingsMenu
+
+                self.stack.append(("settings", "Settings", SettingsMenu(app)))
         elif kind == "new":
             app.start_new(value)
         elif kind == "resume":
-            app.resume(app.journal.game(int(value)))
+            rec = app.journal.game(int(value))
+            lines = [f"Last played {time.strftime('%d %b %H:%M', time.localtime(rec.updated))}"]
+            lines += wrap(rec.summary or rec.title, LIST_W)
+            self.stack.append((f"open:{rec.id}", rec.title, ListWidget(
+                [Item("go", "Resume this game")] + [Item("-", ln, False, "OK on Resume this game") for ln in lines])))
+        elif kind.startswith("open:"):
+            if value == "go":
+                app.resume(app.journal.game(int(kind[5:])))
 
     def render(self) -> Image.Image:
         img, d = new_frame()
         _kind, title, widget = self.stack[-1]
-        title_bar(d, title, "")
+        title_bar(d, getattr(widget, "title", title), "")
         widget.draw(d, BAR)
         if self.toast:
             draw_toast(d, self.toast)
         return img
+
+
+def resume_items(app: "App") -> list[Item]:
+    """Games not yet over, newest first: the date, the game and who plays (finished games are not resumed)."""
+    out = []
+    for r in [r for r in app.journal.games() if r.status not in ("finished", "damaged")][:50]:
+        when = time.strftime("%d %b", time.localtime(r.updated))
+        out.append(Item(str(r.id), f"{when} {r.summary or r.title}"))
+    return out
 
 
 def fairness_lines(app: "App") -> list[str]:

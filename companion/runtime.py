@@ -33,6 +33,12 @@ class PiOutput:
     def set_roller(self, state: RollerState, detail: str) -> None:
         self.leds.set_status(state)
 
+    def set_contrast(self, level: int) -> None:
+        """Dimming when idle, and the contrast setting changed on the device."""
+        send = getattr(self.display, "set_contrast", None)
+        if send is not None:
+            send(level)
+
     def close(self, farewell: Image.Image | None = None) -> None:
         self.leds.close()
         self.display.close(farewell)

@@ -18,12 +18,12 @@ from typing import Any, Callable, Sequence
 from PIL import Image
 
 from fsm.base import GameMachine
-from fsm.prompts import Dice, InvalidAnswer, Prompt, Random, validate_answer
+from fsm.prompts import Dice, InvalidAnswer, Prompt, Random, SecretVote, validate_answer
 
 from .events import AnswerEvent, ClockEvent, EntryEvent, Key, KeyEvent, RollEvent
 from .journal import RollRecord
 from .timekeeper import Timekeeper, clock_setting, draw_time, time_width
-from .ui.draw import new_frame, title_bar
+from .ui.draw import LIST_W, new_frame, title_bar, wrap
 from .ui.prompt_screens import DiceContext, PromptScreen, roll_summary, screen_for
 from .ui.widgets import Back, ConfirmWidget, Done, Item, ListWidget, TextView, Toast, draw_lines, draw_toast
 from .wizard import SetupWizard
@@ -416,6 +416,8 @@ class Session:
         self._model_answer(value)
         group.answers.append((value, auto))
         entry = {"t": self._t, "player": prompt.player, "title": prompt.title, "answer": value, "auto": auto}
+        if isinstance(prompt, SecretVote):
+            entry["secret"] = True  # the export leaves the ballot out
         self.action_log.append(entry)
         if isinstance(prompt, Dice):
             self.dice_history.append({"t": self._t, "player": prompt.player, "die": prompt.die,
@@ -513,6 +515,9 @@ class Session:
                 self.overlays.clear()
                 if out.value:
                     self.ended = True
+            elif top.kind == "entries":  # one entry of the log, whole, wrapped over as many rows as it needs
+                text = top.widget.items[int(out.value)].label
+                self.overlays.append(Overlay("page", top.title, TextView(wrap(text, LIST_W), top=0)))
             elif top.kind.startswith("act:"):
                 self.overlays.clear()
                 if out.value:
@@ -542,10 +547,10 @@ class Session:
             self.toast = self.undo() if key == "undo" else self.redo()
         elif key == "log":
             lines = list(self.game.data.get("log", [])) if self.game is not None else []
-            self.overlays.append(Overlay("page", "Game log", TextView(lines)))
+            self.overlays.append(Overlay("entries", "Game log", entry_list(lines)))
         elif key == "dice":
             lines = [self._dice_line(d) for d in self.dice_history]
-            self.overlays.append(Overlay("page", "Dice history", TextView(lines)))
+            self.overlays.append(Overlay("entries", "Dice history", entry_list(lines)))
         elif key.startswith("view:") and self.game is not None:
             views = self.game.views()
             i = int(key[5:])
@@ -572,9 +577,11 @@ class Session:
         return lines
 
     def _dice_line(self, d: dict[str, Any]) -> str:
-        who = self.names[d["player"] - 1][:6] if d["player"] else "—"
+        who = self.names[d["player"] - 1] if d["player"] else "Nobody asked"
         mark = " (undone)" if d["undone"] else ""
-        return f"{who} {d['die']} {' '.join(map(str, d['values']))} {d['source'][:5]}{mark}"
+        source = {"rng": "rolled here", "typed": "typed in"}.get(d["source"], d["source"])
+        why = f" for {d['purpose']}" if d.get("purpose") else ""
+        return f"{who}: {d['die']} {' '.join(map(str, d['values']))}{why}, {source}{mark}"
 
     # -------------------------------------------------------------- output
     def render(self) -> Image.Image:
@@ -646,7 +653,7 @@ class Session:
             return f"{g.name}: over" + (f", {g.player_name(w)} won" if w is not None else "")
         seat = g.active_seat()
         who = f", {g.player_name(seat)}'s turn" if seat else ""
-        return f"{g.name}: round {g.data.get('round')}{who}"
+        return f"{g.name}: round {g.data.get('round')}{who}; " + ", ".join(self.names)
 
     def state_json(self) -> dict[str, Any]:
         if self.game is None:
@@ -666,15 +673,23 @@ class Session:
     def export(self) -> dict[str, Any]:
         return {"game": self.game_cls.game_id, "name": self.game_cls.name,
                 "players": [{"name": n, "seat": i + 1} for i, n in enumerate(self.names)],
-                "actions": self.action_log, "dice": self.dice_history,
+                "actions": [{**a, "answer": "(secret)"} if a.get("secret") else a for a in self.action_log],
+                "dice": self.dice_history,
                 "log": list(self.game.data.get("log", [])) if self.game is not None else [],
                 "outcome": self.state_json(),
                 **({"record": self.game.record()} if self.game is not None and hasattr(self.game, "record") else {})}
 
 
+def entry_list(lines: Sequence[str]) -> ListWidget:
+    """A log as a list, newest at the cursor; OK opens an entry whole."""
+    return ListWidget([Item(str(i), line) for i, line in enumerate(lines)] or [Item("-1", "(nothing yet)", False,
+                                                                                    "nothing to open")],
+                      cursor=max(0, len(lines) - 1))
+
+
 def describe(prompt: Prompt, value: Any, names: Sequence[str]) -> str:
     """An answer in words, for the undo toast: "Ben: Build a fort (Spend 4 pts)", never a secret ballot."""
-    from fsm.prompts import Choice, Confirm, MultiSelect, Number, SecretVote
+    from fsm.prompts import Choice, Confirm, MultiSelect, Number
 
     if isinstance(prompt, Choice):
         label = next((o.label for o in prompt.options if o.key == value), "back" if value == prompt.back else value)

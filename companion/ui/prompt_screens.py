@@ -63,7 +63,8 @@ class ChoiceScreen(PromptScreen):
         items = [Item(o.key, o.label, o.enabled, o.hint) for o in shown]
         keys = [o.key for o in shown]
         cursor = keys.index(prompt.default) if prompt.default in keys else 0
-        self.list = ListWidget(items, cursor=cursor, back_ok=True)
+        self.n_lines = min(len(prompt.lines), max(0, ROWS - min(len(prompt.options), 3)))
+        self.list = ListWidget(items, cursor=cursor, back_ok=True, rows=max(1, ROWS - self.n_lines))
 
     def key(self, k: Key, repeat: bool = False) -> Outcome:
         out = self.list.key(k, repeat)
@@ -72,8 +73,7 @@ class ChoiceScreen(PromptScreen):
         return out
 
     def draw_body(self, d: ImageDraw.ImageDraw) -> None:
-        n_lines = min(len(self.prompt.lines), max(0, ROWS - min(len(self.prompt.options), 3)))
-        y = draw_lines(d, BAR, self.prompt.lines, n_lines)
+        y = draw_lines(d, BAR, self.prompt.lines, self.n_lines)
         self.list.draw(d, y)
 
 
@@ -116,6 +116,8 @@ class MultiSelectScreen(PromptScreen):
         items = [Item(o.key, o.label, o.enabled, o.hint, checked=o.key in prompt.preselected) for o in prompt.options]
         self.multi = MultiSelectWidget(items, prompt.min_count, prompt.max_count)
         self.multi.inner.back_ok = True
+        self.multi.inner.rows = ROWS - min(1, len(prompt.lines))
+        self.multi.inner.follow()
 
     def key(self, k: Key, repeat: bool = False) -> Outcome:
         return self.multi.key(k, repeat)
@@ -133,7 +135,8 @@ class SecretVoteScreen(PromptScreen):
     def __init__(self, prompt: SecretVote, names: Sequence[str]) -> None:
         super().__init__(prompt, names)
         self.hidden = True
-        self.list = ListWidget([Item(o.key, o.label) for o in prompt.options], back_ok=True)
+        n_lines = min(len(prompt.lines), max(0, ROWS - len(prompt.options)))
+        self.list = ListWidget([Item(o.key, o.label) for o in prompt.options], back_ok=True, rows=ROWS - n_lines)
 
     @property
     def voter(self) -> str:

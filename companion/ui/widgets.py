@@ -66,13 +66,27 @@ class ListWidget:
     cursor: int = 0
     back_ok: bool = True
     top: int = 0
+    #: rows on screen; the scroll follows the cursor as keys move it (not when drawn), so a game replayed after a
+    #: restart, which is never drawn on the way, shows the list scrolled exactly as it was
+    rows: int = (HEIGHT - BAR) // ROW
+
+    def __post_init__(self) -> None:
+        self.follow()
+
+    def follow(self) -> None:
+        if self.cursor < self.top:
+            self.top = self.cursor
+        elif self.cursor >= self.top + self.rows:
+            self.top = self.cursor - self.rows + 1
 
     def key(self, k: Key, repeat: bool = False) -> Outcome:
         n = len(self.items)
         if k is Key.UP and n:
             self.cursor = (self.cursor - 1) % n if not repeat else max(self.cursor - 1, 0)
+            self.follow()
         elif k is Key.DOWN and n:
             self.cursor = (self.cursor + 1) % n if not repeat else min(self.cursor + 1, n - 1)
+            self.follow()
         elif k is Key.OK and n:
             it = self.items[self.cursor]
             if not it.enabled:
@@ -84,10 +98,9 @@ class ListWidget:
 
     def draw(self, d: ImageDraw.ImageDraw, y0: int) -> None:
         rows = max(1, (HEIGHT - y0) // ROW)
-        if self.cursor < self.top:
-            self.top = self.cursor
-        elif self.cursor >= self.top + rows:
-            self.top = self.cursor - rows + 1
+        if rows != self.rows:  # laid out differently than announced: follow from here on
+            self.rows = rows
+        self.follow()
         for i, it in enumerate(self.items[self.top:self.top + rows]):
             idx = self.top + i
             y = y0 + i * ROW

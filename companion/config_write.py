@@ -1,0 +1,69 @@
+"""Saving settings changed on the device back into the config file.
+
+The user's file keeps its comments and layout (tomlkit round-trips it); only the keys changed are touched. The new
+text is checked with the same parser the companion starts with, then written to a temporary file beside the config
+and renamed over it, so a pulled plug leaves the old file or the new one, never half of one.
+"""
+from __future__ import annotations
+
+import logging
+import os
+import tomllib
+from pathlib import Path
+from typing import Any, Mapping
+
+import tomlkit
+
+from .config import Config, parse_config
+from .errors import ConfigError
+
+log = logging.getLogger(__name__)
+
+Key = tuple[str, ...]  #: a key path: ("display", "contrast"), ("games", "sovereign", "air_raids")
+
+
+def updated_text(text: str, changes: Mapping[Key, Any]) -> str:
+    """``text`` (a TOML document) with each key path set to its value; everything else as it was."""
+    doc = tomlkit.parse(text)
+    for keys, value in changes.items():
+        table: Any = doc
+        for k in keys[:-1]:
+            if k not in table:
+                table[k] = tomlkit.table(is_super_table=len(keys) > 2 and k == keys[0])
+            table = table[k]
+        table[keys[-1]] = list(value) if isinstance(value, tuple) else value
+    return tomlkit.dumps(doc)
+
+
+def save_settings(path: Path, changes: Mapping[Key, Any]) -> Config:
+    """Write ``changes`` into the config file at ``path`` atomically; returns the config as now read."""
+    try:
+        text = path.read_text(encoding="utf-8") if path.exists() else ""
+    except OSError as e:
+        raise ConfigError(f"cannot read {path} to save settings: {e.strerror}; check its permissions") from None
+    new = updated_text(text, changes)
+    cfg = parse_config(tomllib.loads(new), source=path)  # refuses a bad value before anything is written
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with open(tmp, "w", encoding="utf-8") as f:
+            f.write(new)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+        dirfd = os.open(path.parent, os.O_RDONLY)
+        try:
+            os.fsync(dirfd)
+        finally:
+            os.close(dirfd)
+    except OSError as e:
+        try:
+            tmp.unlink()
+        except OSError:
+            pass
+        raise ConfigError(f"cannot save settings to {path}: {e.strerror}; check the folder's permissions") from None
+    log.info("settings saved to %s: %s", path, ", ".join(".".join(k) for k in changes))
+    return cfg
+
+
+__all__ = ["save_settings", "updated_text"]

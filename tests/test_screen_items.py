@@ -1,0 +1,147 @@
+"""The numbered list of issue 14, one test each: what a new user ran into must stay fixed."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from PIL import ImageDraw
+
+from companion.events import Key, KeyEvent, RollEvent
+from companion.games import load
+from companion.session import Session
+from companion.ui import draw
+from companion.ui.widgets import Item, ListWidget
+from conftest import EXAMPLES, run_companion
+from screen_walk import NAMES, walk
+
+
+def keys(s: Session, *names: str) -> None:
+    for n in names:
+        s.handle(KeyEvent(Key(n)))
+
+
+def pick(s: Session, label: str) -> None:
+    """Move the cursor of the open menu to ``label`` and press OK."""
+    w = s.overlays[-1].widget
+    to = [it.label for it in w.items].index(label)
+    keys(s, *(["down"] * (to - w.cursor) if to >= w.cursor else ["up"] * (w.cursor - to)), "ok")
+
+
+def texts_drawn(s: Session) -> list[str]:
+    got: list[str] = []
+    draw.RECORDERS.append(lambda it: got.append(it.text) if it.kind == "text" else None)
+    try:
+        s.render()
+    finally:
+        draw.RECORDERS.pop()
+    return got
+
+
+# 5 --------------------------------------------------------------------------------------------------------------
+def test_who_starts_keeps_both_lines_and_the_first_city_says_ok_when_placed() -> None:
+    s = Session(load("sovereign"), seed=1, presets=NAMES, options={})
+    keys(s, "ok", "ok")  # players, start
+    shown = texts_drawn(s)
+    assert s.prompt().title == "Who starts?"
+    assert all(line in shown for line in s.prompt().lines), (s.prompt().lines, shown)
+    for v in (12, 9, 6, 3, 2, 1)[:len(s.names)]:
+        s.handle(RollEvent("d12", (v,)))
+    assert s.prompt().title == "First city" and "OK when placed" in texts_drawn(s)
+
+
+# 6 --------------------------------------------------------------------------------------------------------------
+def test_a_log_entry_opens_whole_and_dice_history_says_what_a_roll_was_for() -> None:
+    s = Session(load("sovereign"), seed=1, presets=NAMES, options={})
+    keys(s, "ok", "ok")
+    s.handle(RollEvent("d12", (9,)))
+    keys(s, "hold")
+    pick(s, "Game log")
+    entries = s.overlays[-1].widget.items
+    assert s.overlays[-1].kind == "entries" and entries[-1].label.startswith("roll-off")
+    keys(s, "ok")
+    page = s.overlays[-1]
+    assert page.kind == "page" and " ".join(page.widget.lines).replace("  ", " ") == entries[-1].label
+    keys(s, "back", "back")
+    pick(s, "Dice history")
+    line = s.overlays[-1].widget.items[-1].label
+    assert line == "Ana: d12 9 for first player, roller", line
+
+
+# 9 --------------------------------------------------------------------------------------------------------------
+def test_a_greyed_out_entry_is_stippled_not_marked_with_a_dot() -> None:
+    def lit(enabled: bool) -> int:
+        img, d = draw.new_frame()
+        ListWidget([Item("a", "Build a fort", enabled), Item("b", "x")], cursor=1).draw(d, 0)
+        return 128 * 10 - img.crop((0, 0, 128, 10)).histogram()[0]  # lit pixels
+
+    assert 0 < lit(False) < 0.7 * lit(True)
+    got: list[str] = []
+    draw.RECORDERS.append(lambda it: got.append(it.text))
+    try:
+        img, d = draw.new_frame()
+        ListWidget([Item("a", "Build a fort", False)]).draw(d, 0)
+    finally:
+        draw.RECORDERS.pop()
+    assert "Build a fort" in got and not any("·" in t for t in got)
+
+
+# 10 -------------------------------------------------------------------------------------------------------------
+def test_resume_lists_games_not_over_with_a_date_and_opens_a_page_first(tmp_path: Path) -> None:
+    from test_app import finish_vp_game, make_app, press
+
+    app, _ = make_app(tmp_path, game=str(EXAMPLES / "vp-tracker.toml"))
+    finish_vp_game(app)
+    press(app, "ok")  # game over: back to the menu
+    app.start_new(str(EXAMPLES / "race-to-ten.toml"))
+    press(app, "ok", "ok")
+    app.leave_game()
+    press(app, "down", "ok")  # Resume
+    items = app.home.stack[-1][2].items
+    assert len(items) == 1 and "Race to ten" in items[0].label and items[0].label[:2].isdigit()
+    press(app, "ok")
+    page = [it.label for it in app.home.stack[-1][2].items]
+    assert page[0] == "Resume this game" and page[1].startswith("Last played") and "Ana, Ben" in " ".join(page)
+    press(app, "ok")
+    assert app.session is not None and app.session.game_cls.name == "Race to ten"
+
+
+# 11 -------------------------------------------------------------------------------------------------------------
+def test_after_a_restart_the_list_is_scrolled_as_it_was() -> None:
+    """A replay after a restart never draws on the way; its first frame must be the frame the table saw."""
+    for game in ("sovereign", "soverana", "sovereigns-chain"):
+        live = quiet = None
+        for live in walk(game, seed=5, steps=400):
+            live.render()  # drawn after every input, like at the table
+        for quiet in walk(game, seed=5, steps=400):
+            pass
+        assert live is not None and quiet is not None
+        assert quiet.render().tobytes() == live.render().tobytes(), game
+
+
+# 12 -------------------------------------------------------------------------------------------------------------
+def test_companion_games_lists_the_games_folder_and_the_examples(tmp_path: Path) -> None:
+    folder = tmp_path / "games"
+    folder.mkdir()
+    (folder / "mine.toml").write_text((EXAMPLES / "vp-tracker.toml").read_text().replace(
+        'id = "vp-tracker"', 'id = "my-tracker"'))
+    (folder / "broken.toml").write_text("[game]\n")
+    cfg = tmp_path / "c.toml"
+    cfg.write_text(f'[games]\nfolder = "{folder}"\n')
+    r = run_companion("--config", str(cfg), "games")
+    assert r.returncode == 0, r.stderr
+    assert "my-tracker" in r.stdout and "race-to-ten" in r.stdout and "broken" in r.stdout
+
+
+# 13 -------------------------------------------------------------------------------------------------------------
+def test_the_export_leaves_secret_ballots_out() -> None:
+    from test_session import Demo, keys as demo_keys, new
+
+    s = new()
+    demo_keys(s, "ok")  # count
+    demo_keys(s, "down", "ok")  # roll here
+    demo_keys(s, "ok", "down", "down", "down", "ok")  # pick a, done
+    demo_keys(s, "ok", "down", "ok")  # Ana: reveal, vote No
+    demo_keys(s, "ok", "ok")  # Ben: reveal, vote Yes
+    votes = [a for a in s.export()["actions"] if a.get("title") == "Vote"]
+    assert len(votes) == 2 and all(a["answer"] == "(secret)" for a in votes)
+    assert "no" not in json.dumps(votes) and Demo is not None

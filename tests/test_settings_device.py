@@ -1,0 +1,143 @@
+"""Settings on the device: saved atomically into the config file with its comments kept; a running game keeps the
+settings it started with; names typed with the character picker."""
+from __future__ import annotations
+
+import queue
+from pathlib import Path
+
+import pytest
+
+from companion.app import App
+from companion.config import load_config
+from companion.config_write import save_settings, updated_text
+from companion.errors import ConfigError
+from companion.events import Key, KeyEvent
+from companion.journal import Journal
+from companion.ui.picker import CHARS, DONE, CharPicker
+from companion.ui.widgets import Back, Done
+from conftest import EXAMPLES
+from test_app import FakeOutput
+
+CONFIG = """\
+# my table's companion
+[display]
+driver = "ssd1306"   # the 0.96" one
+contrast = 207
+
+[dice]
+# no roller at this table
+sources = ["typed", "rng"]
+"""
+
+
+def test_saving_keeps_comments_and_layout_and_adds_what_is_new(tmp_path: Path) -> None:
+    p = tmp_path / "config.toml"
+    p.write_text(CONFIG)
+    cfg = save_settings(p, {("display", "contrast"): 64, ("games", "sovereign", "air_raids"): False})
+    text = p.read_text()
+    assert "# my table's companion" in text and '# the 0.96" one' in text and "# no roller at this table" in text
+    assert "contrast = 64" in text and cfg.display.contrast == 64
+    assert load_config(p).game_options("sovereign") == {"air_raids": False}
+    assert [f.name for f in tmp_path.iterdir()] == ["config.toml"], "no temporary file left behind"
+
+
+def test_a_bad_value_is_refused_before_the_file_is_touched(tmp_path: Path) -> None:
+    p = tmp_path / "config.toml"
+    p.write_text(CONFIG)
+    with pytest.raises(ConfigError, match="contrast"):
+        save_settings(p, {("display", "contrast"): 999})
+    assert p.read_text() == CONFIG
+
+
+def test_an_unwritable_folder_says_what_to_check(tmp_path: Path) -> None:
+    folder = tmp_path / "ro"
+    folder.mkdir()
+    (folder / "config.toml").write_text(CONFIG)
+    folder.chmod(0o500)
+    try:
+        import os
+
+        if os.geteuid() == 0:
+            pytest.skip("root writes anywhere")
+        with pytest.raises(ConfigError, match="permissions"):
+            save_settings(folder / "config.toml", {("display", "contrast"): 10})
+    finally:
+        folder.chmod(0o700)
+
+
+def test_updated_text_changes_only_the_key() -> None:
+    new = updated_text(CONFIG, {("dice", "sources"): ["roller", "typed"]})
+    assert new.replace('sources = ["roller", "typed"]', 'sources = ["typed", "rng"]') == CONFIG
+
+
+def test_the_character_picker_types_a_name() -> None:
+    p = CharPicker("")
+    assert p.candidate == "A"
+    p.key(Key.UP)
+    p.key(Key.OK)  # B
+    for _ in range(CHARS.index("o") - CHARS.index("a")):
+        p.key(Key.UP)
+    p.key(Key.OK)  # o
+    p.key(Key.DOWN)  # from "a" one step down is the tick
+    assert p.candidate == DONE
+    assert p.key(Key.OK) == Done("Bo")
+    p.key(Key.BACK)
+    assert p.text == "B"
+    p.key(Key.BACK)
+    assert isinstance(p.key(Key.BACK), Back)
+
+
+def make(tmp_path: Path) -> tuple[App, Path]:
+    p = tmp_path / "config.toml"
+    p.write_text(CONFIG + f'\n[journal]\npath = "{tmp_path / "j.sqlite"}"\n\n[games]\nfolder = "{EXAMPLES}"\n')
+    cfg = load_config(p)
+    app = App(cfg, Journal(cfg.journal_path()), queue.SimpleQueue(), FakeOutput())
+    app.boot()
+    app.draw()
+    return app, p
+
+
+def keys(app: App, *names: str) -> None:
+    for n in names:
+        app.dispatch(KeyEvent(Key(n)))
+
+
+def open_settings(app: App) -> None:
+    labels = [it.label for it in app.home.stack[-1][2].items]
+    keys(app, *["down"] * labels.index("Settings"), "ok")
+
+
+def test_dice_sources_from_the_menu_apply_to_new_games_not_the_running_one(tmp_path: Path) -> None:
+    app, p = make(tmp_path)
+    app.start_new(str(EXAMPLES / "vp-tracker.toml"))
+    running = app.session
+    assert running is not None and running.sources == ("typed", "rng")
+    app.leave_game()
+    open_settings(app)
+    keys(app, "down", "ok")  # Dice sources
+    keys(app, "ok")  # tick Roller
+    keys(app, "down", "down", "down", "ok")  # Done
+    assert load_config(p).dice.sources == ("roller", "typed", "rng")
+    assert "# no roller at this table" in p.read_text()
+    assert running.sources == ("typed", "rng"), "the game already started keeps its sources"
+    assert app.cfg.dice.sources == ("roller", "typed", "rng")
+
+
+def test_contrast_is_saved_and_sent_to_the_display(tmp_path: Path) -> None:
+    app, p = make(tmp_path)
+    sent: list[int] = []
+    app.output.set_contrast = sent.append  # type: ignore[attr-defined]
+    open_settings(app)
+    keys(app, "ok")  # Contrast
+    keys(app, "down", "ok")  # 207 - 16
+    assert load_config(p).display.contrast == 191 and sent[-1] == 191
+
+
+def test_a_player_name_typed_on_the_device(tmp_path: Path) -> None:
+    app, p = make(tmp_path)
+    open_settings(app)
+    keys(app, "down", "down", "ok")  # Player names
+    keys(app, "ok")  # Seat 1
+    keys(app, *["back"] * len(app.cfg.players.names[0]))  # rub out the old name (once more would leave)
+    keys(app, "ok", "down", "ok")  # "A", then the tick: done
+    assert load_config(p).players.names[0] == "A"
