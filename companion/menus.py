@@ -157,7 +157,14 @@ def settings_lines(app: "App") -> list[str]:
             f"Roller: {app.roller_state.value}",
             f" {app.roller_detail or c.roller.port}",
             f"Journal: {app.journal.path}",
-            "Web view (Pair a phone):",
-            " " + (app.web.address.split("://")[-1] if app.web is not None and app.web.address else "off"),
+            *web_lines(app),
             "Edit the config file to",
             "change these settings."]
+
+
+def web_lines(app: "App") -> list[str]:
+    """Settings: the web view's address (host, then port), or why there is none."""
+    if app.web is None or not app.web.address:
+        return ["Web view: off"]
+    host, _, port = app.web.address.split("://")[-1].rstrip("/").rpartition(":")
+    return ["Web view:", f" {host}", f" port {port}", " (Pair a phone: PIN)"]

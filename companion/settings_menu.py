@@ -64,6 +64,7 @@ class SettingsMenu:
                  Item("rules", "Rules for new games")]
         if scr is not None:
             items.append(Item("screen", "Screen idle times"))
+        items.append(Item("pair", "Pair a phone"))  # the web view: its address as a QR code and the PIN
         items.append(Item("about", "About this companion"))
         return items
 
@@ -133,6 +134,8 @@ class SettingsMenu:
                 self.push("rules_games", "Rules: which game", ListWidget(self._rules_games()))
             elif value == "screen":
                 self.push("screen", "Screen idle times", ListWidget(self._screen_items()))
+            elif value == "pair":
+                self.app.open_pairing()
             elif value == "about":
                 from .menus import settings_lines
 

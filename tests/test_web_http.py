@@ -343,3 +343,18 @@ def test_a_broken_snapshot_never_stops_the_table(table: LiveTable, monkeypatch: 
         table.settle()
     assert table.app.session.game.state == "choose" and len(table.out.frames) > frames  # the OLED went on
     assert "the table plays on" in caplog.text
+
+
+def test_settings_pair_a_phone_shows_the_pin_over_the_settings_menu(tmp_path: Path) -> None:
+    with LiveTable(tmp_path, game=None) as t:  # type: ignore[arg-type]
+        home = [it.label for it in t.app.home.stack[-1][2].items]
+        t.press(*["down"] * home.index("Settings"), "ok")
+        t.settle()
+        settings = [it.label for it in t.app.home.stack[-1][2].stack[-1][2].items]
+        t.press(*["down"] * settings.index("Pair a phone"), "ok")
+        t.settle()
+        assert t.app.pair_screen is not None and t.app.pair_screen.url == t.hub.address
+        assert t.client().pair(t.app.pair_screen.pin) == 200
+        t.press("ok")  # any key: back to the settings menu
+        t.settle()
+        assert t.app.pair_screen is None and t.app.home.stack[-1][1] == "Settings"

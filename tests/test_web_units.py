@@ -138,3 +138,13 @@ def test_player_names_stay_data_in_the_snapshot(tmp_path: Any) -> None:
     s = Session(WebDemo, seed=1, presets=["<script>", "Ben"], options={})
     s.handle(KeyEvent(Key.OK))
     assert json.loads(json.dumps(s.state_json()))["players"][0]["name"] == "<script>"
+
+
+@pytest.mark.parametrize("url", ["http://192.168.178.123:8080/", "http://10.0.0.5:65535/", "http://[fd00::1]:8080/"])
+def test_the_pairing_screens_address_is_never_cut(url: str) -> None:
+    from companion.ui.draw import font
+    from companion.web.screen import _host_lines
+
+    lines = _host_lines(url, 70, 9)
+    assert len(lines) <= 3 and all(font(9).getlength(line) <= 70 for line in lines), lines
+    assert "".join(lines[:-1]) in url and lines[-1] == "port " + url.rstrip("/").rsplit(":", 1)[1]

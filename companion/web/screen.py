@@ -28,10 +28,21 @@ def qr_image(text: str, max_px: int = HEIGHT) -> Image.Image:
     return img
 
 
-def _host_lines(url: str) -> list[str]:
+def _host_lines(url: str, width: int, size: int) -> list[str]:
+    """The address as lines that fit ``width``: the host split after a dot (or a colon) where needed, then the port."""
     rest = url.split("://", 1)[-1].rstrip("/")
     host, _, port = rest.rpartition(":")
-    return [host, f"port {port}"] if host else [rest]
+    if not host:
+        host, port = rest, ""
+    lines: list[str] = []
+    line = ""
+    for part in host.replace(".", ".\0").replace(":", ":\0").split("\0"):
+        if line and font(size).getlength(line + part) > width:
+            lines.append(line)
+            line = ""
+        line += part
+    lines.append(line)
+    return lines + ([f"port {port}"] if port else [])
 
 
 def pair_frame(url: str, pin: str) -> Image.Image:
@@ -44,19 +55,30 @@ def pair_frame(url: str, pin: str) -> Image.Image:
     d.text((x, 0), "PIN", font=font(10), fill=1)
     d.text((x, 11), f"{pin[:3]} {pin[3:]}", font=font(14), fill=1)
     y = 30
-    for line in _host_lines(url):
+    for line in _host_lines(url, width, 9)[:3]:
         d.text((x, y), fit(line, width, 9), font=font(9), fill=1)
         y += 10
-    d.text((x, 54), fit("any key: back", width, 8), font=font(8), fill=1)
+    if y <= 54:
+        d.text((x, 54), fit("any key: back", width, 8), font=font(8), fill=1)
     return img
+
+
+def _wrap(text: str, width: int, size: int = 10) -> list[str]:
+    lines: list[str] = []
+    for word in text.split():
+        if lines and font(size).getlength(lines[-1] + " " + word) <= width:
+            lines[-1] += " " + word
+        else:
+            lines.append(word)
+    return lines
 
 
 def web_off_frame(reason: str) -> Image.Image:
     img, d = new_frame()
     title_bar(d, "Pair a phone")
-    for i, line in enumerate(("The web view is off.", reason[:24], reason[24:48], "Any key: back")):
-        if line:
-            text_row(d, 14 + i * 12, line)
+    lines = ["The web view is off.", *_wrap(reason, WIDTH - 4)[:2], "Any key: back"]
+    for i, line in enumerate(lines):
+        text_row(d, 14 + i * 12, line)
     return img
 
 
