@@ -132,3 +132,32 @@ def test_fonts_are_bitmap_fonts_with_tall_enough_capitals() -> None:
         box = img.getbbox()
         assert box is not None and box[3] - box[1] >= least, (size, box)
     assert (draw.FONT_DIR / "LICENSES.md").is_file()
+
+
+def test_home_menus_and_settings_fit(recorder: Recorder, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """The home menu, resume, fairness and every settings page (the character picker too), by random presses."""
+    import queue
+    import random
+
+    from companion.app import App
+    from companion.config import load_config
+    from companion.events import Key, KeyEvent
+    from companion.journal import Journal
+    from test_app import FakeOutput
+
+    p = tmp_path / "c.toml"
+    p.write_text(f'[journal]\npath = "{tmp_path / "j.sqlite"}"\n')
+    cfg = load_config(p)
+    app = App(cfg, Journal(cfg.journal_path()), queue.SimpleQueue(), FakeOutput())
+    app.boot()
+    rng = random.Random(4)
+    bad: list[str] = []
+    for _ in range(600):
+        app.dispatch(KeyEvent(rng.choice([Key.UP, Key.DOWN, Key.DOWN, Key.OK, Key.OK, Key.BACK])))
+        if app.session is not None:
+            app.leave_game()
+        recorder.items.clear()
+        recorder.raw.clear()
+        app.frame()
+        bad += [f"{app.home.stack[-1][1]}: {x}" for x in recorder.problems()]
+    assert not bad, "\n".join(bad[:10])

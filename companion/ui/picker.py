@@ -56,7 +56,6 @@ class CharPicker:
 
     def draw(self, d: ImageDraw.ImageDraw, y0: int) -> None:
         size = "medium"
-        shown = self.text + (" " if self.candidate == " " else "")
         # the name so far, then the character being chosen in a box; the end stays in view when long
         cand = self.candidate if self.candidate != " " else "_"
         cw = text_width(cand, size) + 4
@@ -68,9 +67,8 @@ class CharPicker:
         right = draw_text(d, x, y, tail, width=WIDTH - 6 - cw, size=size) if tail else x
         d.rectangle((right + 1, y + 1, right + cw, y + 16), fill=1)
         draw_text(d, right + 3, y, cand, width=cw - 2, size=size, fill=0)
-        del shown
         text_row(d, HEIGHT - 2 * ROW, "UP/DOWN letter, OK next")
-        text_row(d, HEIGHT - ROW, f"{DONE} then OK: done. BACK: rub out")
+        text_row(d, HEIGHT - ROW, f"{DONE} OK: done, BACK: rub out")
 
 
 __all__ = ["CharPicker", "CHARS", "DONE"]

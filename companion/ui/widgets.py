@@ -50,11 +50,11 @@ def draw_lines(d: ImageDraw.ImageDraw, y: int, lines: Sequence[str], max_rows: i
     return y
 
 
-def grey_out(d: ImageDraw.ImageDraw, y: int, inverse: bool) -> None:
+def grey_out(d: ImageDraw.ImageDraw, y: int, inverse: bool, right: int = WIDTH - MARK_W) -> None:
     """Grey a row on a one-bit screen: a stipple turns a quarter of the text's pixels off."""
     bg = 1 if inverse else 0
     for yy in range(y + 1, min(HEIGHT, y + ROW), 2):  # every other row: still readable, plainly fainter
-        for xx in range((yy >> 1) & 1, WIDTH - MARK_W, 2):
+        for xx in range((yy >> 1) & 1, right, 2):
             d.point((xx, yy), fill=bg)
 
 
@@ -107,7 +107,7 @@ class ListWidget:
             mark = "" if it.checked is None else ("[x] " if it.checked else "[ ] ")
             text_row(d, y, mark + it.label, inverse=idx == self.cursor, width=LIST_W)
             if not it.enabled:
-                grey_out(d, y, idx == self.cursor)
+                grey_out(d, y, idx == self.cursor, 2 + text_width(fit(mark + it.label, LIST_W)))
         scroll_marks(d, y0, y0 + rows * ROW, self.top > 0, self.top + rows < len(self.items))
 
 
