@@ -62,9 +62,10 @@ class SovereignsChainGame(SetupPhase, TurnPhase, EffectsPhase, RevealPhase, Scor
     # ----------------------------------------------------------------- prompt / answer
     def prompt(self) -> Prompt:
         p = self.step_prompt()
-        if len(p.title) > TITLE or any(len(x) > LINE for x in p.lines) or len(p.lines) > 4:
+        if len(p.title) > TITLE or any(len(x) > LINE + 3 for x in p.lines) or len(p.lines) > 4:
             # a long player name: trim rather than overflow the 128x64 screen
-            p = replace(p, title=fit(p.title, TITLE), lines=tuple(fit(x) for x in p.lines[:4]))
+            # (the chains line is a few letters longer but narrow: the screen fits it to the pixel)
+            p = replace(p, title=fit(p.title, TITLE), lines=tuple(fit(x, LINE + 3) for x in p.lines[:4]))
         return p
 
     def answer(self, value: Any) -> None:
