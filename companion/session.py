@@ -573,7 +573,7 @@ class Session:
         if options:
             lines.append("Rules:")
             lines += [f" {k} = {v}" for k, v in sorted(options.items())]
-        lines += ["Kept from the start of", "the game; edit config.toml", "for new games."]
+        lines += ["Kept from the start of", "the game. Settings in the", "main menu: new games."]
         return lines
 
     def _dice_line(self, d: dict[str, Any]) -> str:
