@@ -22,8 +22,8 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 
-#: the example TOML games beside the package (a checkout or an install from one); listed after the user's own
-EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
+#: the example TOML games, shipped in the package (copies of examples/, kept equal by a test); listed after the user's
+EXAMPLES = Path(__file__).resolve().parent / "data" / "examples"
 
 
 def toml_game_files(cfg: Any) -> list[Path]:

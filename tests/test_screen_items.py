@@ -193,3 +193,13 @@ def test_a_unit_with_nothing_is_refused_and_the_add_step_shows_the_round() -> No
     from test_sovereign_turns import started
 
     assert started(2).prompt().title == "Add, round 1"
+
+
+def test_the_examples_shipped_in_the_package_are_the_examples() -> None:
+    """A fresh install (not a checkout) still offers the example games: the package carries copies of examples/."""
+    from companion.menus import EXAMPLES as SHIPPED
+
+    ours = sorted(p.name for p in EXAMPLES.glob("*.toml"))
+    assert ours and sorted(p.name for p in SHIPPED.glob("*.toml")) == ours
+    for name in ours:
+        assert (SHIPPED / name).read_text() == (EXAMPLES / name).read_text(), f"copy {name} into {SHIPPED}"
