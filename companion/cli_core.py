@@ -28,7 +28,11 @@ def cmd_games(args: argparse.Namespace) -> int:
     for gid in BUILTIN:
         cls = load(gid)
         print(gid if args.ids else f"{gid:18} {cls.description}")
+    from .menus import EXAMPLES
+
     for path in toml_game_files(load_config(getattr(args, "config", None))):
+        if args.ids and path.parent == EXAMPLES:  # --ids: the ids a script may name; examples are played by path
+            continue
         try:
             from .games.toml_game import load_toml_game
 
