@@ -4,6 +4,7 @@ from __future__ import annotations
 import os
 import sqlite3
 from pathlib import Path
+from typing import Iterator
 
 import pytest
 
@@ -241,3 +242,95 @@ def test_a_damaged_journal_at_start_up_is_said_on_the_screen_until_ok(tmp_path: 
     app.frame().convert("L").resize((512, 256)).save(tmp_path / "notice.png")
     press(app, "ok")
     assert app.home.stack[-1][1] != "Journal damaged"
+
+
+@pytest.fixture
+def small_disk(tmp_path: Path) -> Iterator[Path]:
+    """A real file system of 512 KiB (tmpfs), which a filler file fills to the last byte: needs root to mount."""
+    import subprocess
+
+    d = tmp_path / "small"
+    d.mkdir()
+    if os.geteuid() != 0:
+        pytest.skip("the real full-disk test needs root to mount a small tmpfs")
+    r = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=512k,mode=0700", "tmpfs", str(d)], capture_output=True,
+                       text=True, timeout=30)
+    if r.returncode != 0:
+        pytest.skip(f"cannot mount a small tmpfs here ({(r.stderr.strip().splitlines() or ['refused'])[-1]})")
+    try:
+        yield d
+    finally:
+        subprocess.run(["umount", "-l", str(d)], capture_output=True, timeout=30)
+
+
+class Filler:
+    """Fills the disk holding ``folder`` until ENOSPC; ``free()`` gives the space back."""
+
+    def __init__(self, folder: Path) -> None:
+        self.path = folder / "filler"
+        with open(self.path, "wb", buffering=0) as f:
+            try:
+                while True:
+                    f.write(b"\0" * 4096)
+            except OSError as e:
+                assert e.errno == 28, e  # ENOSPC
+        with open(self.path, "ab", buffering=0) as f:  # and the last partial block
+            try:
+                while True:
+                    f.write(b"\0")
+            except OSError:
+                pass
+
+    def free(self) -> None:
+        self.path.unlink()
+
+
+def test_a_really_full_disk_refuses_the_press_on_screen_and_in_the_log_and_plays_on_once_freed(
+        small_disk: Path, caplog: pytest.LogCaptureFixture) -> None:
+    app, out = make_app(small_disk, game=VP)
+    press(app, "ok", "ok", "ok")
+    saved = app.journal.count_inputs(app.record.id)
+    state = app.session.state_json()
+    filler = Filler(small_disk)
+    with caplog.at_level("ERROR"):
+        press(app, "ok")
+    assert app.session.toast == "Disk full: that press was not saved"
+    logged = [r.getMessage() for r in caplog.records if "full" in r.getMessage()]
+    assert logged and str(small_disk / "j.sqlite") in logged[0] and "free some space" in logged[0], logged
+    assert "move the file away" not in logged[0]
+    assert app.journal.count_inputs(app.record.id) == saved and app.session.state_json() == state
+    again = Journal(small_disk / "j.sqlite")  # what a power cut now would boot into: everything saved
+    try:
+        from companion.headless import open_session
+        assert open_session(again, again.game(app.record.id), app.cfg).state_json() == state
+    finally:
+        again.close(checkpoint=False)
+    filler.free()
+    press(app, "ok")
+    assert app.journal.count_inputs(app.record.id) == saved + 1
+    assert app.session.toast != "Disk full: that press was not saved"
+
+
+def test_a_really_full_disk_at_start_is_one_line_saying_full_and_the_game_resumes_once_freed(
+        small_disk: Path) -> None:
+    j = small_disk / "j.sqlite"
+    script = small_disk.parent / "s.txt"
+    script.write_text(SCRIPT)
+    state = small_disk.parent / "state.json"
+    args = ("play", VP, "--script", str(script), "--journal", str(j), "--seed", "4", "--state-json", str(state))
+    half = small_disk.parent / "half.txt"
+    half.write_text("ok\nok\nok\ndown\n")
+    r = run_companion("play", VP, "--script", str(half), "--journal", str(j), "--seed", "4")
+    assert r.returncode == 0, r.stderr
+    filler = Filler(small_disk)
+    for argv in (args + ("--resume",), ("play", VP, "--script", str(script), "--journal", str(small_disk / "n.sqlite"))):
+        r = run_companion(*argv)  # SQLite meets ENOSPC as an I/O error creating its -wal file: still "full"
+        assert r.returncode == 2 and r.stderr.count("\n") == 1 and "Traceback" not in r.stderr, r.stderr
+        assert "is full" in r.stderr and "free some space" in r.stderr and "move the file away" not in r.stderr
+    filler.free()
+    r = run_companion(*args, "--resume")
+    assert r.returncode == 0, r.stderr
+    full = small_disk.parent / "full.json"
+    r = run_companion("play", VP, "--script", str(script), "--journal", str(small_disk.parent / "ref.sqlite"),
+                      "--seed", "4", "--state-json", str(full))
+    assert r.returncode == 0 and state.read_text() == full.read_text()
