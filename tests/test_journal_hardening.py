@@ -334,3 +334,30 @@ def test_a_really_full_disk_at_start_is_one_line_saying_full_and_the_game_resume
     r = run_companion("play", VP, "--script", str(script), "--journal", str(small_disk.parent / "ref.sqlite"),
                       "--seed", "4", "--state-json", str(full))
     assert r.returncode == 0 and state.read_text() == full.read_text()
+
+
+@pytest.mark.parametrize("command", ["run", "sim"])
+def test_run_and_sim_on_a_journal_in_use_say_which_process_holds_it(tmp_path: Path, command: str) -> None:
+    """The service holds the journal and someone starts `companion sim` (or a second `run`) in a terminal."""
+    import subprocess
+    import sys
+
+    from conftest import ROOT
+
+    p = tmp_path / "j.sqlite"
+    cfg = tmp_path / "c.toml"
+    cfg.write_text(f'[journal]\npath = "{p}"\n[web]\nenabled = false\n')
+    first = Journal(p, lock=True)
+    master, slave = os.openpty()  # run/sim want a terminal before anything else
+    try:
+        r = subprocess.run([sys.executable, "-m", "companion.cli", command, "--config", str(cfg)]
+                           + (["--sim"] if command == "run" else []), stdin=slave, stdout=slave,
+                           stderr=subprocess.PIPE, text=True, timeout=60, cwd=ROOT,
+                           env={**os.environ, "TERM": "xterm"})
+    finally:
+        os.close(slave)
+        os.close(master)
+        first.close()
+    assert r.returncode == 2, r.stderr
+    assert r.stderr.count("\n") == 1 and f"is in use by process {os.getpid()} (" in r.stderr, r.stderr
+    assert "systemctl stop companion" in r.stderr
