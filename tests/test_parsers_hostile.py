@@ -70,13 +70,22 @@ reaches = {reaches}
     ({"name": "a\\nb"}, "write some text on one line"),
     ({"reaches": 0}, "is where vp starts"),
     ({"reaches": 1000}, "can never be reached"),
-    ({"start": "2.0"}, "must be a whole number"),
+    ({"start": "2.0"}, r"\[\[counters\]\] #1 start = 2\.0 must be a whole number"),
+    ({"max": "9.5"}, r"max = 9\.5 must be a whole number"),
 ])
 def test_game_file_cases(tmp_path: Path, fields: dict[str, Any], match: str) -> None:
     values = {"id": "g", "name": "G", "max": 999, "start": 0, "reaches": 10} | fields
     p = tmp_path / "g.toml"
     p.write_text(GAME.format(**values))
     with pytest.raises(GameFileError, match=match) as e:
+        read_spec(p)
+    _one_line(e.value)
+
+
+def test_game_file_nested_too_deeply(tmp_path: Path) -> None:
+    p = tmp_path / "g.toml"
+    p.write_text('[game]\nid = "g"\nname = "G"\nx = ' + "[" * 3000 + "]" * 3000 + "\n")
+    with pytest.raises(GameFileError, match="nested too deeply") as e:
         read_spec(p)
     _one_line(e.value)
 

@@ -70,7 +70,8 @@ class _Reader:
         self.used: set[str] = set()
 
     def fail(self, key: str, msg: str) -> GameFileError:
-        return GameFileError(f"{self.path}: {self.where}{key}: {msg}")
+        sep = " " if msg.startswith("= ") else ": "  # "rounds = 5.0 must be ...", "step: is not a known key"
+        return GameFileError(f"{self.path}: {self.where}{key}{sep}{msg}")
 
     def get(self, key: str, kind: type | tuple[type, ...], default: Any = ..., *, lo: int | None = None,
             hi: int | None = None, choices: tuple[str, ...] | None = None) -> Any:
