@@ -157,8 +157,12 @@ class FrameWriter:
 
     def __init__(self, folder: Path) -> None:
         self.folder = folder
-        folder.mkdir(parents=True, exist_ok=True)
-        self.count = len(list(folder.glob("*.png")))
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+            self.count = len(list(folder.glob("*.png")))
+        except OSError as e:
+            raise CompanionError(f"--frames {folder}: cannot use it as a folder ({e.strerror}); give a folder "
+                                 "that exists or can be made") from None
         self.last = b""
 
     def add(self, session: Session) -> None:
@@ -167,7 +171,12 @@ class FrameWriter:
         if digest != self.last:
             self.last = digest
             self.count += 1
-            img.convert("L").resize((256, 128), 0).save(self.folder / f"{self.count:04d}.png")
+            target = self.folder / f"{self.count:04d}.png"
+            try:
+                img.convert("L").resize((256, 128), 0).save(target)
+            except OSError as e:
+                raise CompanionError(f"cannot write the frame {target}: {e.strerror or e}; free some space or give "
+                                     "another --frames folder (the game itself is saved in the journal)") from None
 
 
 def read_script(script: Path) -> list[ScriptLine]:
@@ -192,6 +201,7 @@ def play(game: str, script: Path, *, seed: int | None = None, journal_path: Path
     if state_json is not None and not state_json.parent.is_dir():  # say so before anything is journaled
         raise CompanionError(f"--state-json {state_json}: the folder {state_json.parent} does not exist; "
                              "create it or write elsewhere")
+    writer = FrameWriter(frames) if frames is not None else None  # a bad --frames folder: before the journal too
     journal = Journal(journal_path if journal_path is not None else ":memory:", lock=journal_path is not None)
     try:
         key = game_key(game, cfg)
@@ -205,7 +215,6 @@ def play(game: str, script: Path, *, seed: int | None = None, journal_path: Path
             notify(damage)
         events = [ln for ln in lines if ln.event is not None]
         _check_same_script(journal, record, events, script)
-        writer = FrameWriter(frames) if frames is not None else None
         if writer:
             writer.add(session)
         # the script's events already journaled (clock lines are the companion's own, not the script's)
