@@ -19,7 +19,9 @@ from typing import Any, Callable
 from .config import Config, load_config
 from .errors import CompanionError, ScriptError
 from .events import EntryEvent, Key, KeyEvent, RollEvent
+from .errors import JournalDamagedError
 from .journal import ChainBreak, GameRecord, Journal
+from .journal_guard import damaged_advice
 from .session import Session, decode_event, encode_event
 
 log = logging.getLogger(__name__)
@@ -203,7 +205,13 @@ def play(game: str, script: Path, *, seed: int | None = None, journal_path: Path
                              "create it or write elsewhere")
     writer = FrameWriter(frames) if frames is not None else None  # a bad --frames folder: before the journal too
     journal = Journal(journal_path if journal_path is not None else ":memory:", lock=journal_path is not None)
+    damaged = False
     try:
+        if journal_path is not None and (problem := journal.quick_check()) is not None:
+            damaged = True
+            # never write into a file SQLite reports damaged: salvage copies what is readable into a new one
+            raise JournalDamagedError(f"the journal {journal_path} is damaged (SQLite's check: {problem}); "
+                                      f"{damaged_advice(journal_path)}")
         key = game_key(game, cfg)
         record = None
         if resume:  # the latest game of this kind, whatever became of it (an ended game stays ended)
@@ -255,7 +263,7 @@ def play(game: str, script: Path, *, seed: int | None = None, journal_path: Path
                                      "saved in the journal") from None
         return state
     finally:
-        journal.close()
+        journal.close(checkpoint=not damaged)  # a damaged file is left exactly as it was
 
 
 def _check_same_script(journal: Journal, record: GameRecord, events: list[ScriptLine], script: Path) -> None:

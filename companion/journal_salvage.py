@@ -81,7 +81,8 @@ def check(path: Path) -> CheckReport:
     try:
         try:
             rows = db.execute("PRAGMA quick_check").fetchall()
-            quick = None if rows and rows[0][0] == "ok" else (str(rows[0][0]) if rows else "no answer")
+            quick = None if rows and rows[0][0] == "ok" else (" ".join(str(rows[0][0]).split()) if rows
+                                                               else "no answer")  # one line, though it spans two
         except sqlite3.Error as e:
             quick = str(e)
         try:
