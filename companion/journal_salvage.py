@@ -70,6 +70,9 @@ def _open_ro(path: Path) -> sqlite3.Connection:
     try:
         db = sqlite3.connect(f"file:{path}?mode=ro", uri=True, isolation_level=None)
         db.execute("PRAGMA query_only=1")
+        # a schema naming pages past the end (a file cut short) would make every table unreadable; read what is
+        # there instead (the connection is read-only: nothing is written)
+        db.execute("PRAGMA writable_schema=ON")
         return db
     except sqlite3.Error as e:
         raise sqlite_error(e, path, "open the journal to check it") from None

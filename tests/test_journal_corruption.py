@@ -164,3 +164,15 @@ def test_play_never_writes_into_a_file_sqlite_reports_damaged(played: Path, tmp_
     r = cli("journal", "check", str(j))
     assert r.returncode == 1 and r.stdout.splitlines()[0].startswith(f"{j}: SQLite reports damage: ")
     assert len(r.stdout.splitlines()) == 2, r.stdout  # the damage on one line, the game on the next
+
+
+def test_a_file_cut_short_still_lists_its_games(played: Path, tmp_path: Path) -> None:
+    """The schema names pages past the cut: SQLite then refuses every table; check reads what is there."""
+    j = tmp_path / "j.sqlite"
+    shutil.copy(played / "j.sqlite", j)
+    CORRUPTIONS["the file cut in half"](j)
+    r = cli("journal", "check", str(j))
+    assert r.returncode == 1 and "game 1 (VP tracker, active): " in r.stdout, r.stdout
+    out = tmp_path / "new.sqlite"
+    r = cli("journal", "salvage", str(j), "-o", str(out))
+    assert r.returncode == 0 and "1 of 1 games copied" in r.stdout, r.stdout + r.stderr
