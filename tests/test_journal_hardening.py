@@ -361,3 +361,43 @@ def test_run_and_sim_on_a_journal_in_use_say_which_process_holds_it(tmp_path: Pa
     assert r.returncode == 2, r.stderr
     assert r.stderr.count("\n") == 1 and f"is in use by process {os.getpid()} (" in r.stderr, r.stderr
     assert "systemctl stop companion" in r.stderr
+
+
+def test_companion_run_on_a_damaged_journal_keeps_it_aside_and_the_first_frame_says_so(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Through `companion run`'s own start-up (runtime.run), with the loop stopped after its first frame."""
+    import sys
+
+    from companion import runtime
+    from companion.app import App
+    from companion.config import parse_config
+    from test_app import FakeOutput
+
+    p = tmp_path / "journal.sqlite"
+    p.write_bytes(b"SQLite format 3\x00" + os.urandom(8000))
+    cfg = parse_config({"journal": {"path": str(p)}, "web": {"enabled": False}})
+    out = FakeOutput()
+    monkeypatch.setattr(runtime, "_build_sim", lambda cfg, events, stack: (out, None))
+    monkeypatch.setattr(runtime, "install_signal_handlers", lambda events: None)
+    monkeypatch.setattr(sys.stdin, "isatty", lambda: True, raising=False)
+    monkeypatch.setattr(sys.stdout, "isatty", lambda: True, raising=False)
+    import io
+
+    import companion.logsetup
+    monkeypatch.setattr(companion.logsetup, "setup_logging", lambda *a, **k: None)
+    monkeypatch.setattr(runtime, "stack_file", lambda path: io.StringIO())
+    titles: list[str] = []
+
+    def first_frame_only(app: App) -> None:
+        app.boot()
+        app.draw()
+        titles.append(app.home.stack[-1][1])
+
+    monkeypatch.setattr(App, "run", first_frame_only)
+    assert runtime.run(cfg, mode="sim") == 0
+    assert titles == ["Journal damaged"] and out.frames
+    aside = [f.name for f in tmp_path.iterdir() if f.name.startswith("journal.damaged-")]
+    assert len(aside) == 1 and aside[0].endswith(".sqlite")
+    j = Journal(p)
+    assert j.games() == [] and j.quick_check() is None  # a fresh journal took its place
+    j.close()
