@@ -12,7 +12,7 @@ import sqlite3
 from pathlib import Path
 from typing import IO
 
-from .errors import JournalBusyError, JournalDamagedError, JournalError, JournalFullError
+from .errors import JournalBusyError, JournalDamagedError, JournalError, JournalFullError, NotAJournalError
 
 # SQLite's primary result codes (the low byte of sqlite_errorcode)
 _PERM, _BUSY, _LOCKED, _READONLY, _IOERR, _CORRUPT, _FULL, _CANTOPEN, _CONSTRAINT, _NOTADB = \
@@ -35,6 +35,22 @@ def disk_full(path: Path | str) -> bool:
     return st.f_bavail * st.f_frsize < FULL_BELOW
 
 
+SQLITE_MAGIC = b"SQLite format 3\x00"
+#: what the first page of every companion journal holds, header or no header: its tables' SQL
+_OUR_SCHEMA = (b"CREATE TABLE games", b"CREATE TABLE inputs")
+
+
+def looks_like_a_journal(path: Path | str) -> bool:
+    """Whether an unreadable file was a journal (damaged) rather than some other file given by mistake: SQLite's
+    header, or garbage over the header but our tables' SQL in the first pages. An empty file counts."""
+    try:
+        with open(path, "rb") as f:
+            head = f.read(65536)
+    except OSError:
+        return True  # cannot tell: say what SQLite said
+    return not head or head.startswith(SQLITE_MAGIC) or any(s in head for s in _OUR_SCHEMA)
+
+
 def sqlite_error(e: sqlite3.Error, path: Path | str, what: str) -> JournalError:
     """One line for a SQLite error met while doing ``what`` (e.g. "save that press") on the journal ``path``."""
     code = (getattr(e, "sqlite_errorcode", None) or 0) & 0xFF
@@ -45,6 +61,9 @@ def sqlite_error(e: sqlite3.Error, path: Path | str, what: str) -> JournalError:
         return JournalFullError(f"cannot {what}: the disk holding {path} is full; nothing saved before is lost — "
                                 "free some space and try again")
     if code in (_CORRUPT, _NOTADB) or "malformed" in text or "not a database" in text:
+        if not looks_like_a_journal(path):
+            return NotAJournalError(f"cannot {what}: {path} is not a companion journal (nor any SQLite file); "
+                                    "check the path, or give another --journal")
         return JournalDamagedError(f"cannot {what}: {path} is damaged ({text}); {damaged_advice(path)}")
     if code == _IOERR:
         return JournalError(f"cannot {what}: input/output error on {path} ({text}); check the disk or SD card "
@@ -123,4 +142,4 @@ def _describe(holder: str) -> str:
     return f"process {pid}"
 
 
-__all__ = ["InstanceLock", "sqlite_error", "damaged_advice", "disk_full"]
+__all__ = ["InstanceLock", "sqlite_error", "damaged_advice", "disk_full", "looks_like_a_journal"]

@@ -13,9 +13,9 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .errors import JournalDamagedError, JournalError
+from .errors import JournalDamagedError, JournalError, NotAJournalError
 from .journal import ChainBreak, Journal, chain_hash, genesis_hash
-from .journal_guard import sqlite_error
+from .journal_guard import looks_like_a_journal, sqlite_error
 
 log = logging.getLogger(__name__)
 
@@ -80,6 +80,8 @@ def _open_ro(path: Path) -> sqlite3.Connection:
 
 def check(path: Path) -> CheckReport:
     """Read every game of a journal without writing to it: what verifies, and where each game breaks."""
+    if not looks_like_a_journal(path):
+        raise NotAJournalError(f"{path} is not a companion journal (nor any SQLite file); check the path")
     db = _open_ro(path)
     try:
         try:

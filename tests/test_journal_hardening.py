@@ -401,3 +401,40 @@ def test_companion_run_on_a_damaged_journal_keeps_it_aside_and_the_first_frame_s
     j = Journal(p)
     assert j.games() == [] and j.quick_check() is None  # a fresh journal took its place
     j.close()
+
+
+@pytest.mark.parametrize("content", [b"# Sovereign Companion\n\nnot a journal\n" * 50, b"\x00garbage", bytes(20000)],
+                         ids=["text", "garbage", "zeros"])
+def test_a_file_that_is_no_journal_at_all_is_not_called_damaged(tmp_path: Path, content: bytes) -> None:
+    """`--journal README.md` by mistake: say it is not a journal; "move the file away" would be bad advice."""
+    f = tmp_path / "README.md"
+    f.write_bytes(content)
+    (tmp_path / "s.txt").write_text("ok\n")
+    for argv in (("play", VP, "--script", str(tmp_path / "s.txt"), "--journal", str(f)),
+                 ("export", "--list", "--journal", str(f)), ("journal", "check", str(f)),
+                 ("journal", "salvage", str(f), "-o", str(tmp_path / "new.sqlite"))):
+        r = run_companion(*argv)
+        assert r.returncode == 2 and r.stderr.count("\n") == 1, (argv, r.stdout, r.stderr)
+        assert "is not a companion journal (nor any SQLite file)" in r.stderr, r.stderr
+        assert "move the file away" not in r.stderr and "damaged" not in r.stderr
+    assert f.read_bytes() == content and not (tmp_path / "new.sqlite").exists()
+
+
+def test_a_journal_with_garbage_over_its_header_is_still_called_damaged(tmp_path: Path) -> None:
+    j = _played(tmp_path)
+    data = bytearray(j.read_bytes())
+    data[:100] = os.urandom(100)
+    j.write_bytes(bytes(data))
+    r = run_companion("export", "--list", "--journal", str(j))
+    assert r.returncode == 2 and "is damaged" in r.stderr and "salvage" in r.stderr, r.stderr
+
+
+def test_at_start_up_a_file_that_is_no_journal_is_kept_aside_too_so_the_box_starts(tmp_path: Path) -> None:
+    p = tmp_path / "journal.sqlite"
+    p.write_bytes(bytes(20000))  # a file system that zero-filled the journal after a power cut
+    journal, notice = open_for_run(p)
+    try:
+        assert notice is not None and journal.games() == []
+        assert [f.name for f in tmp_path.iterdir() if f.name.startswith("journal.damaged-")]
+    finally:
+        journal.close()
