@@ -40,7 +40,7 @@ def updated_text(text: str, changes: Mapping[Key, Any]) -> str:
 def save_settings(path: Path, changes: Mapping[Key, Any]) -> Config:
     """Write ``changes`` into the config file at ``path`` atomically; returns the config as now read."""
     try:
-        text = path.read_text(encoding="utf-8") if path.exists() else ""
+        text = path.read_text(encoding="utf-8-sig") if path.exists() else ""
     except OSError as e:
         raise ConfigError(f"cannot read {path} to save settings: {e.strerror}; check its permissions") from None
     except UnicodeDecodeError as e:

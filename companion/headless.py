@@ -183,7 +183,7 @@ class FrameWriter:
 
 def read_script(script: Path) -> list[ScriptLine]:
     try:
-        text = script.read_bytes().decode("utf-8")
+        text = script.read_bytes().decode("utf-8-sig")  # a leading BOM (Notepad) is no error
     except OSError as e:
         raise ScriptError(f"cannot read script {script}: {e.strerror}") from None
     except UnicodeDecodeError as e:

@@ -108,7 +108,7 @@ def _text(r: _Reader, key: str, v: str, *, blank_ok: bool = False) -> str:
 
 def read_spec(path: Path) -> GameSpec:
     try:
-        text = path.read_bytes().decode("utf-8")
+        text = path.read_bytes().decode("utf-8-sig")  # a leading BOM (Notepad) is no error
     except OSError as e:
         raise GameFileError(f"cannot read game file {path}: {e.strerror}") from None
     except UnicodeDecodeError as e:
