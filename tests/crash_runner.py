@@ -175,12 +175,14 @@ def main() -> int:
             continue
         j = Journal(w / "j.sqlite")
         try:
+            sound = j.quick_check()
             games = j.games()
             broken = [g.id for g in games if j.verified_inputs(g.id)[1] is not None]
         finally:
             j.close()
-        if len(games) != 1 or broken:
-            failures.append(f"#{n}: {len(games)} games in the journal, inputs failing their check in {broken}")
+        if sound is not None or len(games) != 1 or broken:
+            failures.append(f"#{n}: SQLite's check {sound or 'ok'}, {len(games)} games in the journal, inputs "
+                            f"failing their check in {broken}")
             continue
         resumed += 1
         shutil.rmtree(w, ignore_errors=True)
