@@ -6,7 +6,7 @@ from __future__ import annotations
 from companion.events import Key, KeyEvent
 from companion.session import Session
 from fsm.prompts import Choice
-from screen_walk import GAMES, walk
+from screen_walk import GAMES, SEEDS, STEPS, walk
 
 import pytest
 
@@ -26,12 +26,14 @@ def probe(s: Session, before_answer: dict[int, object]) -> str | None:
 
 
 @pytest.mark.parametrize("game", GAMES)
-def test_back_on_every_screen(game: str) -> None:
+@pytest.mark.parametrize("seed", SEEDS)
+def test_back_on_every_screen(game: str, seed: int) -> None:
+    """The UI fuzz's walks (tests/screen_walk.py): BACK is pressed once on each new screen they reach."""
     seen: set[tuple[str, str]] = set()
     before_answer: dict[int, object] = {}  #: undo depth after an answer -> the prompt that answer was given on
     problems: list[str] = []
     last_prompt, last_depth = None, 0
-    for s in walk(game, seed=3, steps=1500):
+    for s in walk(game, seed=seed, steps=STEPS):
         depth = len(s.undo_stack)
         if depth > last_depth and last_prompt is not None:
             before_answer[depth] = last_prompt
