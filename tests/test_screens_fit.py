@@ -93,7 +93,10 @@ def recorder(monkeypatch: pytest.MonkeyPatch) -> Iterator[Recorder]:
 @pytest.mark.parametrize("seed", SEEDS)
 def test_every_screen_fits(game: str, seed: int, recorder: Recorder) -> None:
     """Every frame of the UI fuzz's walks (tests/test_ui_fuzz.py: same games, seeds and steps) is drawn and held."""
+    from companion.ui.glance import glance_for, render_glance
+
     seen: set[str] = set()
+    glances: set[object] = set()
     bad: list[str] = []
     for s in walk(game, seed=seed, steps=STEPS):
         recorder.items.clear()
@@ -105,6 +108,13 @@ def test_every_screen_fits(game: str, seed: int, recorder: Recorder) -> None:
             if where not in seen:
                 seen.add(where)
                 bad += [f"{where}: {p}" for p in problems[:3]]
+        g = glance_for(s)  # the glance view this screen would give way to after a few idle seconds
+        if g is not None and (g, s.toast) not in glances:
+            glances.add((g, s.toast))
+            recorder.items.clear()
+            recorder.raw.clear()
+            render_glance(g, s.toast)
+            bad += [f"glance view {g}: {p}" for p in recorder.problems()[:3]]
     assert not bad, "\n".join(bad[:20])
 
 
