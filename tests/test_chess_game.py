@@ -358,3 +358,28 @@ def test_companion_play_script_ends_on_time(tmp_path: Path) -> None:
     state = json.loads(out.read_text())
     assert (state["termination"], state["result"], state["winner_name"]) == ("time", "1-0", "Ana")
     assert state["clocks"]["2"] == 0
+
+
+def _drawn(cell: str) -> tuple[str, ...]:
+    from PIL import Image, ImageDraw
+
+    from companion.ui.board import draw_cell
+
+    img = Image.new("1", (4, 4), 0)
+    draw_cell(ImageDraw.Draw(img), 0, 0, cell)
+    return tuple("".join("#" if img.getpixel((x, y)) else "." for x in range(4)) for y in range(4))
+
+
+def test_every_piece_style_and_mark_draws_a_cell_of_its_own() -> None:
+    """Compared with the physical board square by square: no two (role, whose, on a square of colour) cells look
+    alike, nor like an empty or blocked square of colour; the role's lit shape is the same for a controlled, an
+    opponent's and a neutral piece (only the own army is inverted)."""
+    cells = [role + style + mark for role in "KQRBNP" for style in "ocen" for mark in ("", "*")]
+    drawn = {cell: _drawn(cell) for cell in [*cells, ".", "#", ""]}
+    seen: dict[tuple[str, ...], str] = {}
+    for cell, pattern in drawn.items():
+        assert pattern not in seen, f"{cell!r} looks like {seen[pattern]!r}: {pattern}"
+        seen[pattern] = cell
+    for role in "KQRBNP":
+        shapes = {style: tuple(row[:3] for row in drawn[role + style][:3]) for style in "cen"}
+        assert len(set(shapes.values())) == 1, (role, shapes)
