@@ -383,3 +383,50 @@ def test_every_piece_style_and_mark_draws_a_cell_of_its_own() -> None:
     for role in "KQRBNP":
         shapes = {style: tuple(row[:3] for row in drawn[role + style][:3]) for style in "cen"}
         assert len(set(shapes.values())) == 1, (role, shapes)
+
+
+def test_the_glance_view_keeps_the_running_clock_in_view(tmp_path: Path) -> None:
+    """Idle for a few seconds, the screen shows whose move it is in large type: with a clock running it still shows
+    the mover's time, ticking, and the move number; paused, it says so."""
+    import queue
+
+    from companion.app import App
+    from companion.config import parse_config
+    from companion.idle import Level
+    from companion.journal import Journal
+    from companion.ui.glance import render_glance
+
+    t = [100.0]
+    frames: list[Any] = []
+
+    class Out:
+        def present(self, frame: Any, active: Any, waiting: Any, alerts: Any = ()) -> None:
+            frames.append(frame)
+
+        def set_roller(self, *args: Any) -> None:
+            pass
+
+        def close(self, farewell: Any = None) -> None:
+            pass
+
+    cfg = parse_config({"journal": {"path": str(tmp_path / "j.sqlite")}, "screen": {"glance_seconds": 8},
+                        "games": {"sovereign-chess": {"clock": "fischer 300+5"}}})
+    app = App(cfg, Journal(tmp_path / "j.sqlite"), queue.SimpleQueue(), Out(), clock=lambda: t[0],
+              game="sovereign-chess")
+    app.boot()
+    for k in (Key.OK, Key.DOWN, Key.OK):
+        app.dispatch(KeyEvent(k))
+    for text in ("wPi2-i4", "reject", "bPe15-e13"):
+        app.dispatch(EntryEvent("move", text))
+    t[0] += 9
+    app._idle_tick()
+    assert app.idle.level is Level.GLANCE
+    g = app.glance()
+    assert g is not None and (g.name, g.round, g.clock) == ("Ana", 2, "4:56")
+    assert frames[-1].tobytes() == render_glance(g).tobytes()
+    t[0] += 1
+    app._clock_tick()
+    assert app.glance().clock == "4:55" and frames[-1].tobytes() == render_glance(app.glance()).tobytes()
+    assert app.session is not None
+    app.session.timekeeper.pause(t[0])  # type: ignore[union-attr]
+    assert app.glance().clock == "clock paused"

@@ -275,6 +275,7 @@ class SovereignChessGame(GameMachine):
         d = self.data
         d["moves"].append(made.text)
         d["position"] = eng.text
+        d["round"] = sum(m not in ("accept", "reject") for m in d["moves"]) // 2 + 1  # the move number
         d["last"][str(seat)] = made.to_sq
         d["last_move"] = [made.from_sq, made.to_sq]
         quiet = made.capture or (made.role is Role.PAWN and made.kind is MoveKind.ORDINARY)
