@@ -75,6 +75,10 @@ def test_random_first_mover_is_a_random_prompt() -> None:
     s.handle(KeyEvent(Key.OK))
     assert s.game is not None and s.game.state == "move" and s.game.data["first"] in (1, 2)
     assert any(a.get("auto") for a in s.action_log)  # drawn by the session's RNG, journaled as an automatic pick
+    first = s.game.player_name(s.game.data["first"])
+    assert s.toast == f"{first} drawn to make White's first move" and s.toast_sticky  # the table is told who
+    s.handle(EntryEvent("move", "wPi2-i4"))
+    assert s.toast is None  # gone with the next press; the move's own toast (none here) takes over
 
 
 def test_move_entry_is_a_path_choice_of_legal_moves_only() -> None:

@@ -207,7 +207,8 @@ class SovereignChessGame(GameMachine):
             return
         if self.state == "draw_first":
             self.data["first"] = int(value)
-            self.note(f"{self.player_name(int(value))} drawn to make the first move")
+            self.note(f"{self.player_name(int(value))} drawn to make White's first move")
+            del self.data["announce"]  # no toast of its own: the session announces this log line until a press
             self.fire("drawn")
             return
         seat = self.seat_of(self.engine().turn)
