@@ -434,3 +434,33 @@ def test_the_glance_view_keeps_the_running_clock_in_view(tmp_path: Path) -> None
     assert app.session is not None
     app.session.timekeeper.pause(t[0])  # type: ignore[union-attr]
     assert app.glance().clock == "clock paused"
+
+
+def test_a_defection_is_announced_as_a_new_owned_colour_not_as_a_loss() -> None:
+    """Bo (White) defects to red, which he controlled through his pawn on l5: he now owns red and no longer owns
+    white; nothing was lost to the other side."""
+    g = game()
+    g.answer("seat2")
+    record = (Path(__file__).parent / "data" / "sovereign_chess_game.txt").read_text().split()
+    for text in record[:9]:
+        g.answer(text)
+    assert g.state_json()["controlled"]["2"] == ["red", "violet"]  # red through the pawn on l5
+    g.answer("wK=red")
+    assert g.state_json()["owned"]["2"] == "red"
+    assert g.data["announce"] == "Bo now owns red, no longer white"
+    assert g.data["log"][-1] == "Bo: wK=red defects to red; Bo now owns red, no longer white"
+
+
+def test_an_overthrow_is_announced_and_a_coup_keeps_the_owned_colour() -> None:
+    # White controls navy through the knight on e5; the navy pawn on h6 (a violet square) promotes on h7
+    start = "16/16/16/16/16/16/16/16/16/16/7np8/4wn11/16/16/16/wkwr13bk 1 w b - 0"
+    g = game(start=start)
+    g.answer("seat1")
+    g.answer(g.entry_answer("nPh6-h7=K"))
+    assert g.state_json()["owned"]["1"] == "navy"
+    assert g.data["announce"] == "Ann now owns navy, no longer white; Ann lost violet"
+    g = game(start="16/16/16/16/16/16/16/16/16/16/7wp8/16/16/16/16/wk14bk 1 w b - 0")
+    g.answer("seat1")
+    g.answer(g.entry_answer("wPh6-h7=K"))
+    assert g.state_json()["owned"]["1"] == "white" and g.data["announce"] == "Ann lost violet"  # h6 was violet
+    assert "regime change" in g.data["log"][-1]

@@ -16,7 +16,7 @@ from fsm.base import GameMachine, OptionSpec
 from fsm.clock_option import ClockOption
 from fsm.prompts import Choice, Option, Prompt, Random, View
 
-from .board import board_view, changes, control, neutral
+from .board import board_view, changes, control, holdings, neutral
 from .entry import Entry, move_entries, move_options
 
 log = logging.getLogger(__name__)
@@ -270,9 +270,9 @@ class SovereignChessGame(GameMachine):
             raise self.refuse(str(e)) from None
         player = eng.turn
         names = {p: self.player_name(self.seat_of(p)) for p in (1, 2)}
-        before = {p: control(eng, p) for p in (1, 2)}
+        before = {p: holdings(eng, p) for p in (1, 2)}
         made = eng.make(move)
-        after = {p: control(eng, p) for p in (1, 2)}
+        after = {p: holdings(eng, p) for p in (1, 2)}
         d = self.data
         d["moves"].append(made.text)
         d["position"] = eng.text
