@@ -458,9 +458,11 @@ def test_an_overthrow_is_announced_and_a_coup_keeps_the_owned_colour() -> None:
     g.answer("seat1")
     g.answer(g.entry_answer("nPh6-h7=K"))
     assert g.state_json()["owned"]["1"] == "navy"
-    assert g.data["announce"] == "Ann now owns navy, no longer white; Ann lost violet"
+    assert g.data["announce"] == "Ann: overthrow to navy, take the king off a1; Ann lost violet"
+    assert g.engine().piece_at(0) is None
     g = game(start="16/16/16/16/16/16/16/16/16/16/7wp8/16/16/16/16/wk14bk 1 w b - 0")
     g.answer("seat1")
     g.answer(g.entry_answer("wPh6-h7=K"))
-    assert g.state_json()["owned"]["1"] == "white" and g.data["announce"] == "Ann lost violet"  # h6 was violet
+    assert g.state_json()["owned"]["1"] == "white"
+    assert g.data["announce"] == "Ann: coup d'état, take the king off a1; Ann lost violet"  # h6 is violet
     assert "regime change" in g.data["log"][-1]

@@ -306,7 +306,8 @@ def test_a_per_turn_timer_gives_every_turn_the_same_time(tmp_path: Path) -> None
     from companion.session import Session
     from conftest import EXAMPLES
 
-    text = (EXAMPLES / "vp-tracker.toml").read_text() + '\n[clock]\nmode = "byoyomi"\nmain = 0\nperiod = 30\nperiods = 1\n'
+    timer = '\n[clock]\nmode = "byoyomi"\nmain = 0\nperiod = 30\nperiods = 1\n'
+    text = (EXAMPLES / "vp-tracker.toml").read_text() + timer
     path = tmp_path / "timed.toml"
     path.write_text(text.replace('id = "vp-tracker"', 'id = "turn-vp"'))
     s = Session(load_toml_game(path), seed=1, presets=["Ann", "Bo"], options={})

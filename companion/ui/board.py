@@ -4,9 +4,9 @@ Each piece is a 3×3 glyph per role in its cell; whose piece it is, seen by the 
 its own army (owned) inverted over the whole cell, a controlled army lit with a bar down the cell's right edge, an
 opponent's underlined, a neutral one plain — so a role's lit shape is the same in every style but
 the own one, and no two (role, style) cells look alike. An empty square of colour shows a dot, a blocked one a
-dash; a piece on a square of colour has a dot (or, inverted or barred, a notch) in its top right corner. The cursor is a dark ring and a lit ring round
-its cell (one of them shows whatever surrounds it); the selected piece is drawn inverted; the targets of the selected
-piece are a block (empty) or inverted (a capture).
+dash; a piece on a square of colour has a dot (or, inverted or barred, a notch) in its top right corner. The cursor
+is a dark ring and a lit ring round its cell (one of them shows whatever surrounds it); the selected piece is drawn
+inverted; the targets of the selected piece are a block (empty) or inverted (a capture).
 """
 from __future__ import annotations
 

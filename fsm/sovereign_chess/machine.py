@@ -271,6 +271,7 @@ class SovereignChessGame(GameMachine):
         player = eng.turn
         names = {p: self.player_name(self.seat_of(p)) for p in (1, 2)}
         before = {p: holdings(eng, p) for p in (1, 2)}
+        old_king = eng.king_square(player)
         made = eng.make(move)
         after = {p: holdings(eng, p) for p in (1, 2)}
         d = self.data
@@ -288,6 +289,11 @@ class SovereignChessGame(GameMachine):
         words = [f"{names[player]}: {made.text}"]
         if made.promotion is Role.KING:
             words.append("regime change")
+            # the table must take the old king off the physical board
+            coup = "coup d'état" if made.colour.label == before[player][0] else f"overthrow to {made.colour.label}"
+            gone = f", take the king off {square_name(old_king)}" if old_king is not None else ""
+            owns = f"{names[player]} now owns"
+            said = [f"{names[player]}: {coup}{gone}", *(x for x in said if not x.startswith(owns))]
         if made.kind is MoveKind.DEFECTION and made.defect_to is not None:
             words.append(f"defects to {made.defect_to.label}")
         self.note(" ".join(words) + ("; " + "; ".join(said) if said else ""))
