@@ -624,6 +624,16 @@ class Session:
             d.rectangle((127 - w - 3, 0, 127, 10), fill=1)
             draw_time(d, 126, 0, text, fill=0)
 
+    def clock_shown(self) -> str | None:
+        """The running seat's time as the screen shows it (``clock paused`` while paused), or None without a clock."""
+        tk = self.timekeeper
+        if tk is None or self.game is None or self._game_over:
+            return None
+        if tk.clock.paused:
+            return "clock paused"
+        running = [shown for _name, shown, on in tk.rows(self.names, self._now) if on]
+        return running[0] if running else None
+
     def clock_warning(self, now: float) -> int | None:
         """The running seat when it is in its last seconds (the app flashes its LED fast), else None."""
         tk = self.timekeeper
