@@ -39,7 +39,8 @@ def test_markdown_report(journal: Path) -> None:
     for part in ("### 1. Espionage", "- Cleo's spy sabotages Ana's Trade", "### 5. War",
                  "- Two-way attack: Ana wins 4x2 against 2x1; 3 survive",
                  "- C = ((3/1) - (3/1)) x (2/1) -> 0; Ana takes no city; losses 1 / 0",
-                 "### Orders not carried out", "- trade Cleo x2: negated: Trade sabotaged by a spy",
+                 "### Orders not carried out", "- Ana: trade Cleo x2: negated: Trade sabotaged by a spy",
+                 "- Ben: attack Ana 2a: destroyed in a two-way attack", "- At war with: Ben",
                  "**Ana**", "- Treasury 54 gold", "- Income: trade 0, tax 40, wonders 4, support -0",
                  "- Cities (4): A2, B2, B3, A3", "- Wonders: Tower of Babel; spaceship parts 0",
                  "- Tech 3 (Monarchy), Monarchy", "```\n   A B C D E F\n 1 . 2 . . . .\n 2 1+1 3+. . .\n 3 1 1 . . . .\n"):
@@ -70,7 +71,10 @@ def test_device_pages_show_the_same(journal: Path) -> None:
         d.turn(orders)
     views = {v.title: v.lines for v in d.game.views()}
     assert views["Map"][:4] == ("     ABCDEF", "01 -2----", "02 113---", "03 11----")
-    assert "Treasury 54 gold" in views["Ana"]
+    # the key says whose each digit is
+    assert views["Map"][-4:] == ("Key: - empty, * nuked", "1 Ana", "2 Ben", "3 Cleo")
+    assert "Treasury 54 gold" in views["Ana"] and views["Ana"][0] == "Seat 1 on the map"
+    assert "At war with: Ben" in views["Ana"]
     assert "SPY" not in "".join(views["Turn 4 report"]) and "1. ESPIONAGE" in views["Turn 4 report"]
     for title, lines in views.items():
         assert all(font().getlength(ln) <= 124 for ln in lines), (title, lines)
