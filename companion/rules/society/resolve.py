@@ -149,6 +149,7 @@ def _espionage(t: Turn) -> None:
     pairs = {(o["seat"], o["target"]) for _i, o in sent}
     # spies against the espionage phase first: a sabotaged espionage phase sends and defends nothing more
     ordered = [x for x in sent if x[1]["phase"] == "espionage"] + [x for x in sent if x[1]["phase"] != "espionage"]
+    told: set[tuple[str, str]] = set()
     for i, o in ordered:
         a, b, ph = o["seat"], o["target"], o["phase"]
         if (a, "espionage") in t.negated:
@@ -156,7 +157,9 @@ def _espionage(t: Turn) -> None:
             continue
         if (b, a) in pairs:
             t.mark(i, "cancelled: both sides spied on each other")
-            t.say("espionage", f"{t.name(a)}'s spy and {t.name(b)}'s spy cancel out")
+            if (b, a) not in told:  # one line for the pair
+                t.say("espionage", f"{t.name(a)}'s spy and {t.name(b)}'s spy cancel out")
+            told.add((a, b))
             continue
         if not t.w["soc"][b]["alive"]:
             t.mark(i, "lost: the target is gone")
@@ -422,6 +425,7 @@ def _wonders(t: Turn) -> None:
 # ---------------------------------------------------------------------------------------------- 4 foreign aid
 AID_KEYS = ("gold", "armies", "spies", "nukes", "sdi", "tech")
 MILITARY = ("armies", "nukes", "sdi")
+ONE = {"armies": "army", "spies": "spy", "nukes": "nuke"}  #: the singular, for the report
 
 
 def _aid(t: Turn) -> None:
@@ -461,7 +465,7 @@ def _aid(t: Turn) -> None:
             sb[k] = int(sb[k]) + n
             if k == "spies":
                 sb[k] = min(MAX_SPIES, int(sb[k]))
-            parts.append(f"{n} {k if k != 'sdi' else 'SDI'}")
+            parts.append(f"{n} {'SDI' if k == 'sdi' else ONE.get(k, k) if n == 1 else k}")
         given.add(a)
         t.say("aid", f"{t.name(a)} gives {t.name(b)} {', '.join(parts)}")
 
