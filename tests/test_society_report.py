@@ -124,3 +124,32 @@ def test_every_screen_fits_the_display() -> None:
             except InvalidAnswer:
                 pass
     assert not too_wide, "\n".join(sorted(too_wide))
+
+
+def test_targets_the_rules_refuse_are_greyed_with_the_reason() -> None:
+    # Ana A2, Ben B2, Cleo C2, all tech 1: Cleo is two squares from Ana (out of trade range, not adjacent)
+    d = Driver(seed=1)
+    d.setup()
+    d.give("soc:1")
+    d.give("trade")
+    opts = {o.key: (o.enabled, o.hint) for o in d.session.prompt().options}
+    assert opts == {"2": (True, ""), "3": (False, "Cleo is out of trade range")}
+    d.press("down", "ok")  # OK on Cleo: the reason, and nothing changes
+    assert d.session.toast == "Cleo is out of trade range" and d.game.data["entry"]["step"] == "target"
+    d.give("back")
+    d.give("attack")
+    opts = {o.key: (o.enabled, o.hint) for o in d.session.prompt().options}
+    assert opts == {"2": (True, ""), "3": (False, "Cleo is not adjacent")}
+    d.give("back")
+    d.give("declare")
+    d.give("2")
+    kinds = {o.key: (o.enabled, o.hint) for o in d.session.prompt().options}
+    assert kinds["peace"] == (False, "not at war") and kinds["declare"] == (True, "")
+    d.give("declare")
+    assert {o.key: o.enabled for o in d.session.prompt().options} == {"2": False, "3": True}
+    d.give("back")
+    d.give("trade")
+    d.give("2")
+    d.give(1)  # tech 1: one caravan a turn
+    kinds = {o.key: (o.enabled, o.hint) for o in d.session.prompt().options}
+    assert kinds["trade"] == (False, "1 caravan ordered, the most")

@@ -6,12 +6,13 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from companion.rules.society import geo
-from companion.rules.society.data import (GOVERNMENTS, KEEP_PHASES, NUKE_COST, PHASE_NAMES, PHASES, SDI_COST,
-                                          WONDER_BY_KEY, WONDERS, tech_name)
+from companion.rules.society.data import (GOVERNMENTS, KEEP_PHASES, MAX_CARAVANS, NUKE_COST, PHASE_NAMES, PHASES,
+                                          SDI_COST, WONDER_BY_KEY, WONDERS, tech_name)
 from companion.rules.society.formulas import wonder_base_cost
 from companion.rules.society.orders import KIND_NAMES, KINDS, ONCE, describe, spies_at_espionage, why_not
 from companion.rules.society.resolve import research_costs, spendable
-from companion.rules.society.world import adjacent_socs, alive, at_war, blocked, can_build_level, holds, sqs
+from companion.rules.society.world import (adjacent_socs, alive, at_war, blocked, can_build_level, holds,
+                                           in_trade_range, sqs)
 from fsm.prompts import Choice, Confirm, Number, Option, Prompt
 
 from .common import BACK, clip, readings, sname, soc, world, wrap
@@ -32,6 +33,10 @@ CANCEL_ZERO = ("count", "levels", "gold")  #: number steps where 0 cancels the o
 AID_ITEMS = ("gold", "armies", "spies", "nukes", "sdi", "tech")
 
 
+def entered(n: int) -> str:
+    return f"{n} order{'' if n == 1 else 's'} entered"
+
+
 def entry(g: "SocietyGame") -> dict[str, Any] | None:
     return g.data["entry"]  # type: ignore[no-any-return]
 
@@ -47,7 +52,7 @@ def prompt(g: "SocietyGame") -> Prompt:
                 for k in alive(w)]
         opts += [Option("list", f"Order list ({len(orders)})", enabled=bool(orders), hint="no orders yet"),
                  Option("process", "Process turn"), Option("more", "More...")]
-        return Choice(f"Turn {turn} orders", lines=(f"{len(orders)} orders entered", "pick who sent them"),
+        return Choice(f"Turn {turn} orders", lines=(entered(len(orders)), "pick who sent them"),
                       options=tuple(opts))
     step = e["step"]
     if step == "process":
@@ -78,7 +83,7 @@ def prompt(g: "SocietyGame") -> Prompt:
         opts = [Option("done", "Done with orders")]
         opts += [Option(k, KIND_NAMES[k], enabled=(why := _unavailable(g, seat, k, mine)) is None, hint=why or "")
                  for k in KINDS]
-        return Choice(clip(f"Orders: {s['name']}", 20), lines=(head, f"{len(mine)} orders entered"),
+        return Choice(clip(f"Orders: {s['name']}", 20), lines=(head, entered(len(mine))),
                       options=tuple(opts), back=BACK)
     kind = str(e["kind"])
     o = e["o"]
@@ -87,7 +92,8 @@ def prompt(g: "SocietyGame") -> Prompt:
         others = [k for k in alive(w) if k != seat]
         if kind == "trade" and holds(w, seat, "nascar"):
             others = [seat, *others]
-        opts = [Option(k, sname(g, k, 20)) for k in others]
+        opts = [Option(k, sname(g, k, 20), enabled=(why := _no_target(g, seat, kind, k)) is None, hint=why or "")
+                for k in others]
         return Choice(title, lines=(head, "with whom?" if kind == "trade" else "which society?"),
                       options=tuple(opts), back=BACK)
     if step == "phase":
@@ -96,7 +102,7 @@ def prompt(g: "SocietyGame") -> Prompt:
     if step == "count":
         if kind == "trade":
             used = sum(int(x.get("count", 1)) for x in orders if x["seat"] == seat and x["kind"] == "trade")
-            hi = max(1, min(int(s["tech"]), 15) - used)
+            hi = max(1, min(int(s["tech"]), MAX_CARAVANS) - used)
         else:
             each = {"armies": int(s["tech"]), "nukes": NUKE_COST, "sdi": SDI_COST}[kind]
             hi = max(1, _avail(g, seat) // each)
@@ -188,6 +194,38 @@ def _unavailable(g: "SocietyGame", seat: str, kind: str, mine: list[dict[str, An
         return "not at war"
     if kind == "attack" and not any(adjacent_socs(w, seat, k) for k in alive(w) if k != seat):
         return "no adjacent society"
+    if kind == "trade":
+        limit = min(int(s["tech"]), MAX_CARAVANS)
+        if sum(int(o.get("count", 1)) for o in mine if o["kind"] == "trade") >= limit:
+            return f"{limit} caravan{'s' if limit > 1 else ''} ordered, the most"
+    if kind in ("trade", "declare"):
+        others = [k for k in alive(w) if k != seat]
+        if kind == "trade" and holds(w, seat, "nascar"):
+            return None
+        if all(_no_target(g, seat, kind, k) is not None for k in others):
+            return "nobody in trade range" if kind == "trade" else "at war with everyone"
+    return None
+
+
+def _no_target(g: "SocietyGame", seat: str, kind: str, other: str) -> str | None:
+    """Why ``other`` cannot be this order's target (the list greys it out with the reason), or None."""
+    w = world(g)
+    name = sname(g, other, 10)
+    if other == seat:
+        return None
+    if kind == "trade":
+        peace = {(x["seat"], x["target"]) for x in g.data["orders"] if x["kind"] == "peace"}
+        if at_war(w, seat, other) and not ((seat, other) in peace and (other, seat) in peace):
+            return f"at war with {name}"
+        if not in_trade_range(w, seat, other, readings(g)):
+            return f"{name} is out of trade range"
+    elif kind == "attack" and not adjacent_socs(w, seat, other):
+        return f"{name} is not adjacent"
+    elif kind == "declare" and (at_war(w, seat, other) or any(
+            x["seat"] == seat and x["kind"] == "declare" and x["target"] == other for x in g.data["orders"])):
+        return f"already at war with {name}"
+    elif kind == "peace" and not at_war(w, seat, other):
+        return f"not at war with {name}"
     return None
 
 
