@@ -83,7 +83,8 @@ class Driver:
         self.give("start")  # names from the presets
         for seat, square in start.items():
             self.give(f"move:{seat}")
-            self.give(square)
+            self.give(square[0])  # the column, then the row
+            self.give(int(square[1:]))
         self.give("start")
 
     def order(self, od: dict[str, Any]) -> None:

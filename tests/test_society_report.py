@@ -153,3 +153,24 @@ def test_targets_the_rules_refuse_are_greyed_with_the_reason() -> None:
     d.give(1)  # tech 1: one caravan a turn
     kinds = {o.key: (o.enabled, o.hint) for o in d.session.prompt().options}
     assert kinds["trade"] == (False, "1 caravan ordered, the most")
+
+
+def test_moving_a_start_square_is_a_column_then_a_row() -> None:
+    d = Driver(seed=1)
+    d.give(3)
+    d.give("start")
+    d.give("move:2")
+    p = d.session.prompt()
+    assert [o.key for o in p.options] == list("ABCDEF") and p.lines[1] == "which column?"
+    d.give("C")
+    d.press("back")  # BACK from the row: the column again
+    assert d.game.data["setup"]["step"] == "move"
+    taken = d.game.data["setup"]["squares"][0]  # Ana's start
+    d.give(taken[0])
+    before = list(d.game.data["setup"]["squares"])
+    row, cur = int(taken[1:]), int(d.session.prompt().default)
+    d.press(*(["up"] * (row - cur) if row >= cur else ["down"] * (cur - row)), "ok")
+    assert d.session.refused == f"{taken} is Ana's start; pick another square"
+    assert d.game.data["setup"]["squares"] == before
+    views = {v.title: v.lines for v in d.game.views()}
+    assert "Map" in views and views["Map"][-3:] == ("1 Ana", "2 Ben", "3 Cleo")

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from companion.rules.society.data import PHASE_NAMES
-from companion.rules.society.world import map_rows, seat_mark
+from companion.rules.society.world import map_rows, new_world, seat_mark
 from fsm.prompts import View
 
 from .common import PAGE, clip, wrap
@@ -133,8 +133,12 @@ def views(g: "SocietyGame") -> list[View]:
     w = g.data["world"]
     if w is None:
         s = g.data["setup"]
-        return [View("Start squares", tuple(clip(f"{p.name}: {s['squares'][p.seat - 1]}") for p in g.players
-                                            if s["squares"]))]
+        out = [View("Start squares", tuple(clip(f"{p.name}: {s['squares'][p.seat - 1]}") for p in g.players
+                                           if s["squares"]))]
+        if s["squares"]:  # the proposed starts on the map, as the game will begin
+            plan = new_world([p.name for p in g.players], int(s["w"]), int(s["h"]), list(s["squares"]))
+            out.append(View("Map", tuple(device_map(plan))))
+        return out
     from .machine import summary
 
     out = [View("Map", tuple(device_map(w)))]
