@@ -343,6 +343,8 @@ def _commit(g: "SocietyGame", e: dict[str, Any], o: dict[str, Any]) -> None:
         o.setdefault("ranking", [])
         o.setdefault("nukes_first", True)
     why = why_not(w, g.data["orders"], o, readings(g))
+    if why is not None and why.startswith("not enough gold"):  # at entry, say what is left (not the cut rule)
+        why = f"not enough gold: {sname(g, o['seat'], 12)} has {_avail(g, str(o['seat']))} left to spend this turn"
     if why is not None:
         raise g.refuse(why)
     g.data["orders"].append(o)

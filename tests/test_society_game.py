@@ -1,0 +1,76 @@
+"""Society's game flow on the machine: the end of the game (a dual victory, domination conceded), and the one
+plain line an order the treasury refuses gets at entry."""
+from __future__ import annotations
+
+import pytest
+
+from fsm.base import Player, Setup
+from fsm.prompts import InvalidAnswer
+from fsm.society import SocietyGame
+
+
+def game() -> SocietyGame:
+    """Ana, Ben, Cleo on a 6x6 map, the proposed starts, turn 1."""
+    g = SocietyGame(Setup(tuple(Player(n, i) for i, n in enumerate(("Ana", "Ben", "Cleo"), 1))))
+    g.answer("3")  # the random pick of the start squares
+    g.answer("start")
+    assert g.state == "orders"
+    return g
+
+
+def process(g: SocietyGame) -> None:
+    g.answer("process")
+    g.answer(True)
+    assert g.state == "report"
+    g.answer(True)  # OK on the report page
+
+
+def test_a_dual_victory_ends_the_game_with_both_winners() -> None:
+    g = game()
+    w = g.data["world"]
+    # Ana builds her 4th spaceship part this turn; Cleo already built 10 wonders
+    w["soc"]["1"].update(tech=15, gold=5000, parts=3, part_spent=[1000, 1000, 1000])
+    w["soc"]["3"]["built"] = 10
+    for v in ("soc:1", "part", 1200, "done"):
+        g.answer(v)
+    process(g)
+    s = g.state_json()
+    assert g.state == "game_over" and s["winner"] is None and s["winners"] == ["Ana", "Cleo"]
+    assert s["win_reason"] == "Dual victory: Ana (spaceship), Cleo (cultural)"
+    with pytest.raises(InvalidAnswer, match="the game is over"):
+        g.answer(True)
+
+
+def test_a_single_winner_is_the_winning_seat() -> None:
+    g = game()
+    g.data["world"]["soc"]["2"]["built"] = 10
+    process(g)
+    s = g.state_json()
+    assert (s["winner"], s["winner_name"], s["winners"]) == (2, "Ben", ["Ben"])
+    assert s["win_reason"] == "Victory: Ben (cultural)"
+
+
+def test_domination_by_concession_from_the_menu() -> None:
+    g = game()
+    g.answer("more")
+    g.answer("concede")
+    g.answer("3")
+    g.answer(False)  # No: back to the orders, nothing changes
+    assert g.state == "orders" and g.data["entry"] is None
+    for v in ("more", "concede", "3", True):
+        g.answer(v)
+    s = g.state_json()
+    assert g.state == "game_over" and (s["winner"], s["winners"]) == (3, ["Cleo"])
+    assert s["win_reason"] == "Victory: Cleo (domination, conceded)"
+
+
+def test_an_order_the_treasury_cannot_pay_is_one_line_and_changes_nothing() -> None:
+    g = game()
+    for v in ("soc:1", "wonder", "babel"):
+        g.answer(v)
+    g.data["world"]["soc"]["1"]["gold"] = 0  # (a treasury emptied behind the spinner's back)
+    before = (list(g.data["orders"]), dict(g.data["entry"]))
+    with pytest.raises(InvalidAnswer) as e:
+        g.answer(1)
+    assert str(e.value) == "not enough gold: Ana has 0 left to spend this turn"
+    assert g.data["orders"] == before[0] and g.data["entry"] == before[1]
