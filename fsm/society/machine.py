@@ -54,6 +54,11 @@ class SocietyGame(GameMachine):
                                       choices=("down", "up")),
         "two_way_tie": OptionSpec("both_destroyed", "two attacking armies of equal strength: both destroyed, or "
                                                     "both go home", choices=("both_destroyed", "both_return")),
+        "bonus_rounding": OptionSpec("each", "Monarchy's +50 %: rounded up on each caravan, the tax and the wonder "
+                                           "income (each), or once on a turn's trade and once on tax plus wonders "
+                                           "(together)", choices=("each", "together")),
+        "survivor_rounding": OptionSpec("up", "rounding of a two-way winner's survivors (difference / its tech); the "
+                                              "text says up", choices=("up", "down")),
         "spaceship_parts": OptionSpec(4, "spaceship parts needed to win (4 in Special Units, 3 in Victory)",
                                       choices=(4, 3)),
         "trade_range": OptionSpec("tech", "trade reach: tech = as many squares as the tech level; adjacent = "
