@@ -74,3 +74,21 @@ def test_an_order_the_treasury_cannot_pay_is_one_line_and_changes_nothing() -> N
         g.answer(1)
     assert str(e.value) == "not enough gold: Ana has 0 left to spend this turn"
     assert g.data["orders"] == before[0] and g.data["entry"] == before[1]
+
+
+def test_the_theatre_ranking_greys_the_cities_the_attack_cannot_take_yet() -> None:
+    g = game()
+    w = g.data["world"]
+    w["soc"]["1"].update(cities=["A2"], armies=3)
+    w["soc"]["2"]["cities"] = ["B2", "B3", "B1"]
+    w["soc"]["3"]["cities"] = ["F6"]
+    w["wars"]["1-2"] = {"since": 0, "by": "1"}  # declared on an earlier turn: the chain goes on from B2
+    for v in ("soc:1", "attack", "2", 3):
+        g.answer(v)
+    why = "does not touch your territory or a city above it"
+    opts = {o.key: (o.enabled, o.hint) for o in g.prompt().options}
+    assert opts == {"done": (True, ""), "B2": (True, ""), "B3": (False, f"B3 {why}"), "B1": (False, f"B1 {why}")}
+    g.answer("B2")
+    assert all(o.enabled for o in g.prompt().options)
+    del w["wars"]["1-2"]  # a sneak attack: only the cities next to Ana's territory, whatever is ranked above
+    assert {o.key: o.enabled for o in g.prompt().options} == {"done": True, "B3": False, "B1": False}

@@ -160,7 +160,8 @@ def prompt(g: "SocietyGame") -> Prompt:
         ranked = list(o.get("ranking", []))
         left = [c for c in soc(g, o["target"])["cities"] if c not in ranked]
         opts = [Option("done", "Done" if ranked else "Done (GM's order)")]
-        opts += [Option(c, c) for c in left]
+        opts += [Option(c, c, enabled=(why := _no_rank(g, seat, o["target"], [*ranked, c])) is None, hint=why or "")
+                 for c in left]
         return Choice("Theatre ranking", lines=(head, clip("ranked: " + (",".join(ranked) or "none"))),
                       options=tuple(opts), back=BACK)
     if step == "gov":
@@ -227,6 +228,15 @@ def _no_target(g: "SocietyGame", seat: str, kind: str, other: str) -> str | None
     elif kind == "peace" and not at_war(w, seat, other):
         return f"not at war with {name}"
     return None
+
+
+def _no_rank(g: "SocietyGame", seat: str, target: str, ranking: list[str]) -> str | None:
+    """Why this theatre ranking can't be fought (a sneak attack takes only cities next to the attacker's territory;
+    a declared war goes on from the cities above), or None."""
+    w = world(g)
+    return geo.check_theatre(sqs(w, ranking), sqs(w, list(soc(g, seat)["cities"])),
+                             sqs(w, list(soc(g, target)["cities"])), int(w["w"]), int(w["h"]),
+                             chain=at_war(w, seat, target), anywhere=holds(w, seat, "jihad"))
 
 
 def _avail(g: "SocietyGame", seat: str) -> int:
