@@ -92,3 +92,34 @@ def test_the_theatre_ranking_greys_the_cities_the_attack_cannot_take_yet() -> No
     assert all(o.enabled for o in g.prompt().options)
     del w["wars"]["1-2"]  # a sneak attack: only the cities next to Ana's territory, whatever is ranked above
     assert {o.key: o.enabled for o in g.prompt().options} == {"done": True, "B3": False, "B1": False}
+
+
+def test_set_up_map_size_and_the_starting_resources() -> None:
+    g = SocietyGame(Setup(tuple(Player(n, i) for i, n in enumerate(("Ana", "Ben", "Cleo"), 1))))
+    g.answer("5")
+    s = g.data["setup"]
+    assert (s["w"], s["h"]) == (6, 6)  # 3 x 12 = 36 squares
+    g.answer("width")
+    g.answer(9)
+    g.answer("height")
+    g.answer(4)
+    assert (s["w"], s["h"]) == (9, 4) and len(set(s["squares"])) == 3
+    assert all(q[0] in "ABCDEFGHI" and 1 <= int(q[1:]) <= 4 for q in s["squares"])
+    g.answer("start")
+    for k, name in (("1", "Ana"), ("2", "Ben"), ("3", "Cleo")):
+        p = g.state_json()["players"][int(k) - 1]
+        assert (p["society"], p["treasury"], p["government"], p["techs"], p["cities"]) == (
+            name, 6, "despotism", ["Masonry"], [s["squares"][int(k) - 1]])
+        assert (p["armies"], p["spies"], p["nukes"], p["sdi"], p["spaceship_parts"]) == (0, 0, 0, 0, 0)
+
+
+def test_a_map_too_small_for_the_societies_is_refused() -> None:
+    g = SocietyGame(Setup(tuple(Player(f"P{i}", i) for i in range(1, 21))))
+    g.answer("1")
+    assert (g.data["setup"]["w"], g.data["setup"]["h"]) == (15, 15)  # 20 x 12 = 240: 15 x 15 = 225 is closest
+    g.answer("width")
+    g.answer(2)
+    g.answer("height")
+    with pytest.raises(InvalidAnswer, match="20 societies need at least 20 squares"):
+        g.answer(2)
+    assert (g.data["setup"]["w"], g.data["setup"]["h"]) == (2, 15)
