@@ -123,3 +123,16 @@ def test_a_map_too_small_for_the_societies_is_refused() -> None:
     with pytest.raises(InvalidAnswer, match="20 societies need at least 20 squares"):
         g.answer(2)
     assert (g.data["setup"]["w"], g.data["setup"]["h"]) == (2, 15)
+
+
+def test_the_report_before_the_first_turn_shows_the_set_up() -> None:
+    g = SocietyGame(Setup(tuple(Player(n, i) for i, n in enumerate(("Ana", "Ben", "Cleo"), 1))))
+    g.answer("5")
+    sq = g.data["setup"]["squares"]
+    assert g.report("markdown") == f"## Society: set-up, 6x6 map\n\n- Ana: {sq[0]}\n- Ben: {sq[1]}\n- Cleo: {sq[2]}\n"
+    g.answer("start")
+    md, bb = g.report("markdown"), g.report("bbcode")
+    assert md.startswith("## Society: turn 1 about to start\n") and "### Ana\n- Treasury 6 gold\n" in md
+    assert "```\n   A B C D E F\n" in md
+    assert bb.startswith("[b][size=150]Society: turn 1 about to start[/size][/b]\n")
+    assert "[b]Ana[/b]\n[list]\n[*]Treasury 6 gold\n" in bb and "[code]\n   A B C D E F\n" in bb
