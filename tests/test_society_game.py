@@ -136,3 +136,26 @@ def test_the_report_before_the_first_turn_shows_the_set_up() -> None:
     assert "```\n   A B C D E F\n" in md
     assert bb.startswith("[b][size=150]Society: turn 1 about to start[/size][/b]\n")
     assert "[b]Ana[/b]\n[list]\n[*]Treasury 6 gold\n" in bb and "[code]\n   A B C D E F\n" in bb
+
+
+def test_a_society_in_revolution_orders_only_its_kept_phase() -> None:
+    g = game()
+    g.data["world"]["soc"]["1"].update(tech=3, gold=50)
+    for v in ("soc:1", "declare", "2"):  # entered before the revolution: kept in the list, reported lost
+        g.answer(v)
+    for v in ("revolution", "monarchy", "production"):
+        g.answer(v)
+    assert g.data["log"][-2:] == ["Ana's revolution: 1 of its orders this turn will be lost",
+                                  "Turn 1: Ana: revolt: monarchy"]
+    kinds = {o.key: (o.enabled, o.hint) for o in g.prompt().options}
+    assert kinds["declare"] == (False, "in revolution: only Production") and kinds["armies"] == (True, "")
+    # the same refusal if the order gets that far
+    g.data["entry"] = {"seat": "1", "kind": "declare", "step": "target", "o": {"seat": "1", "kind": "declare"}}
+    with pytest.raises(InvalidAnswer, match="^Ana is in revolution: only Production acts this turn$"):
+        g.answer("3")
+    assert [o["kind"] for o in g.data["orders"]] == ["declare", "revolution"]
+    g.data["entry"] = None
+    process(g)
+    rep = g.data["reports"][-1]
+    assert rep["results"] == ["lost: the society is in revolution", "ok"]
+    assert g.data["world"]["soc"]["1"]["gov"] == "monarchy" and g.data["world"]["wars"] == {}

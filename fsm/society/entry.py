@@ -7,10 +7,10 @@ from typing import TYPE_CHECKING, Any
 
 from companion.rules.society import geo
 from companion.rules.society.data import (GOVERNMENTS, KEEP_PHASES, MAX_CARAVANS, NUKE_COST, PHASE_NAMES, PHASES,
-                                          SDI_COST, WONDER_BY_KEY, WONDERS, tech_name)
+                                          PRODUCTION, SDI_COST, WONDER_BY_KEY, WONDERS, tech_name)
 from companion.rules.society.formulas import wonder_base_cost
 from companion.rules.society.orders import KIND_NAMES, KINDS, ONCE, describe, spies_at_espionage, why_not
-from companion.rules.society.resolve import research_costs, spendable
+from companion.rules.society.resolve import KIND_PHASE, research_costs, spendable
 from companion.rules.society.world import (adjacent_socs, alive, at_war, blocked, can_build_level, holds,
                                            in_trade_range, sqs)
 from fsm.prompts import Choice, Confirm, Number, Option, Prompt
@@ -178,6 +178,9 @@ def _unavailable(g: "SocietyGame", seat: str, kind: str, mine: list[dict[str, An
     s = soc(g, seat)
     if kind in ONCE and any(o["kind"] == kind for o in mine):
         return f"{KIND_NAMES[kind]}: once a turn"
+    rev = next((o for o in mine if o["kind"] == "revolution"), None)
+    if rev is not None and not _kept(str(rev["keep"]), {"kind": kind}):
+        return f"in revolution: only {str(rev['keep']).title()}"
     if kind in ("spy", "defend"):
         used = sum(1 for o in mine if o["kind"] in ("spy", "defend"))
         if spies_at_espionage(w, seat) <= used:
@@ -237,6 +240,12 @@ def _no_rank(g: "SocietyGame", seat: str, target: str, ranking: list[str]) -> st
     return geo.check_theatre(sqs(w, ranking), sqs(w, list(soc(g, seat)["cities"])),
                              sqs(w, list(soc(g, target)["cities"])), int(w["w"]), int(w["h"]),
                              chain=at_war(w, seat, target), anywhere=holds(w, seat, "jihad"))
+
+
+def _kept(keep: str, o: dict[str, Any]) -> bool:
+    """The order acts in a revolution that keeps ``keep`` (a whole production phase counts as one)."""
+    phase = KIND_PHASE[o["kind"]]
+    return phase == keep or (keep == "production" and phase in PRODUCTION)
 
 
 def _avail(g: "SocietyGame", seat: str) -> int:
@@ -352,7 +361,15 @@ def _commit(g: "SocietyGame", e: dict[str, Any], o: dict[str, Any]) -> None:
     if o["kind"] == "attack":
         o.setdefault("ranking", [])
         o.setdefault("nukes_first", True)
+    seat = str(o["seat"])
+    rev = next((x for x in g.data["orders"] if x["seat"] == seat and x["kind"] == "revolution"), None)
+    if rev is not None and not _kept(str(rev["keep"]), o):
+        raise g.refuse(f"{sname(g, seat, 12)} is in revolution: only {str(rev['keep']).title()} acts this turn")
     why = why_not(w, g.data["orders"], o, readings(g))
+    if why is None and o["kind"] == "revolution":
+        lost = [x for x in g.data["orders"] if x["seat"] == seat and not _kept(str(o["keep"]), x)]
+        if lost:  # already entered: they stay in the list and are reported lost
+            g.note(f"{sname(g, seat)}'s revolution: {len(lost)} of its orders this turn will be lost")
     if why is not None and why.startswith("not enough gold"):  # at entry, say what is left (not the cut rule)
         why = f"not enough gold: {sname(g, o['seat'], 12)} has {_avail(g, str(o['seat']))} left to spend this turn"
     if why is not None:
