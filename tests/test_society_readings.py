@@ -68,3 +68,16 @@ def test_survivor_rounding(capsys: pytest.CaptureFixture[str], tmp_path: Path) -
     rc = main(["calc", "society", "two-way", "--a1", "4", "--a1-tech", "1", "--a2", "3", "--a2-tech", "3", "--json",
                "--config", str(cfg)])
     assert rc == 0 and json.loads(capsys.readouterr().out) == {"winner": 2, "survivors": 1}
+
+
+@pytest.mark.parametrize("how,ben", [
+    ("start", 4),  # nobody had Iron Working when the turn began: 4 x (3 - 0) / 3
+    ("live", 3),  # Ana's order came first: 4 x (3 - 1) / 3 = 2.67 -> 3
+])
+def test_tech_have(how: str, ben: int) -> None:
+    w = new_world(["Ana", "Ben", "Cleo"], 6, 6, ["A1", "C1", "F6"])
+    for k in ("1", "2"):
+        w["soc"][k]["gold"] = 20
+    w2, _rep = resolve(w, [o(1, "research", levels=1), o(2, "research", levels=1)], Readings(tech_have=how))
+    assert w2["soc"]["1"]["gold"] == 20 - 4 + 1 * 2 * 5
+    assert w2["soc"]["2"]["gold"] == 20 - ben + 1 * 2 * 5

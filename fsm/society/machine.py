@@ -46,6 +46,8 @@ class SocietyGame(GameMachine):
         "tech_rounding": OptionSpec("up", "rounding of the research price", choices=("up", "down", "nearest")),
         "tech_players": OptionSpec("alive", "P in the research price: societies still alive, or all that started",
                                    choices=("alive", "all")),
+        "tech_have": OptionSpec("start", "R in the research price: who had the level at the turn's start, or also "
+                                         "those who bought it earlier this turn (live)", choices=("start", "live")),
         "casualty_rounding": OptionSpec("down", "rounding of casualties (D/AT and D/DC x cities lost)",
                                         choices=("down", "up")),
         "support_rounding": OptionSpec("down", "rounding of a Monarchy's army support (armies / cities)",

@@ -18,6 +18,7 @@ class Readings:
     tech_price: str = "shared"  #: "shared": Base*(P-R)/P; "literal": Base*(P - R/P) as printed
     tech_rounding: str = "up"  #: up | down | nearest (halves up)
     tech_players: str = "alive"  #: P counts the societies still alive, or "all" that started
+    tech_have: str = "start"  #: R counts who had the level at the turn's start, or also earlier buyers ("live")
     casualty_rounding: str = "down"  #: down | up (attacker D/AT, defender D/DC*C)
     support_rounding: str = "down"  #: Monarchy's army support armies/cities: down | up
     nascar_rounding: str = "down"  #: NASCAR's 0.5*T^2 per caravan: down | up

@@ -81,7 +81,9 @@ class Turn:
         return len(alive(self.start)) if self.r.tech_players == "alive" else int(self.start["started"])
 
     def have(self, level: int, seat: str) -> int:
-        return sum(1 for k, s in self.start["soc"].items() if k != seat and s["alive"] and int(s["tech"]) >= level)
+        """R: the other societies that have the level (at the turn's start, or by now with ``tech_have`` live)."""
+        w = self.w if self.r.tech_have == "live" else self.start
+        return sum(1 for k, s in w["soc"].items() if k != seat and s["alive"] and int(s["tech"]) >= level)
 
 
 def resolve(world: World, orders: list[Order], r: f.Readings = f.DEFAULT) -> tuple[World, dict[str, Any]]:
