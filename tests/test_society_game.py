@@ -159,3 +159,17 @@ def test_a_society_in_revolution_orders_only_its_kept_phase() -> None:
     rep = g.data["reports"][-1]
     assert rep["results"] == ["lost: the society is in revolution", "ok"]
     assert g.data["world"]["soc"]["1"]["gov"] == "monarchy" and g.data["world"]["wars"] == {}
+
+
+def test_only_the_last_spaceship_part_may_cost_more() -> None:
+    g = game()
+    g.data["world"]["soc"]["1"].update(tech=15, gold=9000, parts=1, part_spent=[1000])
+    for v in ("soc:1", "part"):
+        g.answer(v)
+    p = g.prompt()
+    assert (p.hi, p.default, p.lines[1]) == (1000, 1000, "part 2: 1000")
+    g.answer(0)  # 0 cancels
+    g.data["world"]["soc"]["1"].update(parts=3, part_spent=[1000] * 3)
+    g.answer("part")
+    p = g.prompt()
+    assert (p.lo, p.hi, p.default, p.lines[1]) == (0, 9000, 1000, "gold, min 1000")

@@ -133,6 +133,9 @@ def prompt(g: "SocietyGame") -> Prompt:
         return Choice(title, lines=(head, "which wonder?"), options=tuple(opts), back=BACK)
     if step == "gold":
         lo = wonder_base_cost(_level(o["wonder"])) if kind == "wonder" else 1000
+        if kind == "part" and int(s["parts"]) + 1 < readings(g).spaceship_parts:  # only the last may cost more
+            return Number(title, lines=(head, f"part {int(s['parts']) + 1}: 1000", "0 cancels"), lo=0, hi=1000,
+                          default=1000)
         return Number(title, lines=(head, f"gold, min {lo}", "0 cancels"), lo=0, hi=max(lo, _avail(g, seat)),
                       default=lo)
     if step == "aid_what":
