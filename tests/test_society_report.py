@@ -11,7 +11,7 @@ from companion.ui.draw import font
 from conftest import run_companion
 from fsm.autoplay import random_answer
 from fsm.base import Player, Setup
-from fsm.prompts import Choice, InvalidAnswer, MultiSelect
+from fsm.prompts import Choice, Confirm, InvalidAnswer, MultiSelect, Number
 from fsm.society import SocietyGame
 from society_kit import TURNS, Driver
 
@@ -93,6 +93,7 @@ def test_wide_maps_split_into_screen_bands() -> None:
 
 def test_every_screen_fits_the_display() -> None:
     from companion.ui.draw import LIST_W, WIDTH, text_width, title_room
+    from companion.ui.prompt_screens import ROWS
 
     names = ("Margaret", "Bartholo", "Carol", "Dmitri", "Eve", "Fitzgera", "Gwendoly", "Hieronym")
     too_wide: set[str] = set()
@@ -107,6 +108,10 @@ def test_every_screen_fits_the_display() -> None:
             if text_width(pr.title) > title_room(tag):
                 too_wide.add(f"title {pr.title!r} beside {tag!r}")
             too_wide.update(f"line {ln!r}" for ln in pr.lines if text_width(ln) > WIDTH - 2)
+            # every context line is drawn: a Number shows 2, a Confirm 4, a Choice what its options leave
+            room = {Number: 2, Confirm: ROWS - 1}.get(type(pr), ROWS - min(len(getattr(pr, "options", ())), 3))
+            if isinstance(pr, (Number, Confirm, Choice)) and len(pr.lines) > room:  # (an Info page scrolls)
+                too_wide.add(f"{type(pr).__name__} {pr.title!r} has {len(pr.lines)} lines, {room} shown")
             if isinstance(pr, (Choice, MultiSelect)):
                 for o in pr.options:
                     label = o.label
@@ -150,6 +155,8 @@ def test_targets_the_rules_refuse_are_greyed_with_the_reason() -> None:
     d.give("back")
     d.give("trade")
     d.give("2")
+    p = d.session.prompt()
+    assert (p.title, p.lines[1], p.hi) == ("Trade 2g, +1 each", "max 1; 0 cancels", 1)  # cost 1+1, payout 1x1
     d.give(1)  # tech 1: one caravan a turn
     kinds = {o.key: (o.enabled, o.hint) for o in d.session.prompt().options}
     assert kinds["trade"] == (False, "1 caravan ordered, the most")

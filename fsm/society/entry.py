@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 from companion.rules.society import geo
 from companion.rules.society.data import (GOVERNMENTS, KEEP_PHASES, MAX_CARAVANS, NUKE_COST, PHASE_NAMES, PHASES,
                                           PRODUCTION, SDI_COST, WONDER_BY_KEY, WONDERS, tech_name)
-from companion.rules.society.formulas import wonder_base_cost
+from companion.rules.society.formulas import nascar_payout, trade_cost, trade_payout, wonder_base_cost
 from companion.rules.society.orders import KIND_NAMES, KINDS, ONCE, describe, spies_at_espionage, why_not
 from companion.rules.society.resolve import KIND_PHASE, research_costs, spendable
 from companion.rules.society.world import (adjacent_socs, alive, at_war, blocked, can_build_level, holds,
@@ -103,6 +103,11 @@ def prompt(g: "SocietyGame") -> Prompt:
         if kind == "trade":
             used = sum(int(x.get("count", 1)) for x in orders if x["seat"] == seat and x["kind"] == "trade")
             hi = max(1, min(int(s["tech"]), MAX_CARAVANS) - used)
+            ta, p = int(s["tech"]), str(o["partner"])
+            tb = int(soc(g, p)["tech"])
+            cost = trade_cost(ta, tb, holds(w, seat, "silk"))
+            pay = nascar_payout(ta, s["gov"], readings(g)) if p == seat else trade_payout(ta, tb, s["gov"])
+            title = clip(f"Trade {cost}g, +{pay} each", 20)  # the order as the player wrote it: (6) --> (+9)
         else:
             each = {"armies": int(s["tech"]), "nukes": NUKE_COST, "sdi": SDI_COST}[kind]
             hi = max(1, _avail(g, seat) // each)
@@ -111,8 +116,7 @@ def prompt(g: "SocietyGame") -> Prompt:
         avail, costs, n = _avail(g, seat), research_costs(w, seat, 10, readings(g)), 0
         while n < len(costs) and sum(costs[: n + 1]) <= avail:
             n += 1
-        return Number(title, lines=(head, f"next level {costs[0]}g", "0 cancels"), lo=0, hi=max(1, n),
-                      default=1)
+        return Number(title, lines=(head, f"next {costs[0]}g; 0 cancels"), lo=0, hi=max(1, n), default=1)
     if step == "square":
         own = sqs(w, list(s["cities"]))
         anywhere = holds(w, seat, "railroad")
@@ -134,10 +138,9 @@ def prompt(g: "SocietyGame") -> Prompt:
     if step == "gold":
         lo = wonder_base_cost(_level(o["wonder"])) if kind == "wonder" else 1000
         if kind == "part" and int(s["parts"]) + 1 < readings(g).spaceship_parts:  # only the last may cost more
-            return Number(title, lines=(head, f"part {int(s['parts']) + 1}: 1000", "0 cancels"), lo=0, hi=1000,
+            return Number(title, lines=(head, f"part {int(s['parts']) + 1} 1000g; 0 cancels"), lo=0, hi=1000,
                           default=1000)
-        return Number(title, lines=(head, f"gold, min {lo}", "0 cancels"), lo=0, hi=max(lo, _avail(g, seat)),
-                      default=lo)
+        return Number(title, lines=(head, f"min {lo}g; 0 cancels"), lo=0, hi=max(lo, _avail(g, seat)), default=lo)
     if step == "aid_what":
         to = sname(g, o["to"], 10)
         opts = [Option("done", "Done")]
