@@ -19,6 +19,7 @@ from companion.config import parse_config
 from companion.headless import open_session
 from companion.web import start_web
 from companion.web.pairing import WRONG_PER_MINUTE
+from companion.web.screen import cover_frame
 from webtable import Client, LiveTable
 
 STATIC = Path(__file__).resolve().parent.parent / "companion" / "web" / "static"
@@ -270,6 +271,36 @@ def test_secret_ballot_goes_only_to_the_phone_holding_the_seat(table: LiveTable)
     assert 'answer 5 web:seat1 "yes"' in events
 
 
+def mirrored(t: LiveTable) -> bytes:
+    """The OLED as a watcher's page mirrors it, as 1-bit pixels."""
+    import base64
+    import io
+
+    from PIL import Image
+
+    png = base64.b64decode(t.public()["oled"].split(",", 1)[1])
+    return Image.open(io.BytesIO(png)).convert("1").tobytes()
+
+
+def test_an_open_ballot_on_the_device_is_never_mirrored_to_the_page(table: LiveTable) -> None:
+    to_the_vote(table, paired(table))
+    table.press("ok")  # "Pass to Ana" → the ballot opens on the device
+    table.settle()
+    assert table.app.session.private_screen()
+    covered = mirrored(table)
+    table.press("down")  # Ana's cursor on "No": the device shows it, the page must not
+    table.settle()
+    device = table.out.frames[-1].convert("1").tobytes()
+    assert mirrored(table) == covered != device
+    from companion.web.screen import cover_frame
+
+    assert covered == cover_frame("Secret vote", ("Ana", "is voting in secret", "on the companion.")).tobytes()
+    table.press("ok")  # Ana votes No on the device; Ben's "pass to" screen is public again
+    table.settle()
+    assert table.app.session.game.data["votes"] == {"1": "no"} and not table.app.session.private_screen()
+    assert mirrored(table) == table.out.frames[-1].convert("1").tobytes()
+
+
 # ------------------------------------------------------------------ the OLED side and start-up
 def test_pair_a_phone_from_the_game_menu_shows_a_fresh_pin(table: LiveTable) -> None:
     labels = None
@@ -282,6 +313,9 @@ def test_pair_a_phone_from_the_game_menu_shows_a_fresh_pin(table: LiveTable) -> 
     assert table.app.pair_screen is not None and table.hub.pairing.pin_valid()
     pin = table.app.pair_screen.pin
     assert re.fullmatch(r"\d{6}", pin)
+    # the PIN proves the phone is at the table: the page's mirror of the OLED never shows it
+    assert mirrored(table) != table.out.frames[-1].convert("1").tobytes()
+    assert mirrored(table) == cover_frame("Pair a phone", ("The PIN shows only", "on the companion.")).tobytes()
     table.press("back")  # any key closes it; not journaled
     table.settle()
     assert table.app.pair_screen is None and table.app.session.n_inputs == n_inputs + len(labels[:labels.index(
