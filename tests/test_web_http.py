@@ -170,6 +170,30 @@ def test_nothing_writes_without_a_paired_session_and_its_csrf_token(table: LiveT
     assert table.app.session.n_inputs == 1 and prompt(table)["title"] == "How many"  # nothing reached the game
 
 
+def test_hostile_requests_get_one_clear_line_and_lose_nothing(table: LiveTable) -> None:
+    c = paired(table)
+    seq = prompt(table)["seq"]
+    json_headers = {"Content-Type": "application/json", "X-CSRF-Token": c.csrf}
+    for raw, status, words in (
+            (b'{"seq": 1, "value": "' + b"x" * 20_000 + b'"}', 413, "too large (16 KB at most)"),
+            (b"[" * 5000 + b"]" * 5000, 400, "not valid JSON"),  # nested past Python's recursion limit
+            (b"\xff\xfe{}", 400, "not valid JSON"),
+            (b"[1, 2]", 400, "JSON object")):
+        for path in ("/api/answer", "/api/pair"):
+            got, headers, body = c.request("POST", path, raw=raw, headers=json_headers)
+            assert got == status and headers["content-type"].startswith("application/json"), (path, raw[:20])
+            assert words in json.loads(body)["error"] and "\n" not in json.loads(body)["error"]
+    for method, path, status in (("GET", "/api/answer", 405), ("GET", "/api/nothing", 404), ("PUT", "/api/state", 405),
+                                 ("GET", "/static/../companion/web/server.py", 404), ("GET", "/static/", 404)):
+        got, _h, body = c.request(method, path)
+        assert got == status, (method, path)
+        if path.startswith("/api/"):
+            assert json.loads(body)["error"]
+    table.settle()
+    assert table.app.session.n_inputs == 1 and prompt(table)["seq"] == seq  # nothing reached the game
+    assert c.answer(seq, 3)[0] == 200  # and the server still answers
+
+
 def test_unpair_forgets_the_phone(table: LiveTable) -> None:
     c = paired(table)
     assert c.json("POST", "/api/unpair", {})[0] == 200
