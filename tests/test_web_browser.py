@@ -249,9 +249,39 @@ def test_society_gm_console_enters_orders_processes_and_offers_the_report(browse
         press(browser, "Yes")
         def report_text(b: Any) -> str | None:  # the page redraws the textarea with each snapshot: read it whole
             value = b.find_element(By.ID, "report-text").get_attribute("value")
-            return str(value) if "turn 1" in value else None
+            return str(value) if "turn 1 results" in value else None  # not the report of the turn about to start
         report = wait(browser, "the report", report_text)
         assert report == t.public()["report"]["markdown"] and "Ana builds 2 armies" in report
         click(browser, "BBCode", lambda b: b.find_element(By.XPATH, "//button[text()='BBCode']"))
         wait(browser, "the BBCode", lambda b: "[b]" in b.find_element(By.ID, "report-text").get_attribute("value"))
         assert t.app.session.game.data["round"] == 2
+        # every society's treasury, techs, cities, armies and wonders, on a phone held upright: nothing off to the side
+        players = browser.find_element(By.ID, "players")
+        assert browser.execute_script("return arguments[0].scrollWidth <= arguments[0].clientWidth", players)
+        assert not browser.find_elements(By.CSS_SELECTOR, "#players .scroll")
+        cards = browser.find_elements(By.CSS_SELECTOR, "#players-table li.card")
+        assert [c.find_element(By.TAG_NAME, "h3").text for c in cards] == ["1. Ana", "2. Ben", "3. Cleo"]
+        for label in ("treasury", "techs", "cities", "armies", "wonders"):
+            assert all(label in c.text.split("\n") for c in cards), label
+
+
+def test_a_king_in_check_is_marked_red_on_the_board(browser: Any, tmp_path: Path) -> None:
+    from selenium.webdriver.common.by import By
+
+    rooks = "16/16/16/16/16/16/br15/2br13/16/16/16/16/16/16/16/wk7bk7 2 w b - 0"  # bRa10-a9 checks wKa1
+    with LiveTable(tmp_path, game="sovereign-chess", options={"start": rooks}) as t:
+        phone = t.client()
+        phone.pair(t.hub.pairing.new_pin())
+        for value in ("start", "seat1", "bRa10-a9"):
+            assert phone.answer(t.public()["prompt"]["seq"], value)[0] == 200, value
+        assert t.public()["chess"]["check"] == ["a1"] and t.public()["chess"]["last"] == ["a10", "a9"]
+        browser.delete_all_cookies()
+        open_view(browser, t)
+        wait(browser, "the check", lambda b: b.find_elements(By.CSS_SELECTOR, "#chess-board rect.check"))
+        square = browser.find_element(By.CSS_SELECTOR, "#chess-board rect.check")
+        assert (square.get_attribute("x"), square.get_attribute("y")) == ("16", str(15 * 24))  # a1, bottom left
+        assert "check!" in browser.find_element(By.CSS_SELECTOR, "#game-view h2").text
+        assert "white king on a1, in check" in browser.execute_script(
+            "return [...document.querySelectorAll('#chess-board title')].map((t) => t.textContent).join('|')")
+        toast = browser.find_element(By.ID, "toast")  # the companion's own announcement: neither success nor error
+        assert "in check" in toast.text and toast.get_attribute("class") == "toast note"
