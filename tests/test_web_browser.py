@@ -285,3 +285,68 @@ def test_a_king_in_check_is_marked_red_on_the_board(browser: Any, tmp_path: Path
             "return [...document.querySelectorAll('#chess-board title')].map((t) => t.textContent).join('|')")
         toast = browser.find_element(By.ID, "toast")  # the companion's own announcement: neither success nor error
         assert "in check" in toast.text and toast.get_attribute("class") == "toast note"
+
+
+def test_every_form_by_keyboard_alone_with_a_name_for_every_control(browser: Any, table: LiveTable) -> None:
+    """A number, a choice, dice, a multi-select (checkboxes), the secret ballots on the device, a confirm: each form
+    answered with Tab, typing, Space and Enter only; every control has a name a screen reader can say."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
+
+    def named_controls() -> None:
+        controls = [e for e in browser.find_elements(By.CSS_SELECTOR, "button, input, select, textarea, a[href]")
+                    if e.is_displayed()]
+        unnamed = [e.get_attribute("outerHTML")[:80] for e in controls if not e.accessible_name.strip()]
+        assert controls and not unnamed, unnamed
+
+    def tab_to(what: str, match: Callable[[Any], bool], limit: int = 40) -> Any:
+        for _ in range(limit):
+            browser.switch_to.active_element.send_keys(Keys.TAB)
+            e = browser.switch_to.active_element
+            if match(e):
+                return e
+        raise AssertionError(f"Tab never reached {what}")
+
+    def title_is(t: str) -> None:
+        wait(browser, t, lambda b: text(b, "prompt-title").split(" — ")[0] == t)
+
+    open_view(browser, table)
+    pair(browser, table)
+    assert browser.find_element(By.ID, "oled").accessible_name.startswith("The companion's screen")
+    wait(browser, "the number form", lambda b: b.find_elements(By.ID, "num"))
+    named_controls()
+    box = tab_to("the number", lambda e: e.get_attribute("id") == "num")
+    assert box.accessible_name == "How many"
+    box.send_keys(Keys.CONTROL, "a")
+    box.send_keys("4")
+    tab_to("OK", lambda e: e.text == "OK").send_keys(Keys.ENTER)
+    title_is("Which road")
+    named_controls()
+    tab_to("South", lambda e: e.text == "South").send_keys(Keys.ENTER)
+    title_is("Roll")
+    named_controls()
+    first = tab_to("the first die", lambda e: e.get_attribute("type") == "number")
+    assert first.accessible_name == "d6 1 of 2"
+    first.send_keys("6")
+    browser.switch_to.active_element.send_keys(Keys.TAB, "2")
+    tab_to("Enter roll", lambda e: e.text == "Enter roll").send_keys(Keys.ENTER)
+    title_is("Pick")
+    named_controls()
+    boxes = browser.find_elements(By.CSS_SELECTOR, "#answer input[type=checkbox]")
+    assert [b.accessible_name for b in boxes] == ["a", "b", "c"]
+    tab_to("the box a", lambda e: e.get_attribute("value") == "a").send_keys(Keys.SPACE)
+    tab_to("the box c", lambda e: e.get_attribute("value") == "c").send_keys(Keys.SPACE)
+    tab_to("Done", lambda e: e.text == "Done").send_keys(Keys.ENTER)
+    title_is("Vote")
+    assert "casting a secret vote on the companion" in text(browser, "answer")
+    table.press("ok", "ok", "ok", "down", "ok")  # both ballots on the device: <script> Yes, Ben No
+    title_is("Sure?")
+    named_controls()
+    tab_to("Yes", lambda e: e.text == "Yes").send_keys(Keys.ENTER)
+    title_is("Over")
+    table.settle()
+    data = table.app.session.game.data
+    assert (data["n"], data["choice"], data["rolls"], data["picked"]) == (4, "south", [6, 2], ["a", "c"])
+    assert data["votes"] == {"1": "yes", "2": "no"} and table.app.session.game.state == "game_over"
+    events = [e for _n, _t, e in table.app.journal.inputs(table.app.record.id)]
+    assert 'answer 4 web ["a","c"]' in events and "answer 7 web true" in events
