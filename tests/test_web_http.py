@@ -416,3 +416,47 @@ def test_settings_pair_a_phone_shows_the_pin_over_the_settings_menu(tmp_path: Pa
         t.press("ok")  # any key: back to the settings menu
         t.settle()
         assert t.app.pair_screen is None and t.app.home.stack[-1][1] == "Settings"
+
+
+def test_companion_run_prints_the_address_and_settings_list_it(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`companion run` on a Pi: the web view starts before the hardware, says where to open it, and Settings lists
+    host and port (the Pair a phone screen shows the same address as a QR code)."""
+    import companion.logsetup
+    from companion import runtime
+    from companion.events import QuitEvent
+    from companion.menus import settings_lines
+    from webtable import FakeOutput
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    cfg = parse_config({"journal": {"path": str(tmp_path / "j.sqlite")}, "web": {"bind": "127.0.0.1", "port": port}})
+    seen: list[list[str]] = []
+
+    def hardware(cfg: Any, events: Any, stack: ExitStack) -> tuple[FakeOutput, None]:
+        events.put(QuitEvent())  # the loop stops at once; the App shows Settings first
+        return FakeOutput(), None
+
+    real_app = runtime.App
+
+    def app(*a: Any, **kw: Any) -> Any:
+        made = real_app(*a, **kw)
+        seen.append(settings_lines(made))
+        return made
+    monkeypatch.setattr(runtime, "_build_pi", hardware)
+    monkeypatch.setattr(runtime, "App", app)
+    monkeypatch.setattr(runtime, "install_signal_handlers", lambda events: None)
+    monkeypatch.setattr(companion.logsetup, "setup_logging", lambda *a, **kw: None)
+    said: list[str] = []
+    assert runtime.run(cfg, mode="pi", say=said.append) == 0
+    assert f"Web view: open http://127.0.0.1:{port}/ on a phone" in said
+    assert ["Web view:", " 127.0.0.1", f" port {port}"] == seen[0][seen[0].index("Web view:"):][:3]
+    # on a Pi the default bind is the local network: the address shown is this machine's, never 0.0.0.0
+    from companion.web import url_for
+
+    assert parse_config({}).web.bind_for("pi") == "0.0.0.0"
+    assert "0.0.0.0" not in url_for("0.0.0.0", 8080) and url_for("0.0.0.0", 8080).endswith(":8080/")
+    off = parse_config({"journal": {"path": str(tmp_path / "k.sqlite")}, "web": {"enabled": False}})
+    said.clear()
+    assert runtime.run(off, mode="pi", say=said.append) == 0
+    assert not any("Web view" in line for line in said) and seen[-1][seen[-1].index("Web view: off")]
