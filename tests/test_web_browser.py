@@ -223,6 +223,8 @@ def test_sovereign_chess_board_in_colour_and_a_move_from_the_phone(browser: Any,
         with Image.open(shot) as img:
             colours = img.convert("RGB").getcolors(1 << 20) or []
         assert img.width >= 300 and len(colours) > 50  # a board in many colours, not a blank box
+        width = browser.execute_script("return document.documentElement.scrollWidth")
+        assert width <= browser.execute_script("return window.innerWidth")  # the whole board on a phone held upright
 
 
 def test_society_gm_console_enters_orders_processes_and_offers_the_report(browser: Any, tmp_path: Path) -> None:
@@ -350,3 +352,20 @@ def test_every_form_by_keyboard_alone_with_a_name_for_every_control(browser: Any
     assert data["votes"] == {"1": "yes", "2": "no"} and table.app.session.game.state == "game_over"
     events = [e for _n, _t, e in table.app.journal.inputs(table.app.record.id)]
     assert 'answer 4 web ["a","c"]' in events and "answer 7 web true" in events
+
+
+def test_a_pin_only_table_shows_nothing_until_the_phone_pairs(browser: Any, tmp_path: Path) -> None:
+    from selenium.webdriver.common.by import By
+
+    with LiveTable(tmp_path, view="paired", names=("Ana", "Ben")) as t:
+        t.press("ok")
+        browser.delete_all_cookies()
+        browser.get(t.hub.address)
+        wait(browser, "the PIN form", lambda b: text(b, "conn") == "Pair this phone to watch")
+        assert browser.find_element(By.ID, "pin").is_displayed()
+        assert "Ana" not in browser.find_element(By.TAG_NAME, "main").text  # no player, no game, no OLED
+        assert not browser.find_element(By.ID, "oled").get_attribute("src")
+        pair(browser, t)
+        wait(browser, "the game, live", lambda b: text(b, "conn") == "Live" and "How many" in text(b, "prompt-title"))
+        t.press("ok")  # the device moves on: the paired page follows
+        wait(browser, "the next question", lambda b: text(b, "prompt-title") == "Which road — Ben")
