@@ -590,6 +590,10 @@ class Session:
         return f"{who}: {d['die']} {' '.join(map(str, d['values']))}{why}, {source}{mark}"
 
     # -------------------------------------------------------------- output
+    def private_screen(self) -> bool:
+        """The OLED shows an open secret ballot (no menu over it): for the voter's eyes only, never mirrored."""
+        return not self.overlays and self.screen.is_private()
+
     def render(self) -> Image.Image:
         img, d = new_frame()
         if self.overlays:
