@@ -552,7 +552,10 @@ def _victory(t: Turn) -> None:
     done = [k for k in living if int(t.soc(k)["parts"]) >= need
             and int(t.start["soc"][k]["parts"]) < need]
     if done:
-        best = max(done, key=lambda k: (int(t.soc(k)["part_spent"][-1]), -int(k)))
+        # the dearest last part wins; equal ones go to the first order received, as for wonders
+        first = {o["seat"]: i for i, o in reversed(list(enumerate(t.orders)))
+                 if o["kind"] == "part" and t.result[i] == "ok"}
+        best = max(done, key=lambda k: (int(t.soc(k)["part_spent"][-1]), -first.get(k, len(t.orders))))
         t.winners.append({"seat": best, "how": "spaceship"})
     for k in living:
         held, total = culture(t.w, k, t.r)

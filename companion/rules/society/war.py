@@ -36,6 +36,11 @@ def fight_all(t: "Turn") -> None:
             s = t.soc(o["seat"])
             if s["alive"]:
                 s["armies"] = int(s["armies"]) + away[i]
+    # each society attacked this turn (and not attacking back) gets one counterattack next turn: it gets past the
+    # attacker's Colosseum
+    t.w["counters"] = [[r["defender"], r["attacker"]] for r in t.wars
+                       if not any(x["kind"] == "attack" and x["seat"] == r["defender"] and x["target"] == r["attacker"]
+                                  for x in t.orders)]
 
 
 def _counter(t: "Turn", a: str, b: str, away: dict[int, int]) -> int | None:
@@ -56,6 +61,11 @@ def _attack(t: "Turn", i: int, o: "Order", away: dict[int, int], sdi_used: dict[
         away[i] = 0
         t.mark(i, f"stayed home: {why}")
 
+    if not sa["alive"]:
+        # eliminated earlier in this war phase: the army has no home to come back to
+        away[i] = 0
+        t.mark(i, f"lost: {t.name(a)} was eliminated")
+        return
     if not sb["alive"]:
         home("the target is gone")
         return
@@ -64,7 +74,9 @@ def _attack(t: "Turn", i: int, o: "Order", away: dict[int, int], sdi_used: dict[
         return
     counter = _counter(t, a, b, away)
     attacked_by_b = any(x["kind"] == "attack" and x["seat"] == b and x["target"] == a for x in t.orders)
-    if holds(t.w, b, "colosseum") and not attacked_by_b:
+    # the Colosseum's one counterattack: this turn, or the turn after b's attack (orders cross on a forum)
+    counter_right = [a, b] in t.start.get("counters", [])
+    if holds(t.w, b, "colosseum") and not attacked_by_b and not counter_right:
         home(f"{t.name(b)}'s Colosseum")
         t.say("war", f"{t.name(a)}'s attack on {t.name(b)} is stopped by the Colosseum")
         return

@@ -1,0 +1,56 @@
+"""Society against its rules text, from an independent review: each case failed on the code before the fix."""
+from __future__ import annotations
+
+from typing import Any
+
+from companion.rules.society.resolve import resolve
+from companion.rules.society.world import new_world
+
+
+def o(seat: int, kind: str, **kw: Any) -> dict[str, Any]:
+    return {"seat": str(seat), "kind": kind, **kw}
+
+
+def world(**socs: dict[str, Any]) -> dict[str, Any]:
+    """Ana at A1, Ben at B1, Cleo at C1 on a 6x6 map; ``a=``, ``b=``, ``c=`` override their fields."""
+    w = new_world(["Ana", "Ben", "Cleo"], 6, 6, ["A1", "B1", "C1"])
+    for key, seat in (("a", "1"), ("b", "2"), ("c", "3")):
+        w["soc"][seat].update(socs.get(key, {}))
+    return w
+
+
+def test_an_eliminated_society_loses_the_army_it_sent_later_in_the_war() -> None:
+    # Ana (tech 5, 20 armies) takes Ben's only city first: C = (20/1 - 8/1) x 5 = 60 -> 1. Ben's attack on Cleo,
+    # received second, never marches: Ben is gone, and so are his 8 armies (not "home" in a society with no cities)
+    w = world(a={"armies": 20, "tech": 5}, b={"armies": 8}, c={"armies": 0})
+    w["wars"]["1-2"] = {"since": 0, "by": "1"}
+    w2, rep = resolve(w, [o(1, "attack", target="2", armies=20), o(2, "attack", target="3", armies=8)])
+    assert not w2["soc"]["2"]["alive"] and w2["soc"]["2"]["armies"] == 0
+    assert rep["results"] == ["ok", "lost: Ben was eliminated"]
+    assert w2["soc"]["1"]["cities"] == ["A1", "B1"] and w2["soc"]["3"]["cities"] == ["C1"]
+
+
+def test_equal_spaceship_engines_go_to_the_first_order_received() -> None:
+    parts = {"tech": 15, "parts": 3, "part_spent": [1000, 1000, 1000], "gold": 5000}
+    w = world(a=dict(parts), b=dict(parts, part_spent=[1000, 1000, 1000]))
+    _w, rep = resolve(w, [o(2, "part", gold=1500), o(1, "part", gold=1500)])
+    assert rep["winners"] == [{"seat": "2", "how": "spaceship"}]  # Ben's order came first (was: lower seat)
+    _w, rep = resolve(w, [o(2, "part", gold=1500), o(1, "part", gold=1501)])
+    assert rep["winners"] == [{"seat": "1", "how": "spaceship"}]  # the dearer engine still wins
+
+
+def test_the_colosseum_owner_s_victim_gets_its_counterattack_on_the_next_turn() -> None:
+    # Ben holds the Colosseum and attacks Ana (turn 1); Ana's orders for turn 1 crossed his, so her one
+    # counterattack comes on turn 2 and gets past the Colosseum; on turn 3 the Colosseum protects Ben again
+    w = world(a={"armies": 6, "tech": 2}, b={"armies": 6, "tech": 2})
+    w["wonders"]["colosseum"] = {"owner": "2", "builder": "2", "square": "B1", "obsolete": False, "turn": 0, "cost": 4}
+    w["soc"]["2"]["cities"] = ["B1", "B2", "C2"]
+    w1, rep = resolve(w, [o(2, "attack", target="1", armies=1)])
+    # C = (1/2 - 6/1) x 1 < 0: nothing taken; Ben loses 6/2 = 3 > 1 -> his 1 army
+    assert rep["wars"][0]["C"] == 0 and w1["counters"] == [["1", "2"]]
+    w2, rep = resolve(w1, [o(1, "attack", target="2", armies=6)])
+    # declared (Ben's attack made the war): C = (6/2 - 5/3) x (2/2) = 1.33 -> 1
+    assert rep["results"] == ["ok"] and rep["wars"][0]["C"] == 1 and len(w2["soc"]["1"]["cities"]) == 2
+    assert w2["counters"] == [["2", "1"]]
+    _w3, rep = resolve(w2, [o(1, "attack", target="2", armies=1)])
+    assert rep["results"] == ["stayed home: Ben's Colosseum"]
