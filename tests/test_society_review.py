@@ -54,3 +54,17 @@ def test_the_colosseum_owner_s_victim_gets_its_counterattack_on_the_next_turn() 
     assert w2["counters"] == [["2", "1"]]
     _w3, rep = resolve(w2, [o(1, "attack", target="2", armies=1)])
     assert rep["results"] == ["stayed home: Ben's Colosseum"]
+
+
+def test_a_strike_with_nukes_only_is_no_two_way_attack() -> None:
+    # Ana sends 1 nuke and no armies at Ben while Ben attacks her with 3 armies: no armies meet, so the nuke
+    # flies (B1, nearest to Ana) and Ben's 3 then attack: C = (3/11 - 0/2) x (1/11) -> 0
+    w = world(a={"tech": 11, "nukes": 1, "armies": 0, "cities": ["A1", "A2"]},
+              b={"armies": 3, "cities": ["B1", "B2", "C2"]})
+    w["wars"]["1-2"] = {"since": 0, "by": "1"}
+    w2, rep = resolve(w, [o(1, "attack", target="2", armies=0, nukes=1), o(2, "attack", target="1", armies=3)])
+    assert rep["results"] == ["ok", "ok"]
+    assert rep["wars"][0]["nukes"] == {"sent": 1, "stopped": 0, "destroyed": ["B1"]} and "two_way" not in rep["wars"][0]
+    assert w2["nuked"] == ["B1"] and w2["soc"]["1"]["nukes"] == 0
+    assert (rep["wars"][1]["A"], rep["wars"][1]["D"], rep["wars"][1]["C"]) == (3, 0, 0)
+    assert "two_way" not in rep["wars"][1] and w2["soc"]["2"]["armies"] == 3

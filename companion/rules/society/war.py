@@ -44,9 +44,10 @@ def fight_all(t: "Turn") -> None:
 
 
 def _counter(t: "Turn", a: str, b: str, away: dict[int, int]) -> int | None:
-    """The index of b's attack on a this turn that is still to be fought, if any."""
+    """The index of b's attack on a this turn that is still to be fought with armies, if any."""
     for j, o in enumerate(t.orders):
-        if o["kind"] == "attack" and o["seat"] == b and o["target"] == a and j in away and t.result[j] == "ok":
+        if (o["kind"] == "attack" and o["seat"] == b and o["target"] == a and away.get(j, 0) > 0
+                and t.result[j] == "ok"):
             return j
     return None
 
@@ -72,7 +73,8 @@ def _attack(t: "Turn", i: int, o: "Order", away: dict[int, int], sdi_used: dict[
     if not adjacent_socs(t.w, a, b):
         home(f"not adjacent to {t.name(b)}")
         return
-    counter = _counter(t, a, b, away)
+    # armies meet armies: a strike with nukes only is no two-way attack
+    counter = _counter(t, a, b, away) if away[i] > 0 else None
     attacked_by_b = any(x["kind"] == "attack" and x["seat"] == b and x["target"] == a for x in t.orders)
     # the Colosseum's one counterattack: this turn, or the turn after b's attack (orders cross on a forum)
     counter_right = [a, b] in t.start.get("counters", [])
