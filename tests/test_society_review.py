@@ -68,3 +68,14 @@ def test_a_strike_with_nukes_only_is_no_two_way_attack() -> None:
     assert w2["nuked"] == ["B1"] and w2["soc"]["1"]["nukes"] == 0
     assert (rep["wars"][1]["A"], rep["wars"][1]["D"], rep["wars"][1]["C"]) == (3, 0, 0)
     assert "two_way" not in rep["wars"][1] and w2["soc"]["2"]["armies"] == 3
+
+
+def test_an_order_the_treasury_cannot_pay_says_what_it_costs_and_what_is_left() -> None:
+    from companion.rules.society.orders import why_not
+
+    # 6 gold; Iron Working 4 x (3-0)/3 = 4 and Monarchy 8: 12 needed; after the trade (-2 +1) and a first level,
+    # a Tower of Babel bid of 2 finds 1 gold left
+    w = world()
+    assert why_not(w, [], o(1, "research", levels=2)) == "not enough gold: 12 needed, 6 left for production"
+    orders = [o(1, "trade", partner="2"), o(1, "research", levels=1)]
+    assert why_not(w, orders, o(1, "wonder", wonder="babel", gold=2)) == "not enough gold: 2 needed, 1 left for production"

@@ -583,6 +583,16 @@ def spendable(world: World, orders: list[Order], seat: str, r: f.Readings = f.DE
     return max(0, int(t.soc(seat)["gold"]) - _plan_cost(t, seat, mine))
 
 
+def production_cost(world: World, orders: list[Order], seat: str, r: f.Readings = f.DEFAULT) -> int:
+    """What the society's production orders among ``orders`` cost this turn (those a spy has not negated)."""
+    t = Turn(world, orders, r)
+    _diplomacy(t)
+    _espionage(t)
+    mine = [(i, o) for i, o in t.of(*PROD_KINDS)
+            if o["seat"] == seat and (seat, KIND_PHASE[o["kind"]]) not in t.negated]
+    return _plan_cost(t, seat, mine)
+
+
 def research_costs(world: World, seat: str, levels: int, r: f.Readings = f.DEFAULT) -> list[int]:
     """The price of each of the next ``levels`` levels for this society this turn."""
     t = Turn(world, [], r)
