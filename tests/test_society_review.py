@@ -79,3 +79,27 @@ def test_an_order_the_treasury_cannot_pay_says_what_it_costs_and_what_is_left() 
     assert why_not(w, [], o(1, "research", levels=2)) == "not enough gold: 12 needed, 6 left for production"
     orders = [o(1, "trade", partner="2"), o(1, "research", levels=1)]
     assert why_not(w, orders, o(1, "wonder", wonder="babel", gold=2)) == "not enough gold: 2 needed, 1 left for production"
+
+
+def test_the_nukes_of_an_army_beaten_in_a_two_way_attack_still_fly() -> None:
+    # Ana (tech 11) sends 1 army and 1 nuke, nukes first; Ben's 5 armies attack her the same turn.
+    # Two-way: 1 x 11 = 11 against 5 x 3 = 15 -> Ben wins, (15 - 11) / 3 = 1.33 -> 2 survive; Ana's army is
+    # destroyed, but her nuke still takes B1 (nearest her, no wonder). Then Ben's 2 attack her (no armies home):
+    # C = (2/11 - 0/2) x 3/11 -> 0
+    w = world(a={"tech": 11, "nukes": 1, "armies": 1, "cities": ["A1", "A2"]},
+              b={"tech": 3, "armies": 5, "cities": ["B1", "B2", "C2"]})
+    w["wars"]["1-2"] = {"since": 0, "by": "1"}
+    w2, rep = resolve(w, [o(1, "attack", target="2", armies=1, nukes=1), o(2, "attack", target="1", armies=5)])
+    assert rep["results"] == ["destroyed in a two-way attack", "ok"]
+    assert rep["wars"][0]["two_way"]["winner"] == 2 and rep["wars"][0]["two_way"]["survivors"] == 2
+    assert rep["wars"][0]["nukes"]["destroyed"] == ["B1"] and w2["soc"]["1"]["nukes"] == 0
+    assert rep["wars"][1]["A"] == 2 and rep["wars"][1]["C"] == 0
+    # the other way round: Ben's order first, Ben loses; Ben's nuke flies when his own order is reached
+    w = world(a={"tech": 11, "armies": 5, "cities": ["A1", "A2"]},
+              b={"tech": 11, "nukes": 1, "armies": 1, "cities": ["B1", "B2", "C2"]})
+    w["wars"]["1-2"] = {"since": 0, "by": "1"}
+    w2, rep = resolve(w, [o(1, "attack", target="2", armies=5), o(2, "attack", target="1", armies=1, nukes=1)])
+    # 5 x 11 = 55 against 11: Ana wins, 44/11 = 4 survive; C = (4/11 - 0/3) x 1 -> 0
+    assert rep["results"] == ["ok", "destroyed in a two-way attack"]
+    assert rep["wars"][1]["nukes"] == {"sent": 1, "stopped": 0, "destroyed": ["A1"]}
+    assert w2["nuked"] == ["A1"] and w2["soc"]["2"]["nukes"] == 0 and w2["soc"]["1"]["armies"] == 4
