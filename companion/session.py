@@ -25,7 +25,8 @@ from .journal import RollRecord
 from .timekeeper import Timekeeper, clock_setting, draw_time, time_width
 from .ui.draw import LIST_W, new_frame, title_bar, wrap
 from .ui.prompt_screens import DiceContext, PromptScreen, roll_summary, screen_for
-from .ui.widgets import Back, ConfirmWidget, Done, Item, ListWidget, TextView, Toast, draw_lines, draw_toast
+from .ui.widgets import (ANNOUNCE_LINES, ANNOUNCE_MORE, TOAST_W, Back, ConfirmWidget, Done, Item, ListWidget, TextView, Toast,
+                         draw_lines, draw_toast)
 from .wizard import SetupWizard
 
 log = logging.getLogger(__name__)
@@ -404,7 +405,12 @@ class Session:
         notes = [n for n in notes if n != self._start_note]
         if not notes:
             return
-        self.toast = ". ".join(([self.toast] if self.toast else []) + list(notes[-3:]))
+        said = ". ".join(list(notes[-3:]))
+        if self.toast:  # a roll summary first, unless it would push the game's own result off the box
+            both = f"{self.toast}. {said}"
+            self.toast = both if len(wrap(both, TOAST_W)) <= ANNOUNCE_LINES else said
+        else:
+            self.toast = said
         self.toast_sticky = True
 
     @property
@@ -584,6 +590,10 @@ class Session:
         return f"{who}: {d['die']} {' '.join(map(str, d['values']))}{why}, {source}{mark}"
 
     # -------------------------------------------------------------- output
+    def private_screen(self) -> bool:
+        """The OLED shows an open secret ballot (no menu over it): for the voter's eyes only, never mirrored."""
+        return not self.overlays and self.screen.is_private()
+
     def render(self) -> Image.Image:
         img, d = new_frame()
         if self.overlays:
@@ -597,7 +607,10 @@ class Session:
         else:
             self._draw_clock(d)
         if self.toast:
-            draw_toast(d, self.toast)
+            if self.toast_sticky:
+                draw_toast(d, self.toast, ANNOUNCE_LINES, ANNOUNCE_MORE)
+            else:
+                draw_toast(d, self.toast)
         return img
 
     def _draw_clock(self, d: Any) -> None:

@@ -16,6 +16,7 @@ from .draw import ROW, WIDTH, big_text, draw_text, new_frame, text_width
 if TYPE_CHECKING:
     from ..session import Session
 
+GLANCE_MORE = "any key: read it all"  #: an announcement too long for the glance view's two lines ends so
 NAME_Y = 12  #: top of the large name's cell (its capitals start 3 px lower and are 15 px tall)
 
 
@@ -58,8 +59,8 @@ def render_glance(info: Glance, toast: str | None = None) -> Image.Image:
     if toast:
         from .widgets import draw_toast
 
-        draw_toast(d, toast, max_lines=2)
+        draw_toast(d, toast, max_lines=2, more=GLANCE_MORE)
     return img
 
 
-__all__ = ["Glance", "glance_for", "render_glance"]
+__all__ = ["GLANCE_MORE", "Glance", "glance_for", "render_glance"]
