@@ -228,3 +228,72 @@ def test_roller_firmware_path_in_the_guide_is_where_the_installer_puts_it() -> N
     assert "readonly DOCS=$PREFIX/docs" in install and "readonly PREFIX=/opt/companion" in install
     assert '"$DOCS/roller/$(basename "$f")"' in install
     assert "fs cp /opt/companion/docs/roller/main.py :main.py" in ROLLER
+
+
+# ------------------------------------------------------------------ what the firmware and the tools decide
+
+#: the Pico's GPIO → physical pin (pins 1–20 down the left edge, 21–40 up the right; grounds left out)
+PICO_PIN = {**{gp: pin for gp, pin in zip(range(16), (1, 2, 4, 5, 6, 7, 9, 10, 11, 12, 14, 15, 16, 17, 19, 20))},
+            16: 21, 17: 22, 18: 24, 19: 25, 20: 26, 21: 27, 22: 29, 26: 31, 27: 32, 28: 34}
+
+
+def firmware_constants() -> dict[str, object]:
+    """The top-level constants of firmware_docs/roller/main.py, read without running it (it needs `machine`)."""
+    import ast
+
+    tree = ast.parse((DOCS / "roller" / "main.py").read_text())
+    return {t.id: ast.literal_eval(node.value) for node in tree.body if isinstance(node, ast.Assign)
+            for t in node.targets if isinstance(t, ast.Name) and isinstance(node.value, ast.Constant)}
+
+
+def test_roller_guide_pins_and_timings_are_the_firmwares() -> None:
+    fw = firmware_constants()
+    source = (DOCS / "roller" / "main.py").read_text()
+    fitted = re.search(r"^SWITCH_PIN = None  # (\d+) if a d6/d12 switch is fitted", source, re.M)
+    assert fitted, "main.py says which pin a switch goes on"
+    switch = int(fitted[1])
+    wiring = ROLLER.split("## Wiring", 1)[1].split("\n## ", 1)[0]
+    for what, gp in (("button, one leg", fw["BUTTON_PIN"]), ("LED anode (long leg)", fw["LED_PIN"]),
+                     ("switch, one side (optional)", switch)):
+        assert f"| {what} | GP{gp} (pin {PICO_PIN[gp]})" in wiring, f"the roller's guide wires the {what} elsewhere"
+        assert f"GP{gp} ({PICO_PIN[gp]}) ----[" in wiring, f"the roller's sketch draws the {what} elsewhere"
+    assert f"set `SWITCH_PIN = {switch}` at the top of `main.py`" in wiring
+    assert fw["SWITCH_PIN"] is None and "without it a long press toggles" in ROLLER
+    using = ROLLER.split("## Using it", 1)[1].split("\n## ", 1)[0]
+    assert f"hold for {fw['LONG_PRESS_MS'] / 1000:g} s (no switch fitted)" in using
+    assert f"refused: {fw['MAX_PENDING']} rolls are waiting" in using
+    assert "self.led.blink(2 if self.die == \"d12\" else 1, 200, 200)" in source and "two mean d12" in using
+    assert "self.led.blink(3, 40, 60)" in source and "three fast blinks" in using
+    assert f"[protocol version {fw['PROTOCOL']}](../roller-protocol.md)" in ROLLER
+
+
+def test_a_changed_firmware_pin_would_be_caught() -> None:
+    """The check above is not vacuous: the guide names exactly one button pin."""
+    wiring = ROLLER.split("## Wiring", 1)[1]
+    assert "| button, one leg | GP15 (pin 20)" not in wiring and "| button, one leg | GP14 (pin 19)" in wiring
+
+
+def test_first_boot_quotes_checks_line_for_no_roller() -> None:
+    """first-boot.md: with `[roller] port = "none"` the roller's line says ok and off."""
+    from companion.check import check_roller
+
+    first_boot = (DOCS / "first-boot.md").read_text()
+    assert 'Set `[roller] port = "none"`' in first_boot and 'the line then says `ok` and "off"' in first_boot
+    result = check_roller(parse_config({"roller": {"port": "none"}}))
+    assert result.ok and result.line().startswith("ok    roller   off ")
+
+
+def test_first_boot_quotes_the_sandbox_score() -> None:
+    """first-boot.md and the README give the score `systemd-analyze security` gives the installed unit."""
+    import subprocess
+
+    from test_systemd_unit import UNIT, systemd_analyze
+
+    exe = systemd_analyze()
+    out = subprocess.run([exe, "security", "--offline=true", "--no-pager", str(UNIT)], capture_output=True, text=True,
+                         timeout=60).stdout
+    m = re.search(r"Overall exposure level for companion\.service: (\d+\.\d) (\w+)", out)
+    assert m, out
+    first_boot = (DOCS / "first-boot.md").read_text()
+    assert f'shows the sandbox score (about {m[1]}, "{m[2]}"' in first_boot, (m[1], m[2])
+    assert f'`systemd-analyze security --offline=true systemd/companion.service`: {m[1]} ("{m[2]}")' in README
