@@ -297,3 +297,19 @@ def test_first_boot_quotes_the_sandbox_score() -> None:
     first_boot = (DOCS / "first-boot.md").read_text()
     assert f'shows the sandbox score (about {m[1]}, "{m[2]}"' in first_boot, (m[1], m[2])
     assert f'`systemd-analyze security --offline=true systemd/companion.service`: {m[1]} ("{m[2]}")' in README
+
+
+def test_safe_at_boot_names_the_default_led_pins_and_they_are_pulled_down() -> None:
+    """wiring.md: every default LED pin is one of GPIO 9–27, which the chip pulls down until the companion starts."""
+    leds = LedsConfig()
+    pins = sorted([*leds.players, *([leds.status] if leds.status is not None else [])])
+    assert all(9 <= p <= 27 for p in pins), pins
+    boot = WIRING.split("### Pins, HATs and boot", 1)[1].split("\n## ", 1)[0]
+    assert "GPIO 0–8\n  pulled up, GPIO 9–27 pulled down" in boot
+    named = re.search(r"All the LED pins \(([^)]*)\) are pulled down", boot)
+    assert named, "wiring.md lists the LED pins that are pulled down at boot"
+    listed: list[int] = []
+    for part in re.split(r",\s+", named[1]):
+        lo, _, hi = part.partition("–")
+        listed += range(int(lo), int(hi or lo) + 1)
+    assert listed == pins
