@@ -313,3 +313,18 @@ def test_safe_at_boot_names_the_default_led_pins_and_they_are_pulled_down() -> N
         lo, _, hi = part.partition("–")
         listed += range(int(lo), int(hi or lo) + 1)
     assert listed == pins
+
+
+def test_root_only_tools_are_given_with_sudo() -> None:
+    """A maker's shell on Raspberry Pi OS: `i2cdetect` is in /usr/sbin (not on a user's PATH) and `dmesg` is
+    restricted to root, so every command the docs and the fault messages give for them starts with sudo."""
+    from hw import faults
+
+    texts = {doc.name: doc.read_text() for doc in MAKER_DOCS}
+    texts["hw/faults.py"] = " ".join(f"`{v}`" for v in vars(faults).values() if isinstance(v, str))
+    for name, text in texts.items():
+        for snippet in snippets(text) + re.findall(r"'([^'\n]+)'", text):
+            for part in re.split(r"&&|;|\|", snippet):
+                words = part.split()
+                if words and words[0] in ("i2cdetect", "dmesg") and len(words) > 1 or words[:1] == ["dmesg"]:
+                    raise AssertionError(f"{name}: `{snippet}` needs sudo in front")
