@@ -328,3 +328,19 @@ def test_root_only_tools_are_given_with_sudo() -> None:
                 words = part.split()
                 if words and words[0] in ("i2cdetect", "dmesg") and len(words) > 1 or words[:1] == ["dmesg"]:
                     raise AssertionError(f"{name}: `{snippet}` needs sudo in front")
+
+
+def test_check_is_run_with_the_service_stopped() -> None:
+    """The service holds the display, the pins and the roller: every place a maker is told to run `companion check`
+    on the installed Pi stops it first (else the check reports GPIO busy) and starts it again after."""
+    block = re.search(r"```sh\n(.*?)```", readme_section("Install on a Raspberry Pi"), re.S)
+    assert block
+    cmds = [line.split("#", 1)[0].strip() for line in block[1].splitlines()]
+    at = cmds.index("companion check")
+    assert cmds[at - 1] == "sudo systemctl stop companion" and cmds[at + 1] == "sudo systemctl start companion"
+    first_boot = (DOCS / "first-boot.md").read_text()
+    items = [i for i in re.split(r"\n- \[ \] ", first_boot) if "`companion check`" in i]
+    assert len(items) == 2
+    for item in items:
+        assert "`sudo systemctl stop companion` then `companion check`" in item
+        assert "`sudo systemctl start companion`" in item
