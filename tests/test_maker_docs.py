@@ -344,3 +344,37 @@ def test_check_is_run_with_the_service_stopped() -> None:
     for item in items:
         assert "`sudo systemctl stop companion` then `companion check`" in item
         assert "`sudo systemctl start companion`" in item
+
+
+@pytest.mark.parametrize("game, status", [(None, "home menu"), ("race-to-ten.toml", "playing")])
+def test_first_boot_quotes_the_services_status_line(tmp_path: Path, game: str | None, status: str) -> None:
+    """`systemctl status companion` shows the STATUS= the loop sends with READY=1, as first-boot.md quotes it."""
+    import threading
+
+    from companion.events import QuitEvent
+    from test_app import EXAMPLES, make_app
+
+    assert f"`{status}`" in (DOCS / "first-boot.md").read_text().split("`systemctl status companion`", 1)[1][:120]
+    sent: list[str] = []
+
+    class Notifier:
+        def watchdog_interval(self) -> None:
+            return None
+
+        def ready(self, status: str = "") -> None:
+            sent.append(status)
+
+        def ping(self) -> None:
+            pass
+
+        def stopping(self, status: str = "") -> None:
+            pass
+
+    app, _out = make_app(tmp_path, game=str(EXAMPLES / game) if game else None, notifier=Notifier())
+    t = threading.Thread(target=app.run)
+    t.start()
+    app.events.put(QuitEvent())
+    t.join(10)
+    assert not t.is_alive()
+    app.shutdown()
+    assert sent == [status]
