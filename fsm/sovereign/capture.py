@@ -22,6 +22,10 @@ if TYPE_CHECKING:
 KINDS = ("capture", "fortcap")
 
 
+def _cities(n: int) -> str:
+    return "1 city" if n == 1 else f"{n} cities"
+
+
 def start_city(g: "SovereignGame") -> None:
     g.data["sub"] = {"kind": "capture", "step": "victim", "from": None, "city": None}
 
@@ -63,7 +67,7 @@ def prompt(g: "SovereignGame") -> Prompt:
         return _fort_prompt(g, sub, seat)
     step = sub["step"]
     if step == "victim":
-        opts = tuple(Option(str(s), f"{short(g, s, 12)} {len(pl(g, s)['cities'])}c", enabled=bool(pl(g, s)["cities"]),
+        opts = tuple(Option(str(s), f"{short(g, s, 12)}: {_cities(len(pl(g, s)['cities']))}", enabled=bool(pl(g, s)["cities"]),
                             hint=f"{short(g, s, 12)} has no city") for s in g.seats if s != seat)
         first = next((o.key for o in opts if o.enabled), None)
         return Choice(title="Capture from", player=seat, options=opts, back=BACK, default=first)
