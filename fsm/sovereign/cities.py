@@ -42,7 +42,7 @@ def prompt(g: "SovereignGame") -> Prompt:
                 Option("remove", "-1 tile", enabled=c["tiles"] > 1, hint="the central tile goes last: Remove city"),
                 Option("raze", "Remove city"),
                 Option("done", "Done"))
-        return Choice(title=f"{c['name']}: {c['tiles']} tiles", lines=(f"of {short(g, seat, 16)}",),
+        return Choice(title=c["name"], lines=(f"of {short(g, seat, 12)}: {c['tiles']} tiles",),
                       player=active, options=opts, back=BACK, default="done")
     raise RuntimeError(f"invariant: no cities step {step!r}")
 

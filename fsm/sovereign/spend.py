@@ -249,7 +249,7 @@ def sub_prompt(g: "SovereignGame") -> Prompt:
     elif free:
         title, lines = "Free unit", (rt.tech(sub["src"]).name,)
     else:
-        title, lines = f"Build unit, {pts} pts", ()
+        title, lines = f"Buy unit, {pts} pts", ()
     return Choice(title=title, lines=lines, player=seat, options=tuple(opts), back=BACK, default=first)
 
 
