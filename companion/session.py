@@ -590,6 +590,10 @@ class Session:
         return f"{who}: {d['die']} {' '.join(map(str, d['values']))}{why}, {source}{mark}"
 
     # -------------------------------------------------------------- output
+    def private_screen(self) -> bool:
+        """The OLED shows an open secret ballot (no menu over it): for the voter's eyes only, never mirrored."""
+        return not self.overlays and self.screen.is_private()
+
     def render(self) -> Image.Image:
         img, d = new_frame()
         if self.overlays:
@@ -623,6 +627,16 @@ class Session:
             w = time_width(text)
             d.rectangle((127 - w - 3, 0, 127, 10), fill=1)
             draw_time(d, 126, 0, text, fill=0)
+
+    def clock_shown(self) -> str | None:
+        """The running seat's time as the screen shows it (``clock paused`` while paused), or None without a clock."""
+        tk = self.timekeeper
+        if tk is None or self.game is None or self._game_over:
+            return None
+        if tk.clock.paused:
+            return "clock paused"
+        running = [shown for _name, shown, on in tk.rows(self.names, self._now) if on]
+        return running[0] if running else None
 
     def clock_warning(self, now: float) -> int | None:
         """The running seat when it is in its last seconds (the app flashes its LED fast), else None."""

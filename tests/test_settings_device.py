@@ -65,6 +65,38 @@ def test_an_unwritable_folder_says_what_to_check(tmp_path: Path) -> None:
         folder.chmod(0o700)
 
 
+@pytest.mark.parametrize("content, match", [
+    (b"[display]\ncontrast = 10 # \xff\n", "is not UTF-8 text"),
+    (b"[display\ncontrast = 10\n", "is not valid TOML"),
+])
+def test_a_config_file_edited_into_nonsense_since_start_is_one_line(tmp_path: Path, content: bytes,
+                                                                    match: str) -> None:
+    p = tmp_path / "config.toml"
+    p.write_bytes(content)
+    with pytest.raises(ConfigError, match=match) as e:
+        save_settings(p, {("display", "contrast"): 64})
+    assert "\n" not in str(e.value) and str(p) in str(e.value)
+    assert p.read_bytes() == content
+
+
+def test_a_full_disk_when_saving_settings_says_full_and_keeps_the_file(tmp_path: Path,
+                                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    import errno
+    import os
+
+    p = tmp_path / "config.toml"
+    p.write_text("[display]\ncontrast = 10\n")
+
+    def fsync(fd: int) -> None:
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(os, "fsync", fsync)
+    with pytest.raises(ConfigError, match="the disk is full; free some space") as e:
+        save_settings(p, {("display", "contrast"): 64})
+    assert "permissions" not in str(e.value)
+    assert p.read_text() == "[display]\ncontrast = 10\n" and [f.name for f in tmp_path.iterdir()] == ["config.toml"]
+
+
 def test_updated_text_changes_only_the_key() -> None:
     new = updated_text(CONFIG, {("dice", "sources"): ["roller", "typed"]})
     assert new.replace('sources = ["roller", "typed"]', 'sources = ["typed", "rng"]') == CONFIG

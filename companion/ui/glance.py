@@ -26,6 +26,7 @@ class Glance:
     round: int | None
     phase: str
     doing: str  #: the prompt's title: what the player is asked for
+    clock: str | None = None  #: the running game clock (``4:59``, ``clock paused``), when the game has one
 
 
 def glance_for(session: "Session") -> Glance | None:
@@ -38,7 +39,8 @@ def glance_for(session: "Session") -> Glance | None:
     if seat is None or not 0 < seat <= len(g.players):
         return None
     rnd = g.data.get("round")
-    return Glance(g.player_name(seat), rnd if isinstance(rnd, int) else None, g.phase_label(), p.title)
+    return Glance(g.player_name(seat), rnd if isinstance(rnd, int) else None, g.phase_label(), p.title,
+                  session.clock_shown())
 
 
 def _centred(d: "object", y: int, text: str) -> None:
@@ -52,7 +54,7 @@ def render_glance(info: Glance, toast: str | None = None) -> Image.Image:
     head = " · ".join(x for x in (f"Round {info.round}" if info.round is not None else "", info.phase) if x)
     _centred(d, 0, head)
     big_text(d, NAME_Y, info.name, "large")
-    _centred(d, 41, info.doing)
+    _centred(d, 41, f"{info.doing} · {info.clock}" if info.clock else info.doing)  # a running clock stays in view
     _centred(d, 53, "any key: back")
     if toast:
         from .widgets import draw_toast
