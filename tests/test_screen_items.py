@@ -166,6 +166,13 @@ def test_no_undecodable_abbreviations() -> None:
     assert s.game is not None
     lines = s.game.chain_lines()
     assert lines and "dn" not in " ".join(lines) and lines[0].startswith("Ana 0 Ben 0")
+    from companion.rules.sovereigns_chain import tokens
+    from companion.rules.sovereigns_chain.tokens import TokenKind
+
+    assert tokens.supply_line({TokenKind.SHIELD: 13, TokenKind.MODIFIER: 21, TokenKind.SUIT: 21}) == \
+        "Left: 13 shields, 21 mods"  # not "Sh13 Mod21 Suit21"
+    chains = next(v for v in s.game.views() if v.title == "Chains").lines
+    assert chains[0].startswith("Ana: 0 in play") and not any(" dn" in c or " sh " in c for c in chains), chains
 
 
 def test_the_chart_soveranas_specials_and_the_fairness_page_speak_in_words() -> None:
