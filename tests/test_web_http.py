@@ -154,6 +154,13 @@ def test_nothing_writes_without_a_paired_session_and_its_csrf_token(table: LiveT
     csrf, c.csrf = c.csrf, ""
     status, data = c.answer(seq, 3)
     assert status == 403 and "CSRF" in data["error"]
+    for path, body in (("/api/claim", {"seat": 1}), ("/api/unpair", {})):  # every writing route, not just answers
+        for token in ("", "x" + csrf[1:]):
+            c.csrf = token
+            status, data = c.json("POST", path, body)
+            assert status == 403 and "CSRF" in data["error"], (path, token)
+    c.csrf = ""
+    assert table.hub.pairing.seats() == {} and table.hub.pairing.session(c.cookie.split("=", 1)[1]) is not None
     c.csrf = "x" + csrf[1:]
     assert c.answer(seq, 3)[0] == 403
     c.csrf = csrf
