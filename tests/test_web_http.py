@@ -231,6 +231,10 @@ def test_answers_go_through_the_journal_with_their_source_and_replay_exactly(tab
     s, rec = table.app.session, table.app.record
     assert s.game.data["n"] == 3 and s.game.data["choice"] == "south" and s.game.data["rolls"] == [3, 4]
     assert s.dice_history[-1]["source"] == "typed"
+    snap = table.public()  # the dice history and the fairness verdict, as the page shows them
+    assert snap["dice"][-1] == {**s.dice_history[-1], "player_name": "Ana"} and snap["dice"][-1]["values"] == [3, 4]
+    assert [(f["roller"], f["die"], f["n"], f["verdict"]) for f in snap["fairness"]] == [
+        ("typed", "d6", 2, "too few rolls")]
     events = [e for _n, _t, e in table.app.journal.inputs(rec.id)]
     assert events[1:] == ["answer 1 web 5", "answer 1 web 3", "answer 2 web \"west\"", "answer 2 web \"south\"",
                           'answer 3 web {"values":[7,1],"source":"typed"}',
