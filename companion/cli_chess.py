@@ -161,7 +161,7 @@ def cmd_inspect(args: argparse.Namespace) -> int:
         from .chess_record import RecordError, replay
 
         try:
-            text = args.moves_file.read_text(encoding="utf-8")
+            text = args.moves_file.read_text(encoding="utf-8-sig")
         except (OSError, UnicodeDecodeError) as e:
             raise ChessInputError(f"cannot read moves file {args.moves_file}: {getattr(e, 'strerror', None) or e}") \
                 from None
