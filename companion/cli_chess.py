@@ -179,7 +179,9 @@ def cmd_inspect(args: argparse.Namespace) -> int:
     for line in board_diagram(game):
         print(line)
     if played is not None:
-        print(f"after {len(played)} moves from {args.moves_file}")
+        n = sum(m not in ("accept", "reject") for m in played)  # the opening choice is not a move
+        choice = "".join(f" and {m}" for m in played if m in ("accept", "reject"))
+        print(f"after {n} move{'' if n == 1 else 's'}{choice} from {args.moves_file}")
     print(f"position {game.text}")
     print(f"player {game.turn} to move, ply {game.ply}")
     for p in (1, 2):

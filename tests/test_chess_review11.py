@@ -5,6 +5,7 @@ typed after the opening is refused in plain words; the record's header always na
 """
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -14,6 +15,8 @@ from companion.session import Session
 from fsm.base import Player, Setup
 from fsm.prompts import InvalidAnswer
 from fsm.sovereign_chess import SovereignChessGame
+
+from conftest import run_companion
 
 
 def game(**options: Any) -> SovereignChessGame:
@@ -85,3 +88,14 @@ def test_the_record_header_names_the_clock_even_when_there_is_none() -> None:
     g.answer("wPi2-i4")
     assert g.record()["headers"]["Clock"] == "none"
     assert game(clock="fischer 300+3").record()["headers"]["Clock"] == "fischer 300+3"
+
+
+def test_inspect_counts_moves_not_the_opening_choice(tmp_path: Path) -> None:
+    f = tmp_path / "plain.txt"
+    f.write_text("wPi2-i4\nreject\nbPe15-e13\nwPe2-e4\n")
+    out = run_companion("chess", "inspect", "--moves-file", str(f))
+    assert out.returncode == 0, out.stderr
+    assert f"after 3 moves and reject from {f}" in out.stdout.splitlines()
+    assert "player 2 to move, ply 3" in out.stdout.splitlines()
+    f.write_text("wPi2-i4\n")
+    assert f"after 1 move from {f}" in run_companion("chess", "inspect", "--moves-file", str(f)).stdout
