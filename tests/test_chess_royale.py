@@ -393,3 +393,30 @@ def test_four_seat_control_matches_a_fixpoint_reference(seed: int) -> None:
             for colour in got:
                 ref[colour] = seat
         assert control_of(board, [-1, *owned]) == ref
+
+
+def test_a_king_that_can_take_the_last_other_king_has_not_escaped() -> None:
+    # White's king on a1 is not in check; its rook on b2 is pinned by Ash's bishop on e5 (Ash has no king), and Ash's
+    # knights cover a2 and b1: every White move but one leaves the king in check. That one, Rb2xb9, takes Black's
+    # king — the last other king — and ends the game, so White's king has not escaped: White moves and wins.
+    game = royale({"a1": "wk", "b2": "wr", "e5": "ab", "a3": "an", "c1": "an", "b9": "bk", "h14": "bp"}, turn=4)
+    game.make("bPh14-h13")
+    report = game.last_report
+    assert report is not None and report.escaped == () and game.king_square(1) == parse_square("a1")
+    assert game.turn == 1 and game.outcome() is None
+    game.make("wRb2xb9")
+    outcome = game.outcome()
+    assert outcome is not None and (outcome.winner, outcome.tied, outcome.reason) == (1, (2, 3, 4), "last king")
+
+
+def test_a_rook_in_a_corner_castles_along_its_rank_only() -> None:
+    # p1 is on rank 1 and on the p-file: its right belongs to rank 1 (the king on i1), never to Slate's king on p8,
+    # even with a slate rook there and the p-file empty between them
+    pieces = {"i1": "wk", "p1": "sr", "a9": "ak", "p8": "sk", "h16": "bk"}
+    game = royale(pieces, turn=3, castling="p1")
+    assert not [m for m in game.legal_moves() if m.text.startswith("O-O")]
+    game.make("sKp8-o8")  # and Slate's king leaving p8 leaves the rank-1 right alone
+    assert game.text.split()[6] == "p1"
+    game = royale({**pieces, "p1": "wr"}, castling="p1")
+    assert sorted(m.text for m in game.legal_moves() if m.text.startswith("O-O")) == [
+        "O-O@j1", "O-O@k1", "O-O@l1", "O-O@m1", "O-O@n1", "O-O@o1"]
