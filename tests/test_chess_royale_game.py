@@ -2,6 +2,7 @@
 announcements, the status page and the state JSON."""
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -163,7 +164,7 @@ def test_state_json_in_the_middle_and_the_status_page() -> None:
     assert js["kings"] == {"1": "m1", "2": "c6", "3": None, "4": None}
     assert js["check"] == {"2": [1]}
     prompt = g.prompt()
-    assert isinstance(prompt, Choice) and prompt.lines == ("Cleo", "No king", "slate")
+    assert isinstance(prompt, Choice) and prompt.lines == ("No king", "owns slate")
     (status,) = g.views()
     assert status.title == "Status"
     assert status.lines[:4] == ("Ann: playing", " white army, owns white", " king m1", "Ben: playing")
@@ -205,29 +206,92 @@ def test_checked_seats_leds_flash_through_the_session() -> None:
     assert s.prompt().title == "Move" and s.game.state_json()["to_move"] == 3
 
 
+SCRIPT = Path(__file__).parent / "scripts" / "royale_last_king_standing.txt"
+
+
+def test_the_story_script_is_the_story() -> None:
+    """The shipped script (tests/scripts/royale_last_king_standing.txt) plays exactly STORY from STORY_START."""
+    from script_kit import header
+
+    head = header(SCRIPT)
+    assert head["game"] == "sovereign-chess-royale" and head["options"] == {"armies": "seats", "start": STORY_START}
+    moves = [ln.split()[1] for ln in SCRIPT.read_text().splitlines() if ln.startswith("move ")]
+    assert moves == [t for t, _ in STORY]
+
+
 def test_the_story_played_from_a_script_through_the_cli(tmp_path: Any) -> None:
-    """`companion play sovereign-chess-royale --script` with `move` lines and OK after each announcement, from
-    the composed start given as the game's `start` option: the last king wins."""
+    """Issue 12's "Done when": `companion play sovereign-chess-royale --script F --state-json OUT` with four
+    players from the composed start (the game's `start` option): a check announced, a king captured by a following
+    player, an escaped king, an army in Interregnum crowned again by promotion, and the last king standing wins."""
     import json
 
     from companion.cli import main
+    from script_kit import header
 
+    opts = header(SCRIPT)["options"]
     cfg = tmp_path / "c.toml"
     cfg.write_text(f'[players]\nnames = {json.dumps(list(NAMES))}\n[games.sovereign-chess-royale]\n'
-                   f'armies = "seats"\nstart = "{STORY_START}"\n')
-    lines = ["ok  # the wizard: four players, start"]
-    for i, (text, _) in enumerate(STORY):
-        lines.append(f"move {text}")
-        if i in (1, 3, 4):  # kings taken, escaped or crowned: OK on the announcement
-            lines.append("ok")
-    script = tmp_path / "royale.txt"
-    script.write_text("\n".join(lines) + "\n")
+                   + "".join(f"{k} = {json.dumps(v)}\n" for k, v in opts.items()))
     out = tmp_path / "state.json"
-    assert main(["--config", str(cfg), "play", "sovereign-chess-royale", "--script", str(script), "--seed", "1",
+    assert main(["--config", str(cfg), "play", "sovereign-chess-royale", "--script", str(SCRIPT), "--seed", "1",
                  "--state-json", str(out)]) == 0
     state = json.loads(out.read_text())
-    assert state["state"] == "game_over" and state["winner_name"] == "Ann" and state["result"] == "1-0-0-0"
-    assert state["moves"] == [t for t, _ in STORY] and state["kings"]["1"] == "m1"
+    assert state["state"] == "game_over" and state["winner"] == 1 and state["winner_name"] == "Ann"
+    assert state["result"] == "1-0-0-0" and state["termination"] == "last king"
+    assert state["moves"] == [t for t, _ in STORY]
+    assert state["interregnum"] == [2, 3, 4] and state["kings"] == {"1": "m1", "2": None, "3": None, "4": None}
+    assert state["check"] == {} and state["to_move"] is None
+    assert [p["name"] for p in state["players"]] == list(NAMES) and len(state["owned"]) == 4
+
+
+def test_royale_is_easy_to_find(tmp_path: Any) -> None:
+    """`companion games --ids` names it; `companion games` keeps every description in one column although its id is
+    the longest; the New game menu lists it by name."""
+    import queue
+
+    from companion.app import App
+    from companion.config import parse_config
+    from companion.events import Key, KeyEvent
+    from companion.journal import Journal
+    from conftest import run_companion
+    from test_app import FakeOutput
+
+    assert "sovereign-chess-royale" in run_companion("games", "--ids").stdout.split()
+    rows = [ln for ln in run_companion("games").stdout.splitlines() if not ln.endswith(".toml)")]
+    starts = {len(ln) - len(ln.split(" ", 1)[1].lstrip()) for ln in rows}  # where each description starts
+    assert len(rows) >= 6 and len(starts) == 1, rows
+    royale = next(ln for ln in rows if ln.startswith("sovereign-chess-royale "))
+    assert royale.split(None, 1)[1] == SovereignChessRoyaleGame.description
+    cfg = parse_config({"journal": {"path": str(tmp_path / "j.sqlite")}})
+    app = App(cfg, Journal(cfg.journal_path()), queue.SimpleQueue(), FakeOutput())
+    app.boot()
+    app.dispatch(KeyEvent(Key.OK))  # New game
+    labels = [it.label for it in app.home.stack[-1][2].items]
+    assert "Sovereign Chess Royale" in labels, labels
+
+
+def test_checked_seats_leds_flash_through_the_app(tmp_path: Any) -> None:
+    """The app hands the game's alert seats (kings in check) to the LEDs with every frame, next to the active one."""
+    import queue
+
+    from companion.app import App
+    from companion.config import parse_config
+    from companion.events import EntryEvent, Key, KeyEvent
+    from companion.journal import Journal
+    from test_app import FakeOutput
+
+    cfg = parse_config({"journal": {"path": str(tmp_path / "j.sqlite")}, "players": {"names": list(NAMES)},
+                        "games": {"sovereign-chess-royale": {"armies": "seats", "start": STORY_START}}})
+    out = FakeOutput()
+    app = App(cfg, Journal(cfg.journal_path()), queue.SimpleQueue(), out, game="sovereign-chess-royale")
+    app.boot()
+    app.dispatch(KeyEvent(Key.OK))  # the wizard: four players, start
+    assert out.leds[-1] == (1, True) and out.alerts[-1] == (2,)  # Ann to move; Ben in check from the start
+    app.dispatch(EntryEvent("move", STORY[0][0]))
+    assert out.leds[-1] == (2, True) and out.alerts[-1] == (2, 4)  # Ben to move, Ben and Dee in check
+    assert app.session is not None and app.session.toast == STORY[0][1]
+    app.dispatch(EntryEvent("move", STORY[1][0]))  # Ben takes Dee's king: Dee's LED stops flashing
+    assert out.alerts[-1] == (2,)
 
 
 #: A whole game from the default start (found by a capture-happy random player, then kept): Ash takes Black's king

@@ -147,14 +147,15 @@ class SovereignChessRoyaleGame(GameMachine):
         if self.state == "news":
             # kings taken, crowned or escaped, seats passed over: every player must see it, so it waits for OK
             return Info("Announcement", lines=tuple(wrap(self.data["news"])), player=seat)
-        # most important first: the board screen drops the last lines when the clock needs the room
-        lines = [self.player_name(seat)]
+        # most important first: the board screen drops the last lines when the clock needs the room (the player's
+        # name heads the screen already)
+        lines = []
         by = self.data["check"].get(str(seat))
         if by:
             lines += ["CHECK by", ", ".join(self.player_name(s) for s in by)]
         if eng.king_square(army) is None:
             lines.append("No king")
-        lines.append(eng.owned(army).label)
+        lines.append(f"owns {eng.owned(army).label}")
         entries = self.entries()
         opts = move_options(entries) + (Option("agree", "All agree: draw", in_menu=True),)
         return Choice("Move", lines=tuple(lines), player=seat, options=opts,
