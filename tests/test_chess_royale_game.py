@@ -339,6 +339,17 @@ def test_a_seat_whose_time_runs_out_loses_its_king() -> None:
     assert g.data["log"][-1] == "Cleo: time is up (no king to lose)"
 
 
+def test_a_check_uncovered_by_a_king_lost_on_time_is_announced() -> None:
+    # Ann's king on e3 stands between Dee's rook on h3 and Ben's king on c3: when Ann's time runs out and her king
+    # leaves the board, Ben is in check, and the table is told so with the time-out
+    g = new_game(armies="seats", start=composed({"e3": "wk", "m4": "wp", "c3": "ak", "h3": "br", "h16": "bk",
+                                                 "p1": "sk"}))
+    assert g.state_json()["check"] == {"1": [4]}
+    g.time_out(1)
+    assert g.state == "news" and g.data["news"] == ["Ann: time is up, king off e3", "Check: Ben by Dee"]
+    assert g.state_json()["check"] == {"2": [4]} and g.alert_seats() == [2]
+
+
 def test_time_running_out_can_leave_the_last_king() -> None:
     g = new_game(armies="seats", start=composed({"m1": "wk", "c6": "ak", "a3": "sp", "h16": "bp"}))
     g.time_out(2)

@@ -226,8 +226,9 @@ class SovereignChessRoyaleGame(GameMachine):
         # the seat to move may now have no move (its king was all it had), or its king may have escaped
         escaped, passed = eng.settle()
         self.data["position"] = eng.text
+        # the king gone may uncover a check: every check is announced, as after a move
         said = [f"{self.player_name(seat)}: time is up, king off {square_name(sq)}",
-                *turn_events(escaped, passed, self.army_name)]
+                *turn_events(escaped, passed, self.army_name), *check_lines(eng.checks(), self.army_name)]
         self.note("; ".join(said))
         self.data["news"] = [*self.data["news"], *said] if self.state == "news" else said
         self.data["announce"] = None
