@@ -417,3 +417,44 @@ def test_export_record_names_the_four_armies(tmp_path: Any) -> None:
     for army, name in zip(("White", "Ash", "Slate", "Black"), NAMES):
         assert f'[{army} "{name}"]' in lines
     assert lines[lines.index("") + 1:] == ["wPe2-e4", "aPb9-c9", "*"]
+
+
+def test_chess_inspect_shows_a_royale_position_and_replays_its_record(tmp_path: Any,
+                                                                     capsys: pytest.CaptureFixture[str]) -> None:
+    """A table writing its own start position (the printed figure) checks it with `companion chess inspect`: Royale
+    position text is shown as Royale (four seats, kings, checks); an exported Royale record replays."""
+    import json
+
+    from companion.cli import main
+    from companion.headless import play
+
+    assert main(["chess", "inspect", "--fen", royale_start()]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].startswith("16 cQ vR vB vQ bR bN bB bK bQ") and out[15].startswith(" 1 rQ rB rR pN wR wN wB wQ wK")
+    assert "seat 2 (ash army): owns ash, controls nothing else; king a9" in out
+    assert "no king in check" in out and out[-1] == "20 legal moves"
+    assert main(["chess", "inspect", "--fen", STORY_START, "--json"]) == 0
+    js = json.loads(capsys.readouterr().out)
+    assert js["check"] == {"2": [1]} and js["seats"]["3"] == {"army": "slate", "owned": "slate", "controlled": [],
+                                                             "king": "p1"}
+    # the story's record, exported, replays to the last king (its Start header gives the composed start)
+    journal = tmp_path / "j.sqlite"
+    cfg = tmp_path / "c.toml"
+    cfg.write_text(f'[players]\nnames = {json.dumps(list(NAMES))}\n[games.sovereign-chess-royale]\n'
+                   f'armies = "seats"\nstart = "{STORY_START}"\n')
+    play("sovereign-chess-royale", SCRIPT, seed=1, journal_path=journal, config=str(cfg))
+    assert main(["export", "--journal", str(journal), "--record"]) == 0
+    record = tmp_path / "story.txt"
+    record.write_text(capsys.readouterr().out)
+    assert main(["chess", "inspect", "--moves-file", str(record), "--json"]) == 0
+    js = json.loads(capsys.readouterr().out)
+    assert js["moves"] == [t for t, _ in STORY] and js["interregnum"] == [2, 3, 4]
+    assert js["outcome"] == {"winner": 1, "tied": [2, 3, 4], "reason": "last king"}
+    # bad input: one line naming what is wrong
+    record.write_text("wPe2-e4\nwPe4-e5\n")
+    assert main(["chess", "inspect", "--royale", "--moves-file", str(record)]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "story.txt line 2" in err[0] and "not legal for seat 2" in err[0]
+    assert main(["chess", "inspect", "--fen", "16/16 1 w a s b - 0"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "Royale position text: board: expected 16 ranks" in err[0]
