@@ -66,6 +66,11 @@ def test_armies_drawn_at_random() -> None:
     prompt = g.prompt()
     assert isinstance(prompt, Random) and len(prompt.keys) == 24 and "3142" in prompt.keys
     g.answer("3142")  # Cleo White, Ann Ash, Dee Slate, Ben Black
+    # the draw is announced: everyone must see who plays which army; Cleo, moving first, presses OK
+    prompt = g.prompt()
+    assert isinstance(prompt, Info) and prompt.title == "Announcement" and prompt.player == 3
+    assert prompt.lines == ("Drawn at random:", "White: Cleo", "Ash: Ann", "Slate: Dee", "Black: Ben")
+    g.answer(True)
     js = g.state_json()
     assert js["armies"] == {"3": "white", "1": "ash", "4": "slate", "2": "black"}
     assert js["to_move"] == 3 and js["active_player"] == 3
@@ -374,6 +379,10 @@ def test_a_start_option_whose_seat_to_move_cannot_move_is_passed_over() -> None:
     assert js["to_move"] == 2 and js["kings"]["1"] is None and js["interregnum"] == [1]
     assert "Start: White's king escaped: Interregnum" in g.data["log"]
     assert "Start: White passes: no move" in g.data["log"]
+    # and told to the table before the first move
+    assert g.state == "news" and g.prompt().lines == ("Ann's king escaped:", " Interregnum", "Ann passes: no move")
+    g.answer(True)
+    assert g.state == "move" and g.prompt().player == 2
 
 
 def test_four_clocks_run_through_the_session() -> None:

@@ -81,18 +81,29 @@ class SovereignChessRoyaleGame(GameMachine):
             "picks": [], "check": {}, "result": None, "termination": None, "winner": None, "winners": None,
             "tied": [], "announce": None, "alert": [], "last_move": None, "last": {}, "news": [],
         })
-        for said in turn_events(escaped, passed, lambda army: ARMIES[army - 1].title()):
-            self.note(f"Start: {said}")
+        for line in turn_events(escaped, passed, lambda army: ARMIES[army - 1].title()):
+            self.note(f"Start: {line}")
+        self.data["started"] = [list(escaped), list(passed)]  # told to the table once the armies are assigned
         if self.options["armies"] == "random":
             self.fire("draw")
         elif self.options["armies"] == "seats":
             self._assign([1, 2, 3, 4])
 
-    def _assign(self, seats: list[int]) -> None:
-        self.data["army"] = {str(army): seat for army, seat in zip((1, 2, 3, 4), seats)}
-        self.note("Armies: " + ", ".join(f"{ARMIES[a - 1]} {self.player_name(s)}" for a, s in zip((1, 2, 3, 4), seats)))
+    def _assign(self, seats: list[int], drawn: bool = False) -> None:
+        """The armies are assigned (seats[i] plays army i + 1). A random draw is announced — four people must all
+        see who plays which army —, and so is whatever the start of the first turn did to a composed start."""
+        pairs = list(zip((1, 2, 3, 4), seats))
+        self.data["army"] = {str(army): seat for army, seat in pairs}
+        self.note("Armies: " + ", ".join(f"{ARMIES[a - 1]} {self.player_name(s)}" for a, s in pairs))
         self.fire("assigned")
-        self._settle()
+        if self._settle():
+            return
+        drawn_lines = ["Drawn at random:", *(f"{ARMIES[a - 1].title()}: {self.player_name(s)}" for a, s in pairs)]
+        escaped, passed = self.data["started"]
+        started = turn_events(tuple(escaped), tuple(passed), self.army_name)
+        self.data["news"] = [*(drawn_lines if drawn else []), *started]
+        if self.data["news"]:
+            self.fire("tell")
 
     # ------------------------------------------------------------------ the engine, as a cache of data
     def engine(self) -> SovereignChessRoyale:
@@ -192,7 +203,7 @@ class SovereignChessRoyaleGame(GameMachine):
             self.fire("draw" if value == "random" else "choose")
             return
         if self.state == "draw_armies":
-            self._assign([int(ch) for ch in str(value)])
+            self._assign([int(ch) for ch in str(value)], drawn=True)
             return
         if self.state == "news":
             self.data["news"] = []
