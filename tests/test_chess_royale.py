@@ -420,3 +420,16 @@ def test_a_rook_in_a_corner_castles_along_its_rank_only() -> None:
     game = royale({**pieces, "p1": "wr"}, castling="p1")
     assert sorted(m.text for m in game.legal_moves() if m.text.startswith("O-O")) == [
         "O-O@j1", "O-O@k1", "O-O@l1", "O-O@m1", "O-O@n1", "O-O@o1"]
+
+
+def test_interregnum_ends_by_overthrow_with_a_controlled_pawn() -> None:
+    # Black has no king; its pawn on e12 (red square) gives it red, and the red pawn on i11 (violet square) gives it
+    # violet. Promoting that red pawn to a king is an overthrow: Black's seat now owns red, with a king on i10; the
+    # black pieces are nobody's now, and with the red pawn gone from i11 so is violet
+    game = royale({"m1": "wk", "a9": "ak", "p8": "sk", "e12": "bp", "i11": "rp", "c3": "wp"}, turn=4)
+    assert game.interregnum() == [4] and game.controlled(4) == [Colour.RED, Colour.VIOLET]
+    game.make("rPi11-i10=K")
+    report = game.last_report
+    assert report is not None and report.crowned == (4,) and game.interregnum() == []
+    assert game.owned(4) is Colour.RED and game.king_square(4) == parse_square("i10")
+    assert game.controller(Colour.BLACK) == 0 and game.controller(Colour.VIOLET) == 0 and game.turn == 1
