@@ -121,7 +121,7 @@ def test_bad_start_option_is_one_line() -> None:
 def test_illegal_move_text_is_refused_and_changes_nothing() -> None:
     g = new_game(armies="seats")
     before = g.snapshot()
-    with pytest.raises(InvalidAnswer, match="not legal for seat 1"):
+    with pytest.raises(InvalidAnswer, match="not legal for the White army"):
         g.entry_answer("wPe2-e5")
     with pytest.raises(InvalidAnswer, match="expected"):
         g.entry_answer("e4")
@@ -463,7 +463,7 @@ def test_chess_inspect_shows_a_royale_position_and_replays_its_record(tmp_path: 
     record.write_text("wPe2-e4\nwPe4-e5\n")
     assert main(["chess", "inspect", "--royale", "--moves-file", str(record)]) == 2
     err = capsys.readouterr().err.strip().splitlines()
-    assert len(err) == 1 and "story.txt line 2" in err[0] and "not legal for seat 2" in err[0]
+    assert len(err) == 1 and "story.txt line 2" in err[0] and "not legal for the Ash army" in err[0]
     assert main(["chess", "inspect", "--fen", "16/16 1 w a s b - 0"]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "Royale position text: board: expected 16 ranks" in err[0]

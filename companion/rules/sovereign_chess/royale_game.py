@@ -10,6 +10,9 @@ from .royale import SEATS, RoyalePosition, pseudo_moves
 from .royale_text import parse_royale, royale_start, royale_text
 from .squares import COLOUR_SQUARES, Colour, Role, iter_bits
 
+#: the armies of seats 1–4, in the order of play (the names stay whatever colours the seats own later)
+ARMIES = ("White", "Ash", "Slate", "Black")
+
 
 @dataclass(frozen=True)
 class RoyaleOutcome:
@@ -63,6 +66,12 @@ class SovereignChessRoyale:
     @property
     def ply(self) -> int:
         return self.position.ply
+
+    @property
+    def mover(self) -> str:
+        """The seat to move named by its army, as the table knows it (``the Ash army``): the seat numbers of the
+        engine are the order of play, not the seats at the table."""
+        return f"the {ARMIES[self.turn - 1]} army"
 
     @property
     def reports(self) -> list[MoveReport]:
@@ -133,7 +142,7 @@ class SovereignChessRoyale:
                 return move
         if self.position.over:
             raise IllegalMoveError(f"move {text.strip()!r}: the game is over")
-        raise IllegalMoveError(f"move {text.strip()!r} is not legal for seat {self.turn} in this position")
+        raise IllegalMoveError(f"move {text.strip()!r} is not legal for {self.mover} in this position")
 
     def make(self, move: Move | str) -> Move:
         """Make a legal move (a :class:`Move` or move text); :attr:`last_report` says what it did. Raises
@@ -141,7 +150,7 @@ class SovereignChessRoyale:
         if isinstance(move, str):
             move = self.parse_move(move)
         elif move.packed not in pseudo_moves(self.position):
-            raise IllegalMoveError(f"move {move.text} is not legal for seat {self.turn} in this position")
+            raise IllegalMoveError(f"move {move.text} is not legal for {self.mover} in this position")
         else:
             move = move_from_packed(self.position.board, move.packed)
         pos = self.position
