@@ -467,3 +467,40 @@ def test_chess_inspect_shows_a_royale_position_and_replays_its_record(tmp_path: 
     assert main(["chess", "inspect", "--fen", "16/16 1 w a s b - 0"]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "Royale position text: board: expected 16 ranks" in err[0]
+
+
+def test_four_clocks_follow_the_armies_at_the_table(tmp_path: Any) -> None:
+    """The clock runs for the table seat playing the army to move (armies chosen: Cleo White, Ann Ash, Dee Slate,
+    Ben Black), one clock per player; a flag falling takes that player's king off and says so."""
+    import queue
+
+    from companion.app import App
+    from companion.config import parse_config
+    from companion.events import EntryEvent, Key, KeyEvent, TickEvent
+    from companion.journal import Journal
+    from test_app import FakeOutput
+
+    t = [100.0]
+    cfg = parse_config({"journal": {"path": str(tmp_path / "j.sqlite")}, "players": {"names": list(NAMES)},
+                        "games": {"sovereign-chess-royale": {"clock": "sudden 10"}}})
+    out = FakeOutput()
+    app = App(cfg, Journal(cfg.journal_path()), queue.SimpleQueue(), out, clock=lambda: t[0],
+              game="sovereign-chess-royale")
+    app.boot()
+    for k in ("ok", "down", "ok", "down", "down", "ok", "ok", "down", "ok"):  # start; Choose: Cleo, Ann, Dee
+        app.dispatch(KeyEvent(Key(k)))
+    s = app.session
+    assert s is not None and s.state_json()["armies"] == {"3": "white", "1": "ash", "4": "slate", "2": "black"}
+    for dt, move in ((2, "wPe2-e4"), (3, "aPb9-c9"), (4, "sPo9-n9"), (1, "bPf15-f14")):
+        t[0] += dt
+        app.dispatch(EntryEvent("move", move))
+        assert s.refused is None, move
+    assert s.state_json()["clocks"] == {"1": 7.0, "2": 9.0, "3": 8.0, "4": 6.0}
+    assert out.leds[-1] == (3, True)  # Cleo (White) to move again
+    end = t[0] + 9
+    while (nxt := app.clock_deadline()) is not None and nxt <= end:
+        t[0] = max(t[0], nxt)
+        app.dispatch(TickEvent())
+    js = s.state_json()
+    assert js["kings"]["3"] is None and js["interregnum"] == [3] and js["clocks"]["3"] == 0.0
+    assert "Cleo: time is up, king off i1" in s.game.data["log"]
