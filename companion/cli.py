@@ -51,11 +51,21 @@ def main(argv: Sequence[str] | None = None) -> int:
     from .errors import CompanionError
 
     parser = build_parser()
-    args = parser.parse_args(argv)
-    func: Callable[[argparse.Namespace], int] | None = getattr(args, "func", None)
-    if func is None:
-        parser.print_help()
-        return 2
+    try:
+        args = parser.parse_args(argv)
+        func: Callable[[argparse.Namespace], int] | None = getattr(args, "func", None)
+        if func is None:
+            parser.print_help()
+            sys.stdout.flush()
+            return 2
+    except SystemExit:  # --help, or a usage error: argparse printed and exits; a reader that left shows here
+        try:
+            sys.stdout.flush()
+        except BrokenPipeError:
+            return _reader_left()
+        raise
+    except BrokenPipeError:
+        return _reader_left()
     try:
         status = int(func(args) or 0)
         sys.stdout.flush()  # a reader that left shows here, not in the interpreter's own flush at exit
@@ -65,10 +75,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     except KeyboardInterrupt:
         return 130
-    except BrokenPipeError:  # `companion ... | head`: the reader left; no traceback, no second error at exit
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-        return 141
+    except BrokenPipeError:
+        return _reader_left()
+
+
+def _reader_left() -> int:
+    """`companion ... | head`: the reader left; no traceback, and no second error at the interpreter's exit (the
+    unflushed rest of stdout's buffer would raise again there: "Exception ignored ... BrokenPipeError", status 120)."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+    os.close(devnull)
+    return 141
 
 
 if __name__ == "__main__":

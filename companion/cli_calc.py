@@ -61,6 +61,8 @@ def parse_flags(formula: str, words: list[str]) -> tuple[dict[str, Any], bool]:
         if key not in nums and key not in names:
             allowed = ", ".join([*nums, *names, "--json"])
             raise CalcError(f"{formula}: unknown flag {flag!r}; its flags are {allowed}")
+        if key in out:
+            raise CalcError(f"{key} is given twice")
         if eq:
             value = inline
             i += 1

@@ -160,7 +160,7 @@ def board_diagram(game: "AnyChess") -> list[str]:
 
 def _read_moves_file(path: Path) -> str:
     try:
-        return path.read_text(encoding="utf-8")
+        return path.read_text(encoding="utf-8-sig")  # a byte-order mark from a Windows editor is no move
     except (OSError, UnicodeDecodeError) as e:
         raise ChessInputError(f"cannot read moves file {path}: {getattr(e, 'strerror', None) or e}") from None
 

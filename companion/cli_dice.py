@@ -205,9 +205,11 @@ class _Sim:
 
 def _read_script(path: str) -> list[tuple[str, list[str]]]:
     try:
-        lines = Path(path).read_text(encoding="utf-8").splitlines()
+        lines = Path(path).read_text(encoding="utf-8-sig").splitlines()
     except OSError as e:
         raise DiceInputError(f"cannot read the script {path}: {e.strerror}") from None
+    except UnicodeDecodeError as e:
+        raise DiceInputError(f"the script {path} is not UTF-8 text (byte {e.start}); save it as UTF-8") from None
     out = []
     for n, line in enumerate(lines, 1):
         text = line.split("#", 1)[0].strip()
@@ -306,7 +308,7 @@ def read_rolls(path: str, die: str) -> list[int]:
 
     sides = sides_of(die)
     try:
-        text = sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8")
+        text = sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8-sig")
     except OSError as e:
         raise DiceInputError(f"cannot read {path}: {e.strerror}") from None
     except UnicodeDecodeError:

@@ -411,7 +411,7 @@ def load_config(path: str | Path | None = None) -> Config:
             raise ConfigError(f"config file {p} does not exist; check the --config path")
         return Config()
     try:
-        raw = tomllib.loads(p.read_bytes().decode("utf-8"))
+        raw = tomllib.loads(p.read_bytes().decode("utf-8-sig"))  # a leading BOM (Notepad) is no error
     except tomllib.TOMLDecodeError as e:
         raise ConfigError(f"{p}: not valid TOML: {e}") from None
     except UnicodeDecodeError as e:

@@ -6,6 +6,7 @@ and renamed over it, so a pulled plug leaves the old file or the new one, never 
 """
 from __future__ import annotations
 
+import errno
 import logging
 import os
 import tomllib
@@ -13,6 +14,7 @@ from pathlib import Path
 from typing import Any, Mapping
 
 import tomlkit
+import tomlkit.exceptions
 
 from .config import Config, parse_config
 from .errors import ConfigError
@@ -38,11 +40,19 @@ def updated_text(text: str, changes: Mapping[Key, Any]) -> str:
 def save_settings(path: Path, changes: Mapping[Key, Any]) -> Config:
     """Write ``changes`` into the config file at ``path`` atomically; returns the config as now read."""
     try:
-        text = path.read_text(encoding="utf-8") if path.exists() else ""
+        text = path.read_text(encoding="utf-8-sig") if path.exists() else ""
     except OSError as e:
         raise ConfigError(f"cannot read {path} to save settings: {e.strerror}; check its permissions") from None
-    new = updated_text(text, changes)
-    cfg = parse_config(tomllib.loads(new), source=path)  # refuses a bad value before anything is written
+    except UnicodeDecodeError as e:
+        raise ConfigError(f"cannot save settings: {path} is not UTF-8 text (byte {e.start}); fix or remove that "
+                          "file first") from None
+    try:
+        new = updated_text(text, changes)
+        data = tomllib.loads(new)
+    except (tomlkit.exceptions.TOMLKitError, tomllib.TOMLDecodeError, RecursionError) as e:
+        raise ConfigError(f"cannot save settings: {path} is not valid TOML ({' '.join(str(e).split())}); fix or "
+                          "remove that file first") from None
+    cfg = parse_config(data, source=path)  # refuses a bad value before anything is written
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -61,6 +71,9 @@ def save_settings(path: Path, changes: Mapping[Key, Any]) -> Config:
             tmp.unlink()
         except OSError:
             pass
+        if e.errno == errno.ENOSPC:
+            raise ConfigError(f"cannot save settings to {path}: the disk is full; free some space and save again "
+                              "(the settings as they were are kept)") from None
         raise ConfigError(f"cannot save settings to {path}: {e.strerror}; check the folder's permissions") from None
     log.info("settings saved to %s: %s", path, ", ".join(".".join(k) for k in changes))
     return cfg

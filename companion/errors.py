@@ -38,5 +38,10 @@ class JournalDamagedError(JournalError):
     """The journal file is damaged (SQLite reports corruption, or a row fails its check)."""
 
 
+class NotAJournalError(JournalDamagedError):
+    """The file is no SQLite file at all, nor holds a journal's tables: the wrong --journal path, not damage. (At
+    start-up it is kept aside like a damaged journal all the same, so the box starts.)"""
+
+
 class JournalBusyError(JournalError):
     """Another companion process holds the journal."""

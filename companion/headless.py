@@ -19,7 +19,9 @@ from typing import Any, Callable
 from .config import Config, load_config
 from .errors import CompanionError, ScriptError
 from .events import EntryEvent, Key, KeyEvent, RollEvent
+from .errors import JournalDamagedError
 from .journal import ChainBreak, GameRecord, Journal
+from .journal_guard import damaged_advice
 from .session import Session, decode_event, encode_event
 
 log = logging.getLogger(__name__)
@@ -157,8 +159,12 @@ class FrameWriter:
 
     def __init__(self, folder: Path) -> None:
         self.folder = folder
-        folder.mkdir(parents=True, exist_ok=True)
-        self.count = len(list(folder.glob("*.png")))
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+            self.count = len(list(folder.glob("*.png")))
+        except OSError as e:
+            raise CompanionError(f"--frames {folder}: cannot use it as a folder ({e.strerror}); give a folder "
+                                 "that exists or can be made") from None
         self.last = b""
 
     def add(self, session: Session) -> None:
@@ -167,12 +173,17 @@ class FrameWriter:
         if digest != self.last:
             self.last = digest
             self.count += 1
-            img.convert("L").resize((256, 128), 0).save(self.folder / f"{self.count:04d}.png")
+            target = self.folder / f"{self.count:04d}.png"
+            try:
+                img.convert("L").resize((256, 128), 0).save(target)
+            except OSError as e:
+                raise CompanionError(f"cannot write the frame {target}: {e.strerror or e}; free some space or give "
+                                     "another --frames folder (the game itself is saved in the journal)") from None
 
 
 def read_script(script: Path) -> list[ScriptLine]:
     try:
-        text = script.read_bytes().decode("utf-8")
+        text = script.read_bytes().decode("utf-8-sig")  # a leading BOM (Notepad) is no error
     except OSError as e:
         raise ScriptError(f"cannot read script {script}: {e.strerror}") from None
     except UnicodeDecodeError as e:
@@ -192,8 +203,15 @@ def play(game: str, script: Path, *, seed: int | None = None, journal_path: Path
     if state_json is not None and not state_json.parent.is_dir():  # say so before anything is journaled
         raise CompanionError(f"--state-json {state_json}: the folder {state_json.parent} does not exist; "
                              "create it or write elsewhere")
+    writer = FrameWriter(frames) if frames is not None else None  # a bad --frames folder: before the journal too
     journal = Journal(journal_path if journal_path is not None else ":memory:", lock=journal_path is not None)
+    damaged = False
     try:
+        if journal_path is not None and (problem := journal.quick_check()) is not None:
+            damaged = True
+            # never write into a file SQLite reports damaged: salvage copies what is readable into a new one
+            raise JournalDamagedError(f"the journal {journal_path} is damaged (SQLite's check: {problem}); "
+                                      f"{damaged_advice(journal_path)}")
         key = game_key(game, cfg)
         record = None
         if resume:  # the latest game of this kind, whatever became of it (an ended game stays ended)
@@ -205,7 +223,6 @@ def play(game: str, script: Path, *, seed: int | None = None, journal_path: Path
             notify(damage)
         events = [ln for ln in lines if ln.event is not None]
         _check_same_script(journal, record, events, script)
-        writer = FrameWriter(frames) if frames is not None else None
         if writer:
             writer.add(session)
         # the script's events already journaled (clock lines are the companion's own, not the script's)
@@ -246,7 +263,7 @@ def play(game: str, script: Path, *, seed: int | None = None, journal_path: Path
                                      "saved in the journal") from None
         return state
     finally:
-        journal.close()
+        journal.close(checkpoint=not damaged)  # a damaged file is left exactly as it was
 
 
 def _check_same_script(journal: Journal, record: GameRecord, events: list[ScriptLine], script: Path) -> None:

@@ -417,7 +417,7 @@ class Journal:
             rows = self.db.execute("PRAGMA quick_check").fetchall()
         except sqlite3.Error as e:
             return str(e)
-        first = str(rows[0][0]) if rows else "no answer"
+        first = " ".join(str(rows[0][0]).split()) if rows else "no answer"  # it may span lines
         return None if first == "ok" else first
 
 

@@ -12,7 +12,7 @@ import sqlite3
 from pathlib import Path
 from typing import IO
 
-from .errors import JournalBusyError, JournalDamagedError, JournalError, JournalFullError
+from .errors import JournalBusyError, JournalDamagedError, JournalError, JournalFullError, NotAJournalError
 
 # SQLite's primary result codes (the low byte of sqlite_errorcode)
 _PERM, _BUSY, _LOCKED, _READONLY, _IOERR, _CORRUPT, _FULL, _CANTOPEN, _CONSTRAINT, _NOTADB = \
@@ -23,14 +23,47 @@ def damaged_advice(path: Path | str) -> str:
     return f"'companion journal salvage {path} -o NEW' copies what is readable, or move the file away to start afresh"
 
 
+FULL_BELOW = 64 * 1024  #: bytes free under which the disk counts as full (a few of SQLite's pages)
+
+
+def disk_full(path: Path | str) -> bool:
+    """Whether the file system holding ``path`` (its folder) has no room left for a few pages."""
+    try:
+        st = os.statvfs(Path(path).parent)
+    except OSError:
+        return False
+    return st.f_bavail * st.f_frsize < FULL_BELOW
+
+
+SQLITE_MAGIC = b"SQLite format 3\x00"
+#: what the first page of every companion journal holds, header or no header: its tables' SQL
+_OUR_SCHEMA = (b"CREATE TABLE games", b"CREATE TABLE inputs")
+
+
+def looks_like_a_journal(path: Path | str) -> bool:
+    """Whether an unreadable file was a journal (damaged) rather than some other file given by mistake: SQLite's
+    header, or garbage over the header but our tables' SQL in the first pages. An empty file counts."""
+    try:
+        with open(path, "rb") as f:
+            head = f.read(65536)
+    except OSError:
+        return True  # cannot tell: say what SQLite said
+    return not head or head.startswith(SQLITE_MAGIC) or any(s in head for s in _OUR_SCHEMA)
+
+
 def sqlite_error(e: sqlite3.Error, path: Path | str, what: str) -> JournalError:
     """One line for a SQLite error met while doing ``what`` (e.g. "save that press") on the journal ``path``."""
     code = (getattr(e, "sqlite_errorcode", None) or 0) & 0xFF
     text = str(e)
-    if code == _FULL or "disk is full" in text:
+    # a full disk met while SQLite creates or grows its -wal/-shm files comes back as an I/O error (ENOSPC is not
+    # passed on): the free space of the folder tells the two apart
+    if code == _FULL or "disk is full" in text or (code in (_IOERR, _CANTOPEN) and disk_full(path)):
         return JournalFullError(f"cannot {what}: the disk holding {path} is full; nothing saved before is lost — "
                                 "free some space and try again")
     if code in (_CORRUPT, _NOTADB) or "malformed" in text or "not a database" in text:
+        if not looks_like_a_journal(path):
+            return NotAJournalError(f"cannot {what}: {path} is not a companion journal (nor any SQLite file); "
+                                    "check the path, or give another --journal")
         return JournalDamagedError(f"cannot {what}: {path} is damaged ({text}); {damaged_advice(path)}")
     if code == _IOERR:
         return JournalError(f"cannot {what}: input/output error on {path} ({text}); check the disk or SD card "
@@ -78,15 +111,17 @@ class InstanceLock:
         try:
             f.seek(0)
             f.truncate()
-            f.write(f"{os.getpid()}\n")
-            f.flush()
+            os.write(f.fileno(), f"{os.getpid()}\n".encode())  # unbuffered: nothing left to fail at close
         except OSError:
             pass  # the lock holds without the note (a full disk); the second instance says "another process"
         self._file = f
 
     def release(self) -> None:
         if self._file is not None:
-            self._file.close()  # closing drops the flock; the file stays (removing it would race a new holder)
+            try:
+                self._file.close()  # closing drops the flock; the file stays (removing it would race a new holder)
+            except OSError:
+                pass  # a full disk: the descriptor is closed (and the lock dropped) all the same
             self._file = None
 
 
@@ -107,4 +142,4 @@ def _describe(holder: str) -> str:
     return f"process {pid}"
 
 
-__all__ = ["InstanceLock", "sqlite_error", "damaged_advice"]
+__all__ = ["InstanceLock", "sqlite_error", "damaged_advice", "disk_full", "looks_like_a_journal"]

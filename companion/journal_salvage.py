@@ -13,9 +13,9 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .errors import JournalDamagedError, JournalError
+from .errors import JournalDamagedError, JournalError, NotAJournalError
 from .journal import ChainBreak, Journal, chain_hash, genesis_hash
-from .journal_guard import sqlite_error
+from .journal_guard import looks_like_a_journal, sqlite_error
 
 log = logging.getLogger(__name__)
 
@@ -70,6 +70,9 @@ def _open_ro(path: Path) -> sqlite3.Connection:
     try:
         db = sqlite3.connect(f"file:{path}?mode=ro", uri=True, isolation_level=None)
         db.execute("PRAGMA query_only=1")
+        # a schema naming pages past the end (a file cut short) would make every table unreadable; read what is
+        # there instead (the connection is read-only: nothing is written)
+        db.execute("PRAGMA writable_schema=ON")
         return db
     except sqlite3.Error as e:
         raise sqlite_error(e, path, "open the journal to check it") from None
@@ -77,11 +80,14 @@ def _open_ro(path: Path) -> sqlite3.Connection:
 
 def check(path: Path) -> CheckReport:
     """Read every game of a journal without writing to it: what verifies, and where each game breaks."""
+    if not looks_like_a_journal(path):
+        raise NotAJournalError(f"{path} is not a companion journal (nor any SQLite file); check the path")
     db = _open_ro(path)
     try:
         try:
             rows = db.execute("PRAGMA quick_check").fetchall()
-            quick = None if rows and rows[0][0] == "ok" else (str(rows[0][0]) if rows else "no answer")
+            quick = None if rows and rows[0][0] == "ok" else (" ".join(str(rows[0][0]).split()) if rows
+                                                               else "no answer")  # one line, though it spans two
         except sqlite3.Error as e:
             quick = str(e)
         try:

@@ -25,7 +25,8 @@ from .journal import RollRecord
 from .timekeeper import Timekeeper, clock_setting, draw_time, time_width
 from .ui.draw import LIST_W, new_frame, title_bar, wrap
 from .ui.prompt_screens import DiceContext, PromptScreen, roll_summary, screen_for
-from .ui.widgets import Back, ConfirmWidget, Done, Item, ListWidget, TextView, Toast, draw_lines, draw_toast
+from .ui.widgets import (ANNOUNCE_LINES, ANNOUNCE_MORE, TOAST_W, Back, ConfirmWidget, Done, Item, ListWidget, TextView, Toast,
+                         draw_lines, draw_toast)
 from .wizard import SetupWizard
 
 log = logging.getLogger(__name__)
@@ -404,7 +405,12 @@ class Session:
         notes = [n for n in notes if n != self._start_note]
         if not notes:
             return
-        self.toast = ". ".join(([self.toast] if self.toast else []) + list(notes[-3:]))
+        said = ". ".join(list(notes[-3:]))
+        if self.toast:  # a roll summary first, unless it would push the game's own result off the box
+            both = f"{self.toast}. {said}"
+            self.toast = both if len(wrap(both, TOAST_W)) <= ANNOUNCE_LINES else said
+        else:
+            self.toast = said
         self.toast_sticky = True
 
     @property
@@ -584,6 +590,10 @@ class Session:
         return f"{who}: {d['die']} {' '.join(map(str, d['values']))}{why}, {source}{mark}"
 
     # -------------------------------------------------------------- output
+    def private_screen(self) -> bool:
+        """The OLED shows an open secret ballot (no menu over it): for the voter's eyes only, never mirrored."""
+        return not self.overlays and self.screen.is_private()
+
     def render(self) -> Image.Image:
         img, d = new_frame()
         if self.overlays:
@@ -597,7 +607,10 @@ class Session:
         else:
             self._draw_clock(d)
         if self.toast:
-            draw_toast(d, self.toast)
+            if self.toast_sticky:
+                draw_toast(d, self.toast, ANNOUNCE_LINES, ANNOUNCE_MORE)
+            else:
+                draw_toast(d, self.toast)
         return img
 
     def _draw_clock(self, d: Any) -> None:
@@ -614,6 +627,16 @@ class Session:
             w = time_width(text)
             d.rectangle((127 - w - 3, 0, 127, 10), fill=1)
             draw_time(d, 126, 0, text, fill=0)
+
+    def clock_shown(self) -> str | None:
+        """The running seat's time as the screen shows it (``clock paused`` while paused), or None without a clock."""
+        tk = self.timekeeper
+        if tk is None or self.game is None or self._game_over:
+            return None
+        if tk.clock.paused:
+            return "clock paused"
+        running = [shown for _name, shown, on in tk.rows(self.names, self._now) if on]
+        return running[0] if running else None
 
     def clock_warning(self, now: float) -> int | None:
         """The running seat when it is in its last seconds (the app flashes its LED fast), else None."""

@@ -83,7 +83,8 @@ class SettingsMenu:
 
         cls = load(gid)
         now = cls.resolve_options(self.cfg.game_options(gid))
-        return [Item(name, f"{name}: {_value_text(now[name])}", hint=spec.help) for name, spec in cls.OPTIONS.items()]
+        return [Item(name, _rule_label(name, _value_text(now[name])), hint=spec.help)
+                for name, spec in cls.OPTIONS.items()]
 
     def push(self, kind: str, title: str, widget: Any) -> None:
         self.stack.append((kind, title, widget))
@@ -229,4 +230,16 @@ class SettingsMenu:
         self.stack[-1][2].draw(d, y0)
 
 
+
+def _rule_label(name: str, value: str) -> str:
+    """A switch's row: its value always in view, the name shortened with "…" when the row is too narrow."""
+    from .ui.draw import ELLIPSIS, LIST_W, fit, text_width
+
+    tail = f": {value}"
+    if text_width(name + tail) <= LIST_W:
+        return name + tail
+    return fit(name, max(0, LIST_W - text_width(tail)), cut=True).replace(ELLIPSIS, "…") + tail
+
+
 __all__ = ["SettingsMenu"]
+

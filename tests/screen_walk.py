@@ -13,6 +13,9 @@ from conftest import EXAMPLES
 GAMES = sorted(BUILTIN) + sorted(str(p) for p in EXAMPLES.glob("*.toml"))
 NAMES = ["Ana", "Ben", "Cleopatra", "Dev", "Eli", "Fay"]  #: one long name: title bars must still fit
 KEYS = [Key.OK] * 5 + [Key.UP] * 2 + [Key.DOWN] * 3 + [Key.BACK, Key.HOLD]
+#: the walks tests/test_ui_fuzz.py takes; tests/test_screens_fit.py draws every screen of exactly these
+SEEDS = (0, 1, 2)
+STEPS = 2500
 
 
 def walk(game: str, seed: int, steps: int) -> Iterator[Session]:

@@ -16,7 +16,7 @@ def o(seat: int, kind: str, **kw: Any) -> dict[str, Any]:
     return {"seat": str(seat), "kind": kind, **kw}
 
 
-#: the scripted game: six turns of orders in the order received (see test_society_play.py for every number)
+#: the scripted game: eight turns of orders in the order received (see test_society_play.py for every number)
 TURNS: list[list[dict[str, Any]]] = [
     [o(1, "trade", partner="2", count=1), o(1, "wonder", wonder="babel", gold=3),
      o(2, "wonder", wonder="babel", gold=3), o(3, "research", levels=1), o(3, "wonder", wonder="babel", gold=2)],
@@ -30,6 +30,8 @@ TURNS: list[list[dict[str, Any]]] = [
      o(1, "attack", target="2", armies=4)],
     [o(3, "aid", to="2", spies=1), o(1, "research", levels=1)],
     [o(3, "spy", target="2", phase="research"), o(2, "defend", phase="research"), o(2, "research", levels=1)],
+    [o(3, "aid", to="2", spies=1)],
+    [o(2, "spy", target="3", phase="trade"), o(3, "spy", target="2", phase="war"), o(3, "trade", partner="2", count=1)],
 ]
 START = {"1": "A2", "2": "B2", "3": "C2"}
 
@@ -81,7 +83,8 @@ class Driver:
         self.give("start")  # names from the presets
         for seat, square in start.items():
             self.give(f"move:{seat}")
-            self.give(square)
+            self.give(square[0])  # the column, then the row
+            self.give(int(square[1:]))
         self.give("start")
 
     def order(self, od: dict[str, Any]) -> None:

@@ -3,10 +3,11 @@ the screen before the last answer, when it steps back through the undo history),
 way, or says in a toast why it cannot."""
 from __future__ import annotations
 
-from companion.events import Key, KeyEvent
+from companion.events import Key, KeyEvent, RollEvent
+from companion.games import load
 from companion.session import Session
 from fsm.prompts import Choice
-from screen_walk import GAMES, walk
+from screen_walk import GAMES, SEEDS, STEPS, walk
 
 import pytest
 
@@ -26,12 +27,14 @@ def probe(s: Session, before_answer: dict[int, object]) -> str | None:
 
 
 @pytest.mark.parametrize("game", GAMES)
-def test_back_on_every_screen(game: str) -> None:
+@pytest.mark.parametrize("seed", SEEDS)
+def test_back_on_every_screen(game: str, seed: int) -> None:
+    """The UI fuzz's walks (tests/screen_walk.py): BACK is pressed once on each new screen they reach."""
     seen: set[tuple[str, str]] = set()
     before_answer: dict[int, object] = {}  #: undo depth after an answer -> the prompt that answer was given on
     problems: list[str] = []
     last_prompt, last_depth = None, 0
-    for s in walk(game, seed=3, steps=1500):
+    for s in walk(game, seed=seed, steps=STEPS):
         depth = len(s.undo_stack)
         if depth > last_depth and last_prompt is not None:
             before_answer[depth] = last_prompt
@@ -64,3 +67,49 @@ def test_back_steps_back_within_a_players_turn_but_not_over_a_roll() -> None:
     assert s.game.state == "pick"
     keys(s, "back")
     assert s.game.state == "pick" and "BACK keeps rolls" in (s.toast or "")
+
+
+def _pick(s: Session, label: str) -> None:
+    """Move the open menu's cursor to ``label`` and press OK."""
+    w = s.screen.list
+    for _ in range(len(w.items)):
+        if w.items[w.cursor].label == label:
+            break
+        s.handle(KeyEvent(Key.DOWN))
+        w = s.screen.list
+    assert w.items[w.cursor].label == label, [it.label for it in w.items]
+    s.handle(KeyEvent(Key.OK))
+
+
+def test_back_on_the_number_screens_and_tick_lists_the_issue_names() -> None:
+    """Sovereign's Chain Abilities → Tokens → Take shields; SOVERANA's Into-crisis tick list and Extra to hand out."""
+    s = Session(load("sovereigns-chain"), seed=5, presets=["Ana", "Ben"], options={})
+    for _ in range(12):  # 2 players, start, random dealer, no events, one game, no event, own chain: Abilities
+        if s.prompt().title == "Abilities":
+            break
+        s.handle(KeyEvent(Key.OK))
+    assert s.prompt().title == "Abilities"
+    _pick(s, "Tokens...")
+    _pick(s, "Take shields")
+    assert type(s.prompt()).__name__ == "Number"
+    s.handle(KeyEvent(Key.BACK))
+    assert s.prompt().title == "Tokens"
+    s.handle(KeyEvent(Key.BACK))
+    assert s.prompt().title == "Abilities"
+
+    s = Session(load("soverana"), seed=5, presets=["Ana", "Ben", "Cleo", "Dev", "Eli", "Fay"], options={})
+    s.handle(KeyEvent(Key.OK))  # six players: start
+    for v in (6, 1, 1, 1, 1, 1):  # the mayor's roll-off
+        s.handle(RollEvent("d6", (v,)))
+    while s.prompt().title != "Major event":  # departments, figures, missions: the first choice each time
+        s.handle(KeyEvent(Key.OK))
+    menu = s.prompt()
+    _pick(s, "Into crisis...")
+    assert type(s.prompt()).__name__ == "MultiSelect"
+    s.handle(KeyEvent(Key.OK))  # tick the first location
+    s.handle(KeyEvent(Key.BACK))  # Done is twenty rows down: BACK leaves the list
+    assert s.prompt() == menu
+    _pick(s, "Extra to hand out...")
+    assert type(s.prompt()).__name__ == "Number"
+    s.handle(KeyEvent(Key.BACK))
+    assert s.prompt() == menu

@@ -75,6 +75,10 @@ def test_random_first_mover_is_a_random_prompt() -> None:
     s.handle(KeyEvent(Key.OK))
     assert s.game is not None and s.game.state == "move" and s.game.data["first"] in (1, 2)
     assert any(a.get("auto") for a in s.action_log)  # drawn by the session's RNG, journaled as an automatic pick
+    first = s.game.player_name(s.game.data["first"])
+    assert s.toast == f"{first} drawn to make White's first move" and s.toast_sticky  # the table is told who
+    s.handle(EntryEvent("move", "wPi2-i4"))
+    assert s.toast is None  # gone with the next press; the move's own toast (none here) takes over
 
 
 def test_move_entry_is_a_path_choice_of_legal_moves_only() -> None:
@@ -358,3 +362,107 @@ def test_companion_play_script_ends_on_time(tmp_path: Path) -> None:
     state = json.loads(out.read_text())
     assert (state["termination"], state["result"], state["winner_name"]) == ("time", "1-0", "Ana")
     assert state["clocks"]["2"] == 0
+
+
+def _drawn(cell: str) -> tuple[str, ...]:
+    from PIL import Image, ImageDraw
+
+    from companion.ui.board import draw_cell
+
+    img = Image.new("1", (4, 4), 0)
+    draw_cell(ImageDraw.Draw(img), 0, 0, cell)
+    return tuple("".join("#" if img.getpixel((x, y)) else "." for x in range(4)) for y in range(4))
+
+
+def test_every_piece_style_and_mark_draws_a_cell_of_its_own() -> None:
+    """Compared with the physical board square by square: no two (role, whose, on a square of colour) cells look
+    alike, nor like an empty or blocked square of colour; the role's lit shape is the same for a controlled, an
+    opponent's and a neutral piece (only the own army is inverted)."""
+    cells = [role + style + mark for role in "KQRBNP" for style in "ocen" for mark in ("", "*")]
+    drawn = {cell: _drawn(cell) for cell in [*cells, ".", "#", ""]}
+    seen: dict[tuple[str, ...], str] = {}
+    for cell, pattern in drawn.items():
+        assert pattern not in seen, f"{cell!r} looks like {seen[pattern]!r}: {pattern}"
+        seen[pattern] = cell
+    for role in "KQRBNP":
+        shapes = {style: tuple(row[:3] for row in drawn[role + style][:3]) for style in "cen"}
+        assert len(set(shapes.values())) == 1, (role, shapes)
+
+
+def test_the_glance_view_keeps_the_running_clock_in_view(tmp_path: Path) -> None:
+    """Idle for a few seconds, the screen shows whose move it is in large type: with a clock running it still shows
+    the mover's time, ticking, and the move number; paused, it says so."""
+    import queue
+
+    from companion.app import App
+    from companion.config import parse_config
+    from companion.idle import Level
+    from companion.journal import Journal
+    from companion.ui.glance import render_glance
+
+    t = [100.0]
+    frames: list[Any] = []
+
+    class Out:
+        def present(self, frame: Any, active: Any, waiting: Any, alerts: Any = ()) -> None:
+            frames.append(frame)
+
+        def set_roller(self, *args: Any) -> None:
+            pass
+
+        def close(self, farewell: Any = None) -> None:
+            pass
+
+    cfg = parse_config({"journal": {"path": str(tmp_path / "j.sqlite")}, "screen": {"glance_seconds": 8},
+                        "games": {"sovereign-chess": {"clock": "fischer 300+5"}}})
+    app = App(cfg, Journal(tmp_path / "j.sqlite"), queue.SimpleQueue(), Out(), clock=lambda: t[0],
+              game="sovereign-chess")
+    app.boot()
+    for k in (Key.OK, Key.DOWN, Key.OK):
+        app.dispatch(KeyEvent(k))
+    for text in ("wPi2-i4", "reject", "bPe15-e13"):
+        app.dispatch(EntryEvent("move", text))
+    t[0] += 9
+    app._idle_tick()
+    assert app.idle.level is Level.GLANCE
+    g = app.glance()
+    assert g is not None and (g.name, g.round, g.clock) == ("Ana", 2, "4:56")
+    assert frames[-1].tobytes() == render_glance(g).tobytes()
+    t[0] += 1
+    app._clock_tick()
+    assert app.glance().clock == "4:55" and frames[-1].tobytes() == render_glance(app.glance()).tobytes()
+    assert app.session is not None
+    app.session.timekeeper.pause(t[0])  # type: ignore[union-attr]
+    assert app.glance().clock == "clock paused"
+
+
+def test_a_defection_is_announced_as_a_new_owned_colour_not_as_a_loss() -> None:
+    """Bo (White) defects to red, which he controlled through his pawn on l5: he now owns red and no longer owns
+    white; nothing was lost to the other side."""
+    g = game()
+    g.answer("seat2")
+    record = (Path(__file__).parent / "data" / "sovereign_chess_game.txt").read_text().split()
+    for text in record[:9]:
+        g.answer(text)
+    assert g.state_json()["controlled"]["2"] == ["red", "violet"]  # red through the pawn on l5
+    g.answer("wK=red")
+    assert g.state_json()["owned"]["2"] == "red"
+    assert g.data["announce"] == "Bo now owns red, no longer white"
+    assert g.data["log"][-1] == "Bo: wK=red defects to red; Bo now owns red, no longer white"
+
+
+def test_an_overthrow_is_announced_and_a_coup_keeps_the_owned_colour() -> None:
+    # White controls navy through the knight on e5; the navy pawn on h6 (a violet square) promotes on h7
+    start = "16/16/16/16/16/16/16/16/16/16/7np8/4wn11/16/16/16/wkwr13bk 1 w b - 0"
+    g = game(start=start)
+    g.answer("seat1")
+    g.answer(g.entry_answer("nPh6-h7=K"))
+    assert g.state_json()["owned"]["1"] == "navy"
+    assert g.data["announce"] == "Ann: overthrow to navy, take the king off a1; Ann lost violet"
+    assert g.engine().piece_at(0) is None
+    g = game(start="16/16/16/16/16/16/16/16/16/16/7wp8/16/16/16/16/wk14bk 1 w b - 0")
+    g.answer("seat1")
+    g.answer(g.entry_answer("wPh6-h7=K"))
+    assert g.state_json()["owned"]["1"] == "white"
+    assert g.data["announce"] == "Ann: coup d'état, take the king off a1; Ann lost violet"  # h6 is violet
+    assert "regime change" in g.data["log"][-1]

@@ -297,3 +297,35 @@ def test_sovereign_offers_a_turn_timer() -> None:
             s.handle(KeyEvent(Key.OK), now=0.0)
     assert s.game is not None and s.timekeeper is not None
     assert s.timekeeper.clock.running == s.game.active_seat() is not None
+
+
+def test_a_per_turn_timer_gives_every_turn_the_same_time(tmp_path: Path) -> None:
+    """``byoyomi 0 1x30`` (TOML: main 0, one period of 30 s): each turn has 30 s; running out is only said, and the
+    next turn of that player has the 30 s again."""
+    from companion.games.toml_game import load_toml_game
+    from companion.session import Session
+    from conftest import EXAMPLES
+
+    timer = '\n[clock]\nmode = "byoyomi"\nmain = 0\nperiod = 30\nperiods = 1\n'
+    text = (EXAMPLES / "vp-tracker.toml").read_text() + timer
+    path = tmp_path / "timed.toml"
+    path.write_text(text.replace('id = "vp-tracker"', 'id = "turn-vp"'))
+    s = Session(load_toml_game(path), seed=1, presets=["Ann", "Bo"], options={})
+    for _ in range(3):
+        s.handle(KeyEvent(Key.OK), now=0.0)
+    assert s.game is not None and s.timekeeper is not None
+    first = s.game.active_seat()
+    assert first is not None and s.timekeeper.clock.shown(first, 0.0) == "1x0:30"
+    flag = s.clock_flag(30.0)
+    assert flag is not None and flag.detail == str(first)
+    s.handle(flag, now=30.0)
+    assert s.game.data["log"][-1].endswith("time is up") and not s.game.is_over
+    seen = []
+    for _ in range(60):  # play on, turn by turn, until the first player's turn comes again
+        s.handle(KeyEvent(Key.OK), now=40.0)
+        seen.append(s.game.active_seat())
+        if seen[-1] == first and len(set(seen)) > 1:
+            break
+    assert seen[-1] == first and len(set(seen)) > 1
+    assert s.timekeeper.clock.shown(first, 40.0) == "1x0:30" and s.clock_flag(69.0) is None
+    assert s.clock_flag(70.0) is not None  # 30 s again, no more

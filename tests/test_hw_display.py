@@ -304,3 +304,23 @@ def test_interpreter_exit_is_clean(ending: str) -> None:
                             capture_output=True, text=True, timeout=60)
     assert result.returncode == 0, result.stderr
     assert result.stderr == "" and result.stdout == ""
+
+
+def test_the_leds_are_set_before_the_frame_so_a_failing_bus_leaves_them_following_the_game() -> None:
+    from companion.runtime import PiOutput
+
+    calls: list[str] = []
+
+    class Leds:
+        def show(self, active: int | None, waiting: bool, alerts: tuple[int, ...] = ()) -> None:
+            calls.append(f"leds {active} {waiting} {alerts}")
+
+    class FailingDisplay:
+        def show(self, frame: Image.Image) -> None:
+            calls.append("frame")
+            raise HardwareError("no OLED answered")
+
+    out = PiOutput(FailingDisplay(), Leds())
+    with pytest.raises(HardwareError):
+        out.present(text_frame(["x"]), 2, True, (3,))
+    assert calls == ["leds 2 True (3,)", "frame"]

@@ -78,3 +78,29 @@ def test_idle_settings_come_from_the_screen_table() -> None:
     cfg = parse_config({"screen": {"glance_seconds": 5, "dim_minutes": 3, "blank_minutes": 0, "shift_minutes": 1}})
     assert cfg.screen == ScreenConfig(glance_seconds=5, dim_minutes=3, blank_minutes=0, shift_minutes=1)
     assert KeyEvent(Key.OK) is not None
+
+
+def test_an_announcement_too_long_for_the_glance_view_says_a_key_shows_it_all() -> None:
+    from companion.ui.glance import GLANCE_MORE
+    from companion.ui.widgets import draw_toast
+
+    result = "B1 roll 1: Cleo 9+2=11 v Ben 12+1+3+0=16: Ben wins the roll. B1: Cleo's Unit 2-0-0 is lost"
+    img = render_glance(Glance("Ben", 1, "Battle", "Attack 1/7"), result)
+    alone, d = draw.new_frame()
+    draw_toast(d, GLANCE_MORE, 1)
+    assert img.crop((0, 54, 128, 64)).tobytes() == alone.crop((0, 54, 128, 64)).tobytes()
+    short = render_glance(Glance("Ben", 1, "Battle", "Attack 1/7"), "Ben goes first")
+    assert short.crop((0, 54, 128, 64)).tobytes() != alone.crop((0, 54, 128, 64)).tobytes()
+
+
+def test_the_press_that_ends_the_glance_view_keeps_the_announcement_up(tmp_path: Path) -> None:
+    clock = Clock()
+    app, out = make_app(tmp_path, game=str(EXAMPLES / "vp-tracker.toml"), clock=clock)
+    app.apply_config(parse_config({"journal": {"path": str(tmp_path / "j.sqlite")}, "screen": {"glance_seconds": 8}}))
+    press(app, "ok", "ok", "down", "ok")  # 3 players, start, Ben goes first: announced
+    clock.t = 8.0
+    app.dispatch(TickEvent())
+    assert app.idle.level is Level.GLANCE
+    press(app, "ok")
+    assert app.idle.level is Level.AWAKE and "Ben goes first" in (app.session.toast or ""), \
+        "the announcement is read on the working screen after the glance"

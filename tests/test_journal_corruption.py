@@ -143,3 +143,36 @@ def test_the_messages(played: Path, tmp_path: Path) -> None:
             assert r.returncode == 2 and "move the file away" not in r.stderr
     finally:
         os.chmod(tmp_path, 0o700)
+
+
+def test_play_never_writes_into_a_file_sqlite_reports_damaged(played: Path, tmp_path: Path) -> None:
+    """Garbage over a page SQLite's check finds, while every input still reads: playing on would add rows to a
+    damaged file (and fail later, or spread the damage); one line says so and the file stays as it is."""
+    j = tmp_path / "j.sqlite"
+    shutil.copy(played / "j.sqlite", j)
+    CORRUPTIONS["garbage in the middle"](j)
+    from companion.journal_salvage import check
+
+    assert check(j).sqlite is not None
+    damaged = hashlib.sha256(j.read_bytes()).hexdigest()
+    longer = tmp_path / "longer.txt"
+    longer.write_text((played / "s.txt").read_text() + "ok\ndown\n")
+    r = cli("play", VP, "--script", str(longer), "--journal", str(j), "--resume")
+    assert r.returncode == 2 and r.stderr.count("\n") == 1, r.stderr
+    assert "is damaged (SQLite's check: " in r.stderr and f"journal salvage {j} -o NEW" in r.stderr
+    assert hashlib.sha256(j.read_bytes()).hexdigest() == damaged
+    r = cli("journal", "check", str(j))
+    assert r.returncode == 1 and r.stdout.splitlines()[0].startswith(f"{j}: SQLite reports damage: ")
+    assert len(r.stdout.splitlines()) == 2, r.stdout  # the damage on one line, the game on the next
+
+
+def test_a_file_cut_short_still_lists_its_games(played: Path, tmp_path: Path) -> None:
+    """The schema names pages past the cut: SQLite then refuses every table; check reads what is there."""
+    j = tmp_path / "j.sqlite"
+    shutil.copy(played / "j.sqlite", j)
+    CORRUPTIONS["the file cut in half"](j)
+    r = cli("journal", "check", str(j))
+    assert r.returncode == 1 and "game 1 (VP tracker, active): " in r.stdout, r.stdout
+    out = tmp_path / "new.sqlite"
+    r = cli("journal", "salvage", str(j), "-o", str(out))
+    assert r.returncode == 0 and "1 of 1 games copied" in r.stdout, r.stdout + r.stderr

@@ -4,6 +4,7 @@ from __future__ import annotations
 import os
 import sqlite3
 from pathlib import Path
+from typing import Iterator
 
 import pytest
 
@@ -241,3 +242,199 @@ def test_a_damaged_journal_at_start_up_is_said_on_the_screen_until_ok(tmp_path: 
     app.frame().convert("L").resize((512, 256)).save(tmp_path / "notice.png")
     press(app, "ok")
     assert app.home.stack[-1][1] != "Journal damaged"
+
+
+@pytest.fixture
+def small_disk(tmp_path: Path) -> Iterator[Path]:
+    """A real file system of 512 KiB (tmpfs), which a filler file fills to the last byte: needs root to mount."""
+    import subprocess
+
+    d = tmp_path / "small"
+    d.mkdir()
+    if os.geteuid() != 0:
+        pytest.skip("the real full-disk test needs root to mount a small tmpfs")
+    r = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=512k,mode=0700", "tmpfs", str(d)], capture_output=True,
+                       text=True, timeout=30)
+    if r.returncode != 0:
+        pytest.skip(f"cannot mount a small tmpfs here ({(r.stderr.strip().splitlines() or ['refused'])[-1]})")
+    try:
+        yield d
+    finally:
+        subprocess.run(["umount", "-l", str(d)], capture_output=True, timeout=30)
+
+
+class Filler:
+    """Fills the disk holding ``folder`` until ENOSPC; ``free()`` gives the space back."""
+
+    def __init__(self, folder: Path) -> None:
+        self.path = folder / "filler"
+        with open(self.path, "wb", buffering=0) as f:
+            try:
+                while True:
+                    f.write(b"\0" * 4096)
+            except OSError as e:
+                assert e.errno == 28, e  # ENOSPC
+        with open(self.path, "ab", buffering=0) as f:  # and the last partial block
+            try:
+                while True:
+                    f.write(b"\0")
+            except OSError:
+                pass
+
+    def free(self) -> None:
+        self.path.unlink()
+
+
+def test_a_really_full_disk_refuses_the_press_on_screen_and_in_the_log_and_plays_on_once_freed(
+        small_disk: Path, caplog: pytest.LogCaptureFixture) -> None:
+    app, out = make_app(small_disk, game=VP)
+    press(app, "ok", "ok", "ok")
+    saved = app.journal.count_inputs(app.record.id)
+    state = app.session.state_json()
+    filler = Filler(small_disk)
+    with caplog.at_level("ERROR"):
+        press(app, "ok")
+    assert app.session.toast == "Disk full: that press was not saved"
+    logged = [r.getMessage() for r in caplog.records if "full" in r.getMessage()]
+    assert logged and str(small_disk / "j.sqlite") in logged[0] and "free some space" in logged[0], logged
+    assert "move the file away" not in logged[0]
+    assert app.journal.count_inputs(app.record.id) == saved and app.session.state_json() == state
+    again = Journal(small_disk / "j.sqlite")  # what a power cut now would boot into: everything saved
+    try:
+        from companion.headless import open_session
+        assert open_session(again, again.game(app.record.id), app.cfg).state_json() == state
+    finally:
+        again.close(checkpoint=False)
+    filler.free()
+    press(app, "ok")
+    assert app.journal.count_inputs(app.record.id) == saved + 1
+    assert app.session.toast != "Disk full: that press was not saved"
+
+
+def test_a_really_full_disk_at_start_is_one_line_saying_full_and_the_game_resumes_once_freed(
+        small_disk: Path) -> None:
+    j = small_disk / "j.sqlite"
+    script = small_disk.parent / "s.txt"
+    script.write_text(SCRIPT)
+    state = small_disk.parent / "state.json"
+    args = ("play", VP, "--script", str(script), "--journal", str(j), "--seed", "4", "--state-json", str(state))
+    half = small_disk.parent / "half.txt"
+    half.write_text("ok\nok\nok\ndown\n")
+    r = run_companion("play", VP, "--script", str(half), "--journal", str(j), "--seed", "4")
+    assert r.returncode == 0, r.stderr
+    filler = Filler(small_disk)
+    for argv in (args + ("--resume",), ("play", VP, "--script", str(script), "--journal", str(small_disk / "n.sqlite"))):
+        r = run_companion(*argv)  # SQLite meets ENOSPC as an I/O error creating its -wal file: still "full"
+        assert r.returncode == 2 and r.stderr.count("\n") == 1 and "Traceback" not in r.stderr, r.stderr
+        assert "is full" in r.stderr and "free some space" in r.stderr and "move the file away" not in r.stderr
+    filler.free()
+    r = run_companion(*args, "--resume")
+    assert r.returncode == 0, r.stderr
+    full = small_disk.parent / "full.json"
+    r = run_companion("play", VP, "--script", str(script), "--journal", str(small_disk.parent / "ref.sqlite"),
+                      "--seed", "4", "--state-json", str(full))
+    assert r.returncode == 0 and state.read_text() == full.read_text()
+
+
+@pytest.mark.parametrize("command", ["run", "sim"])
+def test_run_and_sim_on_a_journal_in_use_say_which_process_holds_it(tmp_path: Path, command: str) -> None:
+    """The service holds the journal and someone starts `companion sim` (or a second `run`) in a terminal."""
+    import subprocess
+    import sys
+
+    from conftest import ROOT
+
+    p = tmp_path / "j.sqlite"
+    cfg = tmp_path / "c.toml"
+    cfg.write_text(f'[journal]\npath = "{p}"\n[web]\nenabled = false\n')
+    first = Journal(p, lock=True)
+    master, slave = os.openpty()  # run/sim want a terminal before anything else
+    try:
+        r = subprocess.run([sys.executable, "-m", "companion.cli", command, "--config", str(cfg)]
+                           + (["--sim"] if command == "run" else []), stdin=slave, stdout=slave,
+                           stderr=subprocess.PIPE, text=True, timeout=60, cwd=ROOT,
+                           env={**os.environ, "TERM": "xterm"})
+    finally:
+        os.close(slave)
+        os.close(master)
+        first.close()
+    assert r.returncode == 2, r.stderr
+    assert r.stderr.count("\n") == 1 and f"is in use by process {os.getpid()} (" in r.stderr, r.stderr
+    assert "systemctl stop companion" in r.stderr
+
+
+def test_companion_run_on_a_damaged_journal_keeps_it_aside_and_the_first_frame_says_so(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Through `companion run`'s own start-up (runtime.run), with the loop stopped after its first frame."""
+    import sys
+
+    from companion import runtime
+    from companion.app import App
+    from companion.config import parse_config
+    from test_app import FakeOutput
+
+    p = tmp_path / "journal.sqlite"
+    p.write_bytes(b"SQLite format 3\x00" + os.urandom(8000))
+    cfg = parse_config({"journal": {"path": str(p)}, "web": {"enabled": False}})
+    out = FakeOutput()
+    monkeypatch.setattr(runtime, "_build_sim", lambda cfg, events, stack: (out, None))
+    monkeypatch.setattr(runtime, "install_signal_handlers", lambda events: None)
+    monkeypatch.setattr(sys.stdin, "isatty", lambda: True, raising=False)
+    monkeypatch.setattr(sys.stdout, "isatty", lambda: True, raising=False)
+    import io
+
+    import companion.logsetup
+    monkeypatch.setattr(companion.logsetup, "setup_logging", lambda *a, **k: None)
+    monkeypatch.setattr(runtime, "stack_file", lambda path: io.StringIO())
+    titles: list[str] = []
+
+    def first_frame_only(app: App) -> None:
+        app.boot()
+        app.draw()
+        titles.append(app.home.stack[-1][1])
+
+    monkeypatch.setattr(App, "run", first_frame_only)
+    assert runtime.run(cfg, mode="sim") == 0
+    assert titles == ["Journal damaged"] and out.frames
+    aside = [f.name for f in tmp_path.iterdir() if f.name.startswith("journal.damaged-")]
+    assert len(aside) == 1 and aside[0].endswith(".sqlite")
+    j = Journal(p)
+    assert j.games() == [] and j.quick_check() is None  # a fresh journal took its place
+    j.close()
+
+
+@pytest.mark.parametrize("content", [b"# Sovereign Companion\n\nnot a journal\n" * 50, b"\x00garbage", bytes(20000)],
+                         ids=["text", "garbage", "zeros"])
+def test_a_file_that_is_no_journal_at_all_is_not_called_damaged(tmp_path: Path, content: bytes) -> None:
+    """`--journal README.md` by mistake: say it is not a journal; "move the file away" would be bad advice."""
+    f = tmp_path / "README.md"
+    f.write_bytes(content)
+    (tmp_path / "s.txt").write_text("ok\n")
+    for argv in (("play", VP, "--script", str(tmp_path / "s.txt"), "--journal", str(f)),
+                 ("export", "--list", "--journal", str(f)), ("journal", "check", str(f)),
+                 ("journal", "salvage", str(f), "-o", str(tmp_path / "new.sqlite"))):
+        r = run_companion(*argv)
+        assert r.returncode == 2 and r.stderr.count("\n") == 1, (argv, r.stdout, r.stderr)
+        assert "is not a companion journal (nor any SQLite file)" in r.stderr, r.stderr
+        assert "move the file away" not in r.stderr and "damaged" not in r.stderr
+    assert f.read_bytes() == content and not (tmp_path / "new.sqlite").exists()
+
+
+def test_a_journal_with_garbage_over_its_header_is_still_called_damaged(tmp_path: Path) -> None:
+    j = _played(tmp_path)
+    data = bytearray(j.read_bytes())
+    data[:100] = os.urandom(100)
+    j.write_bytes(bytes(data))
+    r = run_companion("export", "--list", "--journal", str(j))
+    assert r.returncode == 2 and "is damaged" in r.stderr and "salvage" in r.stderr, r.stderr
+
+
+def test_at_start_up_a_file_that_is_no_journal_is_kept_aside_too_so_the_box_starts(tmp_path: Path) -> None:
+    p = tmp_path / "journal.sqlite"
+    p.write_bytes(bytes(20000))  # a file system that zero-filled the journal after a power cut
+    journal, notice = open_for_run(p)
+    try:
+        assert notice is not None and journal.games() == []
+        assert [f.name for f in tmp_path.iterdir() if f.name.startswith("journal.damaged-")]
+    finally:
+        journal.close()

@@ -70,13 +70,22 @@ reaches = {reaches}
     ({"name": "a\\nb"}, "write some text on one line"),
     ({"reaches": 0}, "is where vp starts"),
     ({"reaches": 1000}, "can never be reached"),
-    ({"start": "2.0"}, "must be a whole number"),
+    ({"start": "2.0"}, r"\[\[counters\]\] #1 start = 2\.0 must be a whole number"),
+    ({"max": "9.5"}, r"max = 9\.5 must be a whole number"),
 ])
 def test_game_file_cases(tmp_path: Path, fields: dict[str, Any], match: str) -> None:
     values = {"id": "g", "name": "G", "max": 999, "start": 0, "reaches": 10} | fields
     p = tmp_path / "g.toml"
     p.write_text(GAME.format(**values))
     with pytest.raises(GameFileError, match=match) as e:
+        read_spec(p)
+    _one_line(e.value)
+
+
+def test_game_file_nested_too_deeply(tmp_path: Path) -> None:
+    p = tmp_path / "g.toml"
+    p.write_text('[game]\nid = "g"\nname = "G"\nx = ' + "[" * 3000 + "]" * 3000 + "\n")
+    with pytest.raises(GameFileError, match="nested too deeply") as e:
         read_spec(p)
     _one_line(e.value)
 
@@ -221,3 +230,38 @@ def test_the_cli_says_one_line_and_exits_2(config: bytes, game: bytes, script: b
     finally:
         for p in (c, g, s):
             p.unlink()
+
+
+# ------------------------------------------------------------------ saved by Notepad, and a bad file in the folder
+def test_a_leading_byte_order_mark_is_no_error(tmp_path: Path) -> None:
+    """Notepad's "UTF-8 with BOM": the script said "'ok' is not an event" with the mark invisible in the quote."""
+    bom = b"\xef\xbb\xbf"
+    cfg = tmp_path / "c.toml"
+    cfg.write_bytes(bom + b"[display]\r\ncontrast = 10\r\n")
+    assert load_config(cfg).display.contrast == 10
+    script = tmp_path / "s.txt"
+    script.write_bytes(bom + b"ok\r\nok\r\n")
+    assert len(read_script(script)) == 2
+    game = tmp_path / "g.toml"
+    game.write_bytes(bom + GAME.format(id="g", name="G", max=9, start=0, reaches=5).encode())
+    assert read_spec(game).id == "g"
+
+
+@pytest.mark.parametrize("content", [b'[game]\nid = "x\xff"\n', b"x = " + b"[" * 3000 + b"]" * 3000 + b"\n"],
+                         ids=["not-utf8", "nested"])
+def test_a_bad_file_in_the_games_folder_never_stops_a_lookup_by_id(tmp_path: Path, content: bytes) -> None:
+    (tmp_path / "games").mkdir()
+    (tmp_path / "games" / "bad.toml").write_bytes(content)
+    cfg = tmp_path / "c.toml"
+    cfg.write_text(f'[games]\nfolder = "{tmp_path / "games"}"\n')
+    script = tmp_path / "s.txt"
+    script.write_text("ok\n")
+    status, err = _cli("--config", str(cfg), "play", "nothere", "--script", str(script))
+    assert status == 2 and err.count("\n") == 1 and "no game 'nothere'" in err, err
+
+
+def test_a_roller_sim_script_not_utf8_is_one_line(tmp_path: Path) -> None:
+    script = tmp_path / "r.txt"
+    script.write_bytes(b"roll d6 \xff\n")
+    status, err = _cli("roller-sim", "--script", str(script))
+    assert status == 2 and err.count("\n") == 1 and "is not UTF-8 text" in err, err

@@ -56,3 +56,39 @@ def test_state_json_into_a_missing_folder_fails_before_anything_is_journaled(tmp
         play(VP, script, seed=1, journal_path=j, state_json=tmp_path / "nope" / "out.json")
     assert "\n" not in str(e.value)
     assert not j.exists()
+
+
+def test_frames_into_a_file_fails_before_anything_is_journaled(tmp_path: Path) -> None:
+    script, j = tmp_path / "s.txt", tmp_path / "j.sqlite"
+    script.write_text("ok\n")
+    (tmp_path / "afile").write_text("")
+    with pytest.raises(CompanionError, match="--frames .*afile: cannot use it as a folder") as e:
+        play(VP, script, seed=1, journal_path=j, frames=tmp_path / "afile")
+    assert "\n" not in str(e.value)
+    assert not j.exists()
+
+
+def test_a_frame_that_cannot_be_written_is_one_line_and_the_game_is_saved(tmp_path: Path,
+                                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    import errno
+
+    from PIL import Image
+
+    script, j = tmp_path / "s.txt", tmp_path / "j.sqlite"
+    script.write_text("ok\nok\nok\ndown\nok\n")
+    real = Image.Image.save
+    written: list[str] = []
+
+    def save(self: Image.Image, fp: object, *a: object, **k: object) -> None:
+        if len(written) == 3:
+            raise OSError(errno.ENOSPC, "No space left on device")
+        written.append(str(fp))
+        real(self, fp, *a, **k)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(Image.Image, "save", save)
+    with pytest.raises(CompanionError, match="cannot write the frame .*0004.png: No space left on device") as e:
+        play(VP, script, seed=1, journal_path=j, frames=tmp_path / "frames")
+    assert "\n" not in str(e.value)
+    journal = Journal(j)
+    assert journal.count_inputs(1) >= 1  # what was played before is in the journal
+    journal.close()

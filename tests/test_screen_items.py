@@ -168,6 +168,25 @@ def test_no_undecodable_abbreviations() -> None:
     assert lines and "dn" not in " ".join(lines) and lines[0].startswith("Ana 0 Ben 0")
 
 
+def test_the_chart_soveranas_specials_and_the_fairness_page_speak_in_words() -> None:
+    import re
+    from types import SimpleNamespace
+
+    from companion.menus import fairness_lines
+    from fsm.sovereign.views import chart
+    from test_sovereign_kit import new_game
+
+    lines = chart(new_game(2), 1).lines
+    assert lines[0] == "Tier 1, 2 pts: open" and "Pottery," in lines[1] and "Tier 2, 3 pts: locked" in lines
+    assert not any(re.search(r"\bT\d|\d/\d|\d+p\b", line) for line in lines), lines  # not "T2 3p ... T1 0/4"
+    s = Session(load("soverana"), seed=1, presets=NAMES, options={})
+    keys(s, "ok")
+    assert s.game is not None and s.game.specials_line() == "No one on specials"
+    rolls = {("pico", "d6"): [1, 2, 3, 4, 5, 6] * 10}
+    page = fairness_lines(SimpleNamespace(journal=SimpleNamespace(physical_rolls=lambda: rolls)))  # type: ignore[arg-type]
+    assert " Looks fair" in page, page
+
+
 def test_the_player_count_says_one_is_solitaire_and_counters_say_they_set_the_total() -> None:
     s = Session(load("sovereigns-chain"), seed=1, presets=NAMES, options={})
     assert "1 player: solitaire" in s.prompt().lines

@@ -13,7 +13,7 @@ from PIL import ImageDraw
 
 from companion.ui import draw
 from companion.ui.draw import HEIGHT, WIDTH, Drawn
-from screen_walk import GAMES, walk
+from screen_walk import GAMES, SEEDS, STEPS, walk
 
 
 class Recorder:
@@ -24,12 +24,13 @@ class Recorder:
     def __call__(self, item: Drawn) -> None:
         self.items.append(item)
 
-    def visible(self) -> list[Drawn]:
-        """What still shows: pieces painted over by a later cover (a toast) are gone."""
+    def visible(self, whole: bool = False) -> list[Drawn]:
+        """What still shows: pieces painted over by a later cover (a toast) are gone (``whole``: and pieces the
+        cover hides a part of)."""
         out: list[Drawn] = []
         for it in self.items:
             if it.kind == "cover":
-                out = [o for o in out if not _inside(o.ink, it.box)]
+                out = [o for o in out if not (_overlap if whole else _inside)(o.ink, it.box)]
             else:
                 out.append(it)
         return out
@@ -50,10 +51,19 @@ class Recorder:
             for m in marks:
                 if l < m.ink[2] and m.ink[0] < r and t < m.ink[3] and m.ink[1] < b:
                     out.append(f"{it.text!r} ink {it.ink} under the scroll arrow at {m.ink}")
+        texts = [it for it in self.visible(whole=True) if it.kind == "text"]
+        for i, a in enumerate(texts):  # two texts running into each other (a title into the name beside it)
+            for b_ in texts[i + 1:]:
+                if _overlap(a.ink, b_.ink):
+                    out.append(f"{a.text!r} ink {a.ink} runs into {b_.text!r} ink {b_.ink}")
         for text, (l, t, r, b) in self.raw:
             if l < 0 or t < 0 or r > WIDTH or b > HEIGHT:
                 out.append(f"{text!r} drawn at {(l, t, r, b)}: outside the frame")
         return out
+
+
+def _overlap(a: tuple[int, int, int, int], b: tuple[int, int, int, int]) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
 
 
 def _inside(ink: tuple[int, int, int, int], box: tuple[int, int, int, int]) -> bool:
@@ -80,10 +90,15 @@ def recorder(monkeypatch: pytest.MonkeyPatch) -> Iterator[Recorder]:
 
 
 @pytest.mark.parametrize("game", GAMES)
-def test_every_screen_fits(game: str, recorder: Recorder) -> None:
+@pytest.mark.parametrize("seed", SEEDS)
+def test_every_screen_fits(game: str, seed: int, recorder: Recorder) -> None:
+    """Every frame of the UI fuzz's walks (tests/test_ui_fuzz.py: same games, seeds and steps) is drawn and held."""
+    from companion.ui.glance import glance_for, render_glance
+
     seen: set[str] = set()
+    glances: set[object] = set()
     bad: list[str] = []
-    for s in (x for seed in (1, 2) for x in walk(game, seed=seed, steps=1500)):
+    for s in walk(game, seed=seed, steps=STEPS):
         recorder.items.clear()
         recorder.raw.clear()
         s.render()
@@ -93,6 +108,13 @@ def test_every_screen_fits(game: str, recorder: Recorder) -> None:
             if where not in seen:
                 seen.add(where)
                 bad += [f"{where}: {p}" for p in problems[:3]]
+        g = glance_for(s)  # the glance view this screen would give way to after a few idle seconds
+        if g is not None and (g, s.toast) not in glances:
+            glances.add((g, s.toast))
+            recorder.items.clear()
+            recorder.raw.clear()
+            render_glance(g, s.toast)
+            bad += [f"glance view {g}: {p}" for p in recorder.problems()[:3]]
     assert not bad, "\n".join(bad[:20])
 
 
@@ -102,9 +124,22 @@ def test_the_check_catches_text_past_the_edge(recorder: Recorder) -> None:
     d.text((100, 0), "far too long for here", font=draw.font())
     draw.draw_text(d, 2, 11, "a row that reaches the arrow column", width=WIDTH - 2)
     draw.scroll_marks(d, 11, 61, True, True)
+    draw_text_over = draw.draw_text(d, 1, 1, "A title given the whole bar", width=WIDTH - 2)
+    draw.draw_text(d, draw_text_over - 20, 1, "Cleopatra", width=60)  # a name tag drawn over the title's end
     problems = recorder.problems()
     assert any("outside the frame" in p for p in problems)
     assert any("under the scroll arrow" in p for p in problems)
+    assert any("runs into 'Cleopatra'" in p for p in problems)
+
+
+def test_a_toast_may_cover_part_of_a_text(recorder: Recorder) -> None:
+    """A toast box painted over the lower half of a big number hides it: not two texts running together."""
+    img, d = draw.new_frame()
+    draw.big_text(d, 20, "12")
+    d.rectangle((2, 40, 125, 63), fill=1)
+    draw.cover(2, 40, 126, 64)
+    draw.draw_text(d, 4, 43, "Rolled d6 4", width=118, fill=0)
+    assert recorder.problems() == []
 
 
 def test_fit_measures_what_is_drawn() -> None:

@@ -65,6 +65,38 @@ def test_an_unwritable_folder_says_what_to_check(tmp_path: Path) -> None:
         folder.chmod(0o700)
 
 
+@pytest.mark.parametrize("content, match", [
+    (b"[display]\ncontrast = 10 # \xff\n", "is not UTF-8 text"),
+    (b"[display\ncontrast = 10\n", "is not valid TOML"),
+])
+def test_a_config_file_edited_into_nonsense_since_start_is_one_line(tmp_path: Path, content: bytes,
+                                                                    match: str) -> None:
+    p = tmp_path / "config.toml"
+    p.write_bytes(content)
+    with pytest.raises(ConfigError, match=match) as e:
+        save_settings(p, {("display", "contrast"): 64})
+    assert "\n" not in str(e.value) and str(p) in str(e.value)
+    assert p.read_bytes() == content
+
+
+def test_a_full_disk_when_saving_settings_says_full_and_keeps_the_file(tmp_path: Path,
+                                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    import errno
+    import os
+
+    p = tmp_path / "config.toml"
+    p.write_text("[display]\ncontrast = 10\n")
+
+    def fsync(fd: int) -> None:
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(os, "fsync", fsync)
+    with pytest.raises(ConfigError, match="the disk is full; free some space") as e:
+        save_settings(p, {("display", "contrast"): 64})
+    assert "permissions" not in str(e.value)
+    assert p.read_text() == "[display]\ncontrast = 10\n" and [f.name for f in tmp_path.iterdir()] == ["config.toml"]
+
+
 def test_updated_text_changes_only_the_key() -> None:
     new = updated_text(CONFIG, {("dice", "sources"): ["roller", "typed"]})
     assert new.replace('sources = ["roller", "typed"]', 'sources = ["typed", "rng"]') == CONFIG
@@ -141,3 +173,34 @@ def test_a_player_name_typed_on_the_device(tmp_path: Path) -> None:
     keys(app, *["back"] * len(app.cfg.players.names[0]))  # rub out the old name (once more would leave)
     keys(app, "ok", "down", "ok")  # "A", then the tick: done
     assert load_config(p).players.names[0] == "A"
+
+
+def test_a_rule_switch_from_the_menu_applies_to_new_games_not_the_running_one(tmp_path: Path) -> None:
+    app, p = make(tmp_path)
+    app.start_new("sovereign")
+    running = app.session
+    assert running is not None
+    app.leave_game()
+    open_settings(app)
+    keys(app, "down", "down", "down", "ok")  # Rules for new games
+    menu = app.home.stack[-1][2]  # the settings menu keeps its own pages
+    games = [it.key for it in menu.stack[-1][2].items]
+    keys(app, *["down"] * games.index("sovereign"), "ok")
+    names = [it.key for it in menu.stack[-1][2].items]
+    keys(app, *["down"] * names.index("espionage_researchable"), "ok")  # a yes/no switch: OK flips it
+    assert load_config(p).game_options("sovereign") == {"espionage_researchable": False}
+    assert "# no roller at this table" in p.read_text(), "the user's comments are kept"
+    label = menu.stack[-1][2].items[names.index("espionage_researchable")].label
+    assert label.startswith("espionage_research") and label.endswith(": off"), label
+    assert running.wizard.options.get("espionage_researchable", True) is True, "the running game keeps its rules"
+    app.start_new("sovereign")
+    assert app.session is not None and app.session.wizard.options.get("espionage_researchable") is False
+
+
+def test_a_rule_row_keeps_its_value_in_view() -> None:
+    from companion.settings_menu import _rule_label
+    from companion.ui.draw import LIST_W, text_width
+
+    label = _rule_label("ousted_mayor_eligible", "off")
+    assert label.endswith(": off") and "…" in label and text_width(label) <= LIST_W
+    assert _rule_label("tie_roll", "all") == "tie_roll: all"

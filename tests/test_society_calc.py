@@ -77,3 +77,8 @@ def test_readings_come_from_the_config(capsys: pytest.CaptureFixture[str], tmp_p
 def test_plain_output_without_json(capsys: pytest.CaptureFixture[str]) -> None:
     rc, out, _ = calc(capsys, "city-cost", "--number", "3")
     assert rc == 0 and out == "cost: 9\n"
+
+
+def test_a_flag_given_twice_is_named(capsys: pytest.CaptureFixture[str]) -> None:
+    rc, out, err = calc(capsys, "city-cost", "--number", "2", "--number=3", "--json")
+    assert (rc, out) == (2, "") and err == "companion: --number is given twice\n"

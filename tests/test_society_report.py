@@ -11,7 +11,7 @@ from companion.ui.draw import font
 from conftest import run_companion
 from fsm.autoplay import random_answer
 from fsm.base import Player, Setup
-from fsm.prompts import Choice, InvalidAnswer, MultiSelect
+from fsm.prompts import Choice, Confirm, InvalidAnswer, MultiSelect, Number
 from fsm.society import SocietyGame
 from society_kit import TURNS, Driver
 
@@ -39,7 +39,8 @@ def test_markdown_report(journal: Path) -> None:
     for part in ("### 1. Espionage", "- Cleo's spy sabotages Ana's Trade", "### 5. War",
                  "- Two-way attack: Ana wins 4x2 against 2x1; 3 survive",
                  "- C = ((3/1) - (3/1)) x (2/1) -> 0; Ana takes no city; losses 1 / 0",
-                 "### Orders not carried out", "- trade Cleo x2: negated: Trade sabotaged by a spy",
+                 "### Orders not carried out", "- Ana: trade Cleo x2: negated: Trade sabotaged by a spy",
+                 "- Ben: attack Ana 2a: destroyed in a two-way attack", "- At war with: Ben",
                  "**Ana**", "- Treasury 54 gold", "- Income: trade 0, tax 40, wonders 4, support -0",
                  "- Cities (4): A2, B2, B3, A3", "- Wonders: Tower of Babel; spaceship parts 0",
                  "- Tech 3 (Monarchy), Monarchy", "```\n   A B C D E F\n 1 . 2 . . . .\n 2 1+1 3+. . .\n 3 1 1 . . . .\n"):
@@ -70,7 +71,10 @@ def test_device_pages_show_the_same(journal: Path) -> None:
         d.turn(orders)
     views = {v.title: v.lines for v in d.game.views()}
     assert views["Map"][:4] == ("     ABCDEF", "01 -2----", "02 113---", "03 11----")
-    assert "Treasury 54 gold" in views["Ana"]
+    # the key says whose each digit is
+    assert views["Map"][-4:] == ("Key: - empty, * nuked", "1 Ana", "2 Ben", "3 Cleo")
+    assert "Treasury 54 gold" in views["Ana"] and views["Ana"][0] == "Seat 1 on the map"
+    assert "At war with: Ben" in views["Ana"]
     assert "SPY" not in "".join(views["Turn 4 report"]) and "1. ESPIONAGE" in views["Turn 4 report"]
     for title, lines in views.items():
         assert all(font().getlength(ln) <= 124 for ln in lines), (title, lines)
@@ -89,6 +93,7 @@ def test_wide_maps_split_into_screen_bands() -> None:
 
 def test_every_screen_fits_the_display() -> None:
     from companion.ui.draw import LIST_W, WIDTH, text_width, title_room
+    from companion.ui.prompt_screens import ROWS
 
     names = ("Margaret", "Bartholo", "Carol", "Dmitri", "Eve", "Fitzgera", "Gwendoly", "Hieronym")
     too_wide: set[str] = set()
@@ -103,6 +108,10 @@ def test_every_screen_fits_the_display() -> None:
             if text_width(pr.title) > title_room(tag):
                 too_wide.add(f"title {pr.title!r} beside {tag!r}")
             too_wide.update(f"line {ln!r}" for ln in pr.lines if text_width(ln) > WIDTH - 2)
+            # every context line is drawn: a Number shows 2, a Confirm 4, a Choice what its options leave
+            room = {Number: 2, Confirm: ROWS - 1}.get(type(pr), ROWS - min(len(getattr(pr, "options", ())), 3))
+            if isinstance(pr, (Number, Confirm, Choice)) and len(pr.lines) > room:  # (an Info page scrolls)
+                too_wide.add(f"{type(pr).__name__} {pr.title!r} has {len(pr.lines)} lines, {room} shown")
             if isinstance(pr, (Choice, MultiSelect)):
                 for o in pr.options:
                     label = o.label
@@ -120,3 +129,55 @@ def test_every_screen_fits_the_display() -> None:
             except InvalidAnswer:
                 pass
     assert not too_wide, "\n".join(sorted(too_wide))
+
+
+def test_targets_the_rules_refuse_are_greyed_with_the_reason() -> None:
+    # Ana A2, Ben B2, Cleo C2, all tech 1: Cleo is two squares from Ana (out of trade range, not adjacent)
+    d = Driver(seed=1)
+    d.setup()
+    d.give("soc:1")
+    d.give("trade")
+    opts = {o.key: (o.enabled, o.hint) for o in d.session.prompt().options}
+    assert opts == {"2": (True, ""), "3": (False, "Cleo is out of trade range")}
+    d.press("down", "ok")  # OK on Cleo: the reason, and nothing changes
+    assert d.session.toast == "Cleo is out of trade range" and d.game.data["entry"]["step"] == "target"
+    d.give("back")
+    d.give("attack")
+    opts = {o.key: (o.enabled, o.hint) for o in d.session.prompt().options}
+    assert opts == {"2": (True, ""), "3": (False, "Cleo is not adjacent")}
+    d.give("back")
+    d.give("declare")
+    d.give("2")
+    kinds = {o.key: (o.enabled, o.hint) for o in d.session.prompt().options}
+    assert kinds["peace"] == (False, "not at war") and kinds["declare"] == (True, "")
+    d.give("declare")
+    assert {o.key: o.enabled for o in d.session.prompt().options} == {"2": False, "3": True}
+    d.give("back")
+    d.give("trade")
+    d.give("2")
+    p = d.session.prompt()
+    assert (p.title, p.lines[1], p.hi) == ("Trade 2g, +1 each", "max 1; 0 cancels", 1)  # cost 1+1, payout 1x1
+    d.give(1)  # tech 1: one caravan a turn
+    kinds = {o.key: (o.enabled, o.hint) for o in d.session.prompt().options}
+    assert kinds["trade"] == (False, "1 caravan ordered, the most")
+
+
+def test_moving_a_start_square_is_a_column_then_a_row() -> None:
+    d = Driver(seed=1)
+    d.give(3)
+    d.give("start")
+    d.give("move:2")
+    p = d.session.prompt()
+    assert [o.key for o in p.options] == list("ABCDEF") and p.lines[1] == "which column?"
+    d.give("C")
+    d.press("back")  # BACK from the row: the column again
+    assert d.game.data["setup"]["step"] == "move"
+    taken = d.game.data["setup"]["squares"][0]  # Ana's start
+    d.give(taken[0])
+    before = list(d.game.data["setup"]["squares"])
+    row, cur = int(taken[1:]), int(d.session.prompt().default)
+    d.press(*(["up"] * (row - cur) if row >= cur else ["down"] * (cur - row)), "ok")
+    assert d.session.refused == f"{taken} is Ana's start; pick another square"
+    assert d.game.data["setup"]["squares"] == before
+    views = {v.title: v.lines for v in d.game.views()}
+    assert "Map" in views and views["Map"][-3:] == ("1 Ana", "2 Ben", "3 Cleo")

@@ -92,3 +92,40 @@ def test_undo_names_the_action_not_the_screen() -> None:
     for k in ("ok", "ok", "down", "ok"):
         s.handle(KeyEvent(Key(k)))
     assert s.undo() == "Undone: Ben (Who goes first?)"
+
+
+def test_a_battle_result_is_announced_whole() -> None:
+    """The roll summary gives way rather than push the game's own result out of the box (it was cut at "wins…")."""
+    from companion.ui.draw import ELLIPSIS, wrap
+    from companion.ui.widgets import ANNOUNCE_LINES, TOAST_W
+    from test_sovereign_play import SCRIPT
+
+    s = Session(load("sovereign"), seed=5, presets=["Ana", "Ben", "Cleo"], options={})
+    seen = []
+    for line in SCRIPT.splitlines():
+        if not line or line.startswith("#"):
+            continue
+        word, *rest = line.split()
+        s.handle(RollEvent(rest[0], tuple(int(v) for v in rest[1:])) if word == "roll" else KeyEvent(Key(word)))
+        if s.toast_sticky and "wins the roll" in (s.toast or ""):
+            seen.append(s.toast or "")
+    assert seen, "the battle roll was announced"
+    for toast in seen:
+        lines = wrap(toast, TOAST_W)
+        assert len(lines) <= ANNOUNCE_LINES and not lines[-1].endswith(ELLIPSIS), lines
+
+
+def test_an_announcement_too_long_for_its_box_says_where_the_rest_is() -> None:
+    from PIL import Image
+
+    from companion.ui.draw import new_frame
+    from companion.ui.widgets import ANNOUNCE_LINES, ANNOUNCE_MORE, draw_toast
+
+    long = ". ".join(f"Dev captures Ben's City {i} (5 tiles) as City {i + 20}" for i in range(3))
+    img, d = new_frame()
+    draw_toast(d, long, ANNOUNCE_LINES, ANNOUNCE_MORE)
+    img2, d2 = new_frame()
+    draw_toast(d2, ANNOUNCE_MORE, 1)
+    # the last row of the box is the "more" line, drawn exactly as it is alone
+    assert img.crop((0, 54, 128, 64)).tobytes() == img2.crop((0, 54, 128, 64)).tobytes()
+    assert isinstance(img, Image.Image)

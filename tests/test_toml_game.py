@@ -78,7 +78,7 @@ def test_valid_minimal_file_loads(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("change, needle", [
     (("id = \"t\"", "id = \"T T\""), "[game] id"),
-    (("min_players = 2", "min_players = 0"), "[game] min_players: = 0 must be from 1 to 8"),
+    (("min_players = 2", "min_players = 0"), "[game] min_players = 0 must be from 1 to 8"),
     (("first_player = \"seat1\"", "first_player = \"oldest\""), "[game] first_player"),
     (("[[phases]]\nname = \"Go\"", "[[phases]]\nnam = \"Go\""), "[[phases]] #1 name: is missing"),
     (("[[counters]]\nid = \"vp\"", "[[counters]]\nid = \"vp\"\nmax = -5"), "[[counters]] #1 max"),

@@ -223,6 +223,8 @@ def test_sovereign_chess_board_in_colour_and_a_move_from_the_phone(browser: Any,
         with Image.open(shot) as img:
             colours = img.convert("RGB").getcolors(1 << 20) or []
         assert img.width >= 300 and len(colours) > 50  # a board in many colours, not a blank box
+        width = browser.execute_script("return document.documentElement.scrollWidth")
+        assert width <= browser.execute_script("return window.innerWidth")  # the whole board on a phone held upright
 
 
 def test_society_gm_console_enters_orders_processes_and_offers_the_report(browser: Any, tmp_path: Path) -> None:
@@ -249,9 +251,121 @@ def test_society_gm_console_enters_orders_processes_and_offers_the_report(browse
         press(browser, "Yes")
         def report_text(b: Any) -> str | None:  # the page redraws the textarea with each snapshot: read it whole
             value = b.find_element(By.ID, "report-text").get_attribute("value")
-            return str(value) if "turn 1" in value else None
+            return str(value) if "turn 1 results" in value else None  # not the report of the turn about to start
         report = wait(browser, "the report", report_text)
         assert report == t.public()["report"]["markdown"] and "Ana builds 2 armies" in report
         click(browser, "BBCode", lambda b: b.find_element(By.XPATH, "//button[text()='BBCode']"))
         wait(browser, "the BBCode", lambda b: "[b]" in b.find_element(By.ID, "report-text").get_attribute("value"))
         assert t.app.session.game.data["round"] == 2
+        # every society's treasury, techs, cities, armies and wonders, on a phone held upright: nothing off to the side
+        players = browser.find_element(By.ID, "players")
+        assert browser.execute_script("return arguments[0].scrollWidth <= arguments[0].clientWidth", players)
+        assert not browser.find_elements(By.CSS_SELECTOR, "#players .scroll")
+        cards = browser.find_elements(By.CSS_SELECTOR, "#players-table li.card")
+        assert [c.find_element(By.TAG_NAME, "h3").text for c in cards] == ["1. Ana", "2. Ben", "3. Cleo"]
+        for label in ("treasury", "techs", "cities", "armies", "wonders"):
+            assert all(label in c.text.split("\n") for c in cards), label
+
+
+def test_a_king_in_check_is_marked_red_on_the_board(browser: Any, tmp_path: Path) -> None:
+    from selenium.webdriver.common.by import By
+
+    rooks = "16/16/16/16/16/16/br15/2br13/16/16/16/16/16/16/16/wk7bk7 2 w b - 0"  # bRa10-a9 checks wKa1
+    with LiveTable(tmp_path, game="sovereign-chess", options={"start": rooks}) as t:
+        phone = t.client()
+        phone.pair(t.hub.pairing.new_pin())
+        for value in ("start", "seat1", "bRa10-a9"):
+            assert phone.answer(t.public()["prompt"]["seq"], value)[0] == 200, value
+        assert t.public()["chess"]["check"] == ["a1"] and t.public()["chess"]["last"] == ["a10", "a9"]
+        browser.delete_all_cookies()
+        open_view(browser, t)
+        wait(browser, "the check", lambda b: b.find_elements(By.CSS_SELECTOR, "#chess-board rect.check"))
+        square = browser.find_element(By.CSS_SELECTOR, "#chess-board rect.check")
+        assert (square.get_attribute("x"), square.get_attribute("y")) == ("16", str(15 * 24))  # a1, bottom left
+        assert "check!" in browser.find_element(By.CSS_SELECTOR, "#game-view h2").text
+        assert "white king on a1, in check" in browser.execute_script(
+            "return [...document.querySelectorAll('#chess-board title')].map((t) => t.textContent).join('|')")
+        toast = browser.find_element(By.ID, "toast")  # the companion's own announcement: neither success nor error
+        assert "in check" in toast.text and toast.get_attribute("class") == "toast note"
+
+
+def test_every_form_by_keyboard_alone_with_a_name_for_every_control(browser: Any, table: LiveTable) -> None:
+    """A number, a choice, dice, a multi-select (checkboxes), the secret ballots on the device, a confirm: each form
+    answered with Tab, typing, Space and Enter only; every control has a name a screen reader can say."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
+
+    def named_controls() -> None:
+        controls = [e for e in browser.find_elements(By.CSS_SELECTOR, "button, input, select, textarea, a[href]")
+                    if e.is_displayed()]
+        unnamed = [e.get_attribute("outerHTML")[:80] for e in controls if not e.accessible_name.strip()]
+        assert controls and not unnamed, unnamed
+
+    def tab_to(what: str, match: Callable[[Any], bool], limit: int = 40) -> Any:
+        for _ in range(limit):
+            browser.switch_to.active_element.send_keys(Keys.TAB)
+            e = browser.switch_to.active_element
+            if match(e):
+                return e
+        raise AssertionError(f"Tab never reached {what}")
+
+    def title_is(t: str) -> None:
+        wait(browser, t, lambda b: text(b, "prompt-title").split(" — ")[0] == t)
+
+    open_view(browser, table)
+    pair(browser, table)
+    assert browser.find_element(By.ID, "oled").accessible_name.startswith("The companion's screen")
+    wait(browser, "the number form", lambda b: b.find_elements(By.ID, "num"))
+    named_controls()
+    box = tab_to("the number", lambda e: e.get_attribute("id") == "num")
+    assert box.accessible_name == "How many"
+    box.send_keys(Keys.CONTROL, "a")
+    box.send_keys("4")
+    tab_to("OK", lambda e: e.text == "OK").send_keys(Keys.ENTER)
+    title_is("Which road")
+    named_controls()
+    tab_to("South", lambda e: e.text == "South").send_keys(Keys.ENTER)
+    title_is("Roll")
+    named_controls()
+    first = tab_to("the first die", lambda e: e.get_attribute("type") == "number")
+    assert first.accessible_name == "d6 1 of 2"
+    first.send_keys("6")
+    browser.switch_to.active_element.send_keys(Keys.TAB, "2")
+    tab_to("Enter roll", lambda e: e.text == "Enter roll").send_keys(Keys.ENTER)
+    title_is("Pick")
+    named_controls()
+    boxes = browser.find_elements(By.CSS_SELECTOR, "#answer input[type=checkbox]")
+    assert [b.accessible_name for b in boxes] == ["a", "b", "c"]
+    tab_to("the box a", lambda e: e.get_attribute("value") == "a").send_keys(Keys.SPACE)
+    tab_to("the box c", lambda e: e.get_attribute("value") == "c").send_keys(Keys.SPACE)
+    tab_to("Done", lambda e: e.text == "Done").send_keys(Keys.ENTER)
+    title_is("Vote")
+    assert "casting a secret vote on the companion" in text(browser, "answer")
+    table.press("ok", "ok", "ok", "down", "ok")  # both ballots on the device: <script> Yes, Ben No
+    title_is("Sure?")
+    named_controls()
+    tab_to("Yes", lambda e: e.text == "Yes").send_keys(Keys.ENTER)
+    title_is("Over")
+    table.settle()
+    data = table.app.session.game.data
+    assert (data["n"], data["choice"], data["rolls"], data["picked"]) == (4, "south", [6, 2], ["a", "c"])
+    assert data["votes"] == {"1": "yes", "2": "no"} and table.app.session.game.state == "game_over"
+    events = [e for _n, _t, e in table.app.journal.inputs(table.app.record.id)]
+    assert 'answer 4 web ["a","c"]' in events and "answer 7 web true" in events
+
+
+def test_a_pin_only_table_shows_nothing_until_the_phone_pairs(browser: Any, tmp_path: Path) -> None:
+    from selenium.webdriver.common.by import By
+
+    with LiveTable(tmp_path, view="paired", names=("Ana", "Ben")) as t:
+        t.press("ok")
+        browser.delete_all_cookies()
+        browser.get(t.hub.address)
+        wait(browser, "the PIN form", lambda b: text(b, "conn") == "Pair this phone to watch")
+        assert browser.find_element(By.ID, "pin").is_displayed()
+        assert "Ana" not in browser.find_element(By.TAG_NAME, "main").text  # no player, no game, no OLED
+        assert not browser.find_element(By.ID, "oled").get_attribute("src")
+        pair(browser, t)
+        wait(browser, "the game, live", lambda b: text(b, "conn") == "Live" and "How many" in text(b, "prompt-title"))
+        t.press("ok")  # the device moves on: the paired page follows
+        wait(browser, "the next question", lambda b: text(b, "prompt-title") == "Which road — Ben")

@@ -19,6 +19,7 @@ from companion.config import parse_config
 from companion.headless import open_session
 from companion.web import start_web
 from companion.web.pairing import WRONG_PER_MINUTE
+from companion.web.screen import cover_frame
 from webtable import Client, LiveTable
 
 STATIC = Path(__file__).resolve().parent.parent / "companion" / "web" / "static"
@@ -169,6 +170,30 @@ def test_nothing_writes_without_a_paired_session_and_its_csrf_token(table: LiveT
     assert table.app.session.n_inputs == 1 and prompt(table)["title"] == "How many"  # nothing reached the game
 
 
+def test_hostile_requests_get_one_clear_line_and_lose_nothing(table: LiveTable) -> None:
+    c = paired(table)
+    seq = prompt(table)["seq"]
+    json_headers = {"Content-Type": "application/json", "X-CSRF-Token": c.csrf}
+    for raw, status, words in (
+            (b'{"seq": 1, "value": "' + b"x" * 20_000 + b'"}', 413, "too large (16 KB at most)"),
+            (b"[" * 5000 + b"]" * 5000, 400, "not valid JSON"),  # nested past Python's recursion limit
+            (b"\xff\xfe{}", 400, "not valid JSON"),
+            (b"[1, 2]", 400, "JSON object")):
+        for path in ("/api/answer", "/api/pair"):
+            got, headers, body = c.request("POST", path, raw=raw, headers=json_headers)
+            assert got == status and headers["content-type"].startswith("application/json"), (path, raw[:20])
+            assert words in json.loads(body)["error"] and "\n" not in json.loads(body)["error"]
+    for method, path, status in (("GET", "/api/answer", 405), ("GET", "/api/nothing", 404), ("PUT", "/api/state", 405),
+                                 ("GET", "/static/../companion/web/server.py", 404), ("GET", "/static/", 404)):
+        got, _h, body = c.request(method, path)
+        assert got == status, (method, path)
+        if path.startswith("/api/"):
+            assert json.loads(body)["error"]
+    table.settle()
+    assert table.app.session.n_inputs == 1 and prompt(table)["seq"] == seq  # nothing reached the game
+    assert c.answer(seq, 3)[0] == 200  # and the server still answers
+
+
 def test_unpair_forgets_the_phone(table: LiveTable) -> None:
     c = paired(table)
     assert c.json("POST", "/api/unpair", {})[0] == 200
@@ -270,6 +295,36 @@ def test_secret_ballot_goes_only_to_the_phone_holding_the_seat(table: LiveTable)
     assert 'answer 5 web:seat1 "yes"' in events
 
 
+def mirrored(t: LiveTable) -> bytes:
+    """The OLED as a watcher's page mirrors it, as 1-bit pixels."""
+    import base64
+    import io
+
+    from PIL import Image
+
+    png = base64.b64decode(t.public()["oled"].split(",", 1)[1])
+    return Image.open(io.BytesIO(png)).convert("1").tobytes()
+
+
+def test_an_open_ballot_on_the_device_is_never_mirrored_to_the_page(table: LiveTable) -> None:
+    to_the_vote(table, paired(table))
+    table.press("ok")  # "Pass to Ana" → the ballot opens on the device
+    table.settle()
+    assert table.app.session.private_screen()
+    covered = mirrored(table)
+    table.press("down")  # Ana's cursor on "No": the device shows it, the page must not
+    table.settle()
+    device = table.out.frames[-1].convert("1").tobytes()
+    assert mirrored(table) == covered != device
+    from companion.web.screen import cover_frame
+
+    assert covered == cover_frame("Secret vote", ("Ana", "is voting in secret", "on the companion.")).tobytes()
+    table.press("ok")  # Ana votes No on the device; Ben's "pass to" screen is public again
+    table.settle()
+    assert table.app.session.game.data["votes"] == {"1": "no"} and not table.app.session.private_screen()
+    assert mirrored(table) == table.out.frames[-1].convert("1").tobytes()
+
+
 # ------------------------------------------------------------------ the OLED side and start-up
 def test_pair_a_phone_from_the_game_menu_shows_a_fresh_pin(table: LiveTable) -> None:
     labels = None
@@ -282,6 +337,9 @@ def test_pair_a_phone_from_the_game_menu_shows_a_fresh_pin(table: LiveTable) -> 
     assert table.app.pair_screen is not None and table.hub.pairing.pin_valid()
     pin = table.app.pair_screen.pin
     assert re.fullmatch(r"\d{6}", pin)
+    # the PIN proves the phone is at the table: the page's mirror of the OLED never shows it
+    assert mirrored(table) != table.out.frames[-1].convert("1").tobytes()
+    assert mirrored(table) == cover_frame("Pair a phone", ("The PIN shows only", "on the companion.")).tobytes()
     table.press("back")  # any key closes it; not journaled
     table.settle()
     assert table.app.pair_screen is None and table.app.session.n_inputs == n_inputs + len(labels[:labels.index(
@@ -359,3 +417,47 @@ def test_settings_pair_a_phone_shows_the_pin_over_the_settings_menu(tmp_path: Pa
         t.press("ok")  # any key: back to the settings menu
         t.settle()
         assert t.app.pair_screen is None and t.app.home.stack[-1][1] == "Settings"
+
+
+def test_companion_run_prints_the_address_and_settings_list_it(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`companion run` on a Pi: the web view starts before the hardware, says where to open it, and Settings lists
+    host and port (the Pair a phone screen shows the same address as a QR code)."""
+    import companion.logsetup
+    from companion import runtime
+    from companion.events import QuitEvent
+    from companion.menus import settings_lines
+    from webtable import FakeOutput
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    cfg = parse_config({"journal": {"path": str(tmp_path / "j.sqlite")}, "web": {"bind": "127.0.0.1", "port": port}})
+    seen: list[list[str]] = []
+
+    def hardware(cfg: Any, events: Any, stack: ExitStack) -> tuple[FakeOutput, None]:
+        events.put(QuitEvent())  # the loop stops at once; the App shows Settings first
+        return FakeOutput(), None
+
+    real_app = runtime.App
+
+    def app(*a: Any, **kw: Any) -> Any:
+        made = real_app(*a, **kw)
+        seen.append(settings_lines(made))
+        return made
+    monkeypatch.setattr(runtime, "_build_pi", hardware)
+    monkeypatch.setattr(runtime, "App", app)
+    monkeypatch.setattr(runtime, "install_signal_handlers", lambda events: None)
+    monkeypatch.setattr(companion.logsetup, "setup_logging", lambda *a, **kw: None)
+    said: list[str] = []
+    assert runtime.run(cfg, mode="pi", say=said.append) == 0
+    assert f"Web view: open http://127.0.0.1:{port}/ on a phone" in said
+    assert ["Web view:", " 127.0.0.1", f" port {port}"] == seen[0][seen[0].index("Web view:"):][:3]
+    # on a Pi the default bind is the local network: the address shown is this machine's, never 0.0.0.0
+    from companion.web import url_for
+
+    assert parse_config({}).web.bind_for("pi") == "0.0.0.0"
+    assert "0.0.0.0" not in url_for("0.0.0.0", 8080) and url_for("0.0.0.0", 8080).endswith(":8080/")
+    off = parse_config({"journal": {"path": str(tmp_path / "k.sqlite")}, "web": {"enabled": False}})
+    said.clear()
+    assert runtime.run(off, mode="pi", say=said.append) == 0
+    assert not any("Web view" in line for line in said) and seen[-1][seen[-1].index("Web view: off")]

@@ -105,9 +105,12 @@ class LiveTable:
     """``with LiveTable(tmp_path, names=...) as t:`` — the App loop and the web server, both running."""
 
     def __init__(self, tmp_path: Path, *, game: str = "webdemo", view: str = "open",
-                 names: tuple[str, ...] = ("Ana", "Ben")) -> None:
-        self.cfg = parse_config({"journal": {"path": str(tmp_path / "j.sqlite")}, "web": {"view": view},
-                                 "players": {"names": list(names)}})
+                 names: tuple[str, ...] = ("Ana", "Ben"), options: dict[str, Any] | None = None) -> None:
+        raw: dict[str, Any] = {"journal": {"path": str(tmp_path / "j.sqlite")}, "web": {"view": view},
+                               "players": {"names": list(names)}}
+        if options:
+            raw["games"] = {game: options}
+        self.cfg = parse_config(raw)
         self.events: "queue.SimpleQueue[Any]" = queue.SimpleQueue()
         self.hub = Hub(self.events.put, view=view)
         self.server = WebServer(self.hub, "127.0.0.1", 0)

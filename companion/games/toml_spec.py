@@ -70,7 +70,8 @@ class _Reader:
         self.used: set[str] = set()
 
     def fail(self, key: str, msg: str) -> GameFileError:
-        return GameFileError(f"{self.path}: {self.where}{key}: {msg}")
+        sep = " " if msg.startswith("= ") else ": "  # "rounds = 5.0 must be ...", "step: is not a known key"
+        return GameFileError(f"{self.path}: {self.where}{key}{sep}{msg}")
 
     def get(self, key: str, kind: type | tuple[type, ...], default: Any = ..., *, lo: int | None = None,
             hi: int | None = None, choices: tuple[str, ...] | None = None) -> Any:
@@ -107,7 +108,7 @@ def _text(r: _Reader, key: str, v: str, *, blank_ok: bool = False) -> str:
 
 def read_spec(path: Path) -> GameSpec:
     try:
-        text = path.read_bytes().decode("utf-8")
+        text = path.read_bytes().decode("utf-8-sig")  # a leading BOM (Notepad) is no error
     except OSError as e:
         raise GameFileError(f"cannot read game file {path}: {e.strerror}") from None
     except UnicodeDecodeError as e:

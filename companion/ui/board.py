@@ -1,11 +1,12 @@
 """The board widget: a square board of 4×4-pixel cells (16×16 fills 64×64) beside a text half.
 
 Each piece is a 3×3 glyph per role in its cell; whose piece it is, seen by the seat to act, is the cell's style:
-its own army (owned) inverted over the whole cell, a controlled army inverted over the glyph only (a gap stays
-round it), an opponent's underlined, a neutral one plain. An empty square of colour shows a dot, a blocked one a dash; a piece on a square of colour has a dot (or,
-inverted, a notch) in its top right corner. The cursor is a dark ring and a lit ring round
-its cell (one of them shows whatever surrounds it); the selected piece is drawn inverted; the targets of the selected
-piece are a block (empty) or inverted (a capture).
+its own army (owned) inverted over the whole cell, a controlled army lit with a bar down the cell's right edge, an
+opponent's underlined, a neutral one plain — so a role's lit shape is the same in every style but
+the own one, and no two (role, style) cells look alike. An empty square of colour shows a dot, a blocked one a
+dash; a piece on a square of colour has a dot (or, inverted or barred, a notch) in its top right corner. The cursor
+is a dark ring and a lit ring round its cell (one of them shows whatever surrounds it); the selected piece is drawn
+inverted; the targets of the selected piece are a block (empty) or inverted (a capture).
 """
 from __future__ import annotations
 
@@ -57,13 +58,12 @@ def draw_cell(d: ImageDraw.ImageDraw, x: int, y: int, cell: str) -> None:
         if cell.endswith("*"):  # on a square of colour: a notch at the top right
             d.point((x + CELL - 1, y), fill=0)
         return
+    _glyph(d, x, y, role, 1)
+    if style == "c":  # a bar down the right edge; on a square of colour, a notch at its top
+        d.line((x + CELL - 1, y + (1 if cell.endswith("*") else 0), x + CELL - 1, y + CELL - 1), fill=1)
+        return
     if cell.endswith("*"):  # on a square of colour: a dot at the top right
         d.point((x + CELL - 1, y), fill=1)
-    if style == "c":
-        d.rectangle((x, y, x + CELL - 2, y + CELL - 2), fill=1)
-        _glyph(d, x, y, role, 0)
-        return
-    _glyph(d, x, y, role, 1)
     if style == "e":
         d.line((x, y + CELL - 1, x + CELL - 2, y + CELL - 1), fill=1)
 

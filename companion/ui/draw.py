@@ -20,7 +20,7 @@ MARK_W = 7  #: width the scroll marks take at the right edge (text in a scrollin
 LIST_W = WIDTH - 1 - MARK_W  #: pixels of text in a list row or a scrolling page (x from 1)
 
 FONT_DIR = Path(__file__).resolve().parent / "fonts"
-#: body: misc-fixed 6x10 made proportional (capitals 7 px); medium: Spleen 8x16 bold (capitals 10 px);
+#: body: misc-fixed 6x10 capitals with 5x8 small letters, made proportional (capitals 7 px); medium: Spleen 8x16 bold (capitals 10 px);
 #: large: Spleen 12x24 bold (capitals 15 px) for names and numbers read from across the table
 SIZES = {"body": 10, "medium": 16, "large": 24}
 

@@ -16,6 +16,7 @@ from .draw import ROW, WIDTH, big_text, draw_text, new_frame, text_width
 if TYPE_CHECKING:
     from ..session import Session
 
+GLANCE_MORE = "any key: read it all"  #: an announcement too long for the glance view's two lines ends so
 NAME_Y = 12  #: top of the large name's cell (its capitals start 3 px lower and are 15 px tall)
 
 
@@ -25,6 +26,7 @@ class Glance:
     round: int | None
     phase: str
     doing: str  #: the prompt's title: what the player is asked for
+    clock: str | None = None  #: the running game clock (``4:59``, ``clock paused``), when the game has one
 
 
 def glance_for(session: "Session") -> Glance | None:
@@ -37,7 +39,8 @@ def glance_for(session: "Session") -> Glance | None:
     if seat is None or not 0 < seat <= len(g.players):
         return None
     rnd = g.data.get("round")
-    return Glance(g.player_name(seat), rnd if isinstance(rnd, int) else None, g.phase_label(), p.title)
+    return Glance(g.player_name(seat), rnd if isinstance(rnd, int) else None, g.phase_label(), p.title,
+                  session.clock_shown())
 
 
 def _centred(d: "object", y: int, text: str) -> None:
@@ -51,13 +54,13 @@ def render_glance(info: Glance, toast: str | None = None) -> Image.Image:
     head = " · ".join(x for x in (f"Round {info.round}" if info.round is not None else "", info.phase) if x)
     _centred(d, 0, head)
     big_text(d, NAME_Y, info.name, "large")
-    _centred(d, 41, info.doing)
+    _centred(d, 41, f"{info.doing} · {info.clock}" if info.clock else info.doing)  # a running clock stays in view
     _centred(d, 53, "any key: back")
     if toast:
         from .widgets import draw_toast
 
-        draw_toast(d, toast, max_lines=2)
+        draw_toast(d, toast, max_lines=2, more=GLANCE_MORE)
     return img
 
 
-__all__ = ["Glance", "glance_for", "render_glance"]
+__all__ = ["GLANCE_MORE", "Glance", "glance_for", "render_glance"]

@@ -46,6 +46,11 @@ class PromptScreen:
         """A roll arrived from the roller while this screen is up. Only the dice prompt takes it."""
         return None
 
+    def is_private(self) -> bool:
+        """True while the screen shows what only the player at the device may see (an open secret ballot): the web
+        view then mirrors a cover instead of the OLED."""
+        return False
+
     def draw(self, d: ImageDraw.ImageDraw) -> None:
         title_bar(d, self.prompt.title, self.tag)
         self.draw_body(d)
@@ -141,6 +146,9 @@ class SecretVoteScreen(PromptScreen):
     @property
     def voter(self) -> str:
         return self.prompt.voter_name or self.tag or "the next voter"
+
+    def is_private(self) -> bool:
+        return not self.hidden
 
     def key(self, k: Key, repeat: bool = False) -> Outcome:
         if self.hidden:

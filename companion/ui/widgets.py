@@ -276,9 +276,21 @@ class TextView:
         scroll_marks(d, y0, y0 + self.rows * ROW, self.top > 0, self.top < last)
 
 
-def draw_toast(d: ImageDraw.ImageDraw, text: str, max_lines: int = 3) -> None:
-    """A boxed message over the bottom of the frame, wrapped to up to ``max_lines`` lines (the last one ellipsised)."""
-    lines = wrap(text, WIDTH - 8, max_lines)
+TOAST_W = WIDTH - 8  #: pixels of text in a toast's line
+#: an announcement (a result, who starts) stays until the next press: it may take one line more than a toast,
+#: still leaving the title bar and the first context line in view
+ANNOUNCE_LINES = 4
+ANNOUNCE_MORE = "More: hold OK, Game log"  #: the last line of an announcement too long for its box
+
+
+def draw_toast(d: ImageDraw.ImageDraw, text: str, max_lines: int = 3, more: str = "") -> None:
+    """A boxed message over the bottom of the frame, wrapped to up to ``max_lines`` lines (the last one ellipsised;
+    with ``more``, a text that does not fit ends in that line instead, saying where the rest is)."""
+    lines = wrap(text, TOAST_W)
+    if len(lines) > max_lines and more:
+        lines = wrap(text, TOAST_W, max_lines - 1) + [more]
+    else:
+        lines = wrap(text, TOAST_W, max_lines)
     h = ROW * len(lines) + 3
     y = HEIGHT - h
     d.rectangle((0, y - 1, WIDTH - 1, HEIGHT - 1), fill=0)
@@ -289,4 +301,5 @@ def draw_toast(d: ImageDraw.ImageDraw, text: str, max_lines: int = 3) -> None:
 
 
 __all__ = ["Done", "Back", "Toast", "Outcome", "Item", "ListWidget", "ButtonRow", "Spinner", "ConfirmWidget",
-           "MultiSelectWidget", "TextView", "draw_lines", "draw_toast", "BAR"]
+           "MultiSelectWidget", "TextView", "draw_lines", "draw_toast", "BAR", "TOAST_W", "ANNOUNCE_LINES",
+           "ANNOUNCE_MORE"]

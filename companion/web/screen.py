@@ -5,6 +5,8 @@ journaled. Needs no web library (segno draws the QR code).
 """
 from __future__ import annotations
 
+from typing import Sequence
+
 from PIL import Image, ImageDraw
 
 from companion.ui.draw import HEIGHT, WIDTH, fit, font, new_frame, text_row, title_bar
@@ -82,6 +84,26 @@ def web_off_frame(reason: str) -> Image.Image:
     return img
 
 
+def cover_frame(title: str, lines: Sequence[str]) -> Image.Image:
+    """What the web view mirrors while the OLED shows something for the table's eyes only (the PIN, an open secret
+    ballot): a title and a few lines saying what is going on, nothing of the secret."""
+    img, d = new_frame()
+    title_bar(d, title)
+    for i, line in enumerate(lines[:4]):
+        text_row(d, 14 + i * 12, line)
+    return img
+
+
+def mirror_frame(pairing: bool, voter: str | None, frame: Image.Image) -> Image.Image:
+    """The OLED frame as the page may show it: covered while "Pair a phone" shows the PIN (anyone watching could
+    pair from afar) or a secret ballot is open on the device (its cursor would give the vote away)."""
+    if pairing:
+        return cover_frame("Pair a phone", ("The PIN shows only", "on the companion."))
+    if voter is not None:
+        return cover_frame("Secret vote", (voter, "is voting in secret", "on the companion."))
+    return frame
+
+
 class PairScreen:
     """Shown over whatever is on the OLED until a key is pressed."""
 
@@ -94,4 +116,4 @@ class PairScreen:
         return pair_frame(self.url, self.pin)
 
 
-__all__ = ["PairScreen", "pair_frame", "qr_image"]
+__all__ = ["PairScreen", "pair_frame", "qr_image", "cover_frame", "mirror_frame"]

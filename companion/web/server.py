@@ -38,6 +38,7 @@ log = logging.getLogger(__name__)
 COOKIE = "companion_session"
 KEEPALIVE_S = 15.0
 ANSWER_TIMEOUT_S = 5.0
+MAX_BODY = 16 * 1024  #: bytes a request body may have (a PIN, an answer, a seat: far less)
 STATIC = {"app.js": "text/javascript", "app.css": "text/css", "index.html": "text/html"}
 SECURITY_HEADERS = {
     "Content-Security-Policy": "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
@@ -134,7 +135,7 @@ class WebServer:
 
     # ------------------------------------------------------------------ routes
     def _build_app(self) -> web.Application:
-        app = web.Application(client_max_size=16 * 1024, middlewares=[self._errors])
+        app = web.Application(client_max_size=MAX_BODY, middlewares=[self._errors])
         app.router.add_get("/", self.index)
         app.router.add_get("/static/{name}", self.static)
         app.router.add_get("/favicon.ico", self.no_icon)
@@ -157,6 +158,8 @@ class WebServer:
             return _error(e.status, str(e))
         except web.HTTPException as e:
             if request.path.startswith("/api/"):
+                if e.status == 413:
+                    return _error(413, f"the request is too large ({MAX_BODY // 1024} KB at most)")
                 return _error(e.status, e.reason)
             raise
 
@@ -238,7 +241,7 @@ class WebServer:
             raise _Refused(403, "this request came from another site")
         try:
             body = await request.json()
-        except (ValueError, UnicodeDecodeError):
+        except (ValueError, UnicodeDecodeError, RecursionError):  # RecursionError: [[[[…]]]] nested too deep
             raise _Refused(400, "the request body is not valid JSON") from None
         if not isinstance(body, dict):
             raise _Refused(400, "send a JSON object")

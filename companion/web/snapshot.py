@@ -91,9 +91,17 @@ class SnapshotBuilder:
 
     def build(self, app: "App", frame: Image.Image | None, t_input: float | None = None) -> Snapshot | None:
         """The table as it is now, or None if nothing the page shows has changed."""
+        s = app.session
+        if frame is not None:
+            from .screen import mirror_frame
+
+            voter = None
+            if s is not None and s.private_screen():
+                p0 = s.prompt()
+                voter = getattr(p0, "voter_name", None) or (s.names[p0.player - 1] if p0.player else "A player")
+            frame = mirror_frame(app.pair_screen is not None, voter, frame)
         body: dict[str, Any] = {"oled": frame_png(frame) if frame is not None else None,
                                 "fairness": self._fairness_of(app)}
-        s = app.session
         ballot: dict[str, Any] | None = None
         seq = kind = player = None
         if s is None:

@@ -6,12 +6,13 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from companion.rules.society import geo
-from companion.rules.society.data import (GOVERNMENTS, KEEP_PHASES, NUKE_COST, PHASE_NAMES, PHASES, SDI_COST,
-                                          WONDER_BY_KEY, WONDERS, tech_name)
-from companion.rules.society.formulas import wonder_base_cost
+from companion.rules.society.data import (GOVERNMENTS, KEEP_PHASES, MAX_CARAVANS, NUKE_COST, PHASE_NAMES, PHASES,
+                                          PRODUCTION, SDI_COST, WONDER_BY_KEY, WONDERS, tech_name)
+from companion.rules.society.formulas import nascar_payout, trade_cost, trade_payout, wonder_base_cost
 from companion.rules.society.orders import KIND_NAMES, KINDS, ONCE, describe, spies_at_espionage, why_not
-from companion.rules.society.resolve import research_costs, spendable
-from companion.rules.society.world import adjacent_socs, alive, at_war, blocked, can_build_level, holds, sqs
+from companion.rules.society.resolve import KIND_PHASE, research_costs, spendable
+from companion.rules.society.world import (adjacent_socs, alive, at_war, blocked, can_build_level, holds,
+                                           in_trade_range, sqs)
 from fsm.prompts import Choice, Confirm, Number, Option, Prompt
 
 from .common import BACK, clip, readings, sname, soc, world, wrap
@@ -32,6 +33,10 @@ CANCEL_ZERO = ("count", "levels", "gold")  #: number steps where 0 cancels the o
 AID_ITEMS = ("gold", "armies", "spies", "nukes", "sdi", "tech")
 
 
+def entered(n: int) -> str:
+    return f"{n} order{'' if n == 1 else 's'} entered"
+
+
 def entry(g: "SocietyGame") -> dict[str, Any] | None:
     return g.data["entry"]  # type: ignore[no-any-return]
 
@@ -47,7 +52,7 @@ def prompt(g: "SocietyGame") -> Prompt:
                 for k in alive(w)]
         opts += [Option("list", f"Order list ({len(orders)})", enabled=bool(orders), hint="no orders yet"),
                  Option("process", "Process turn"), Option("more", "More...")]
-        return Choice(f"Turn {turn} orders", lines=(f"{len(orders)} orders entered", "pick who sent them"),
+        return Choice(f"Turn {turn} orders", lines=(entered(len(orders)), "pick who sent them"),
                       options=tuple(opts))
     step = e["step"]
     if step == "process":
@@ -78,7 +83,7 @@ def prompt(g: "SocietyGame") -> Prompt:
         opts = [Option("done", "Done with orders")]
         opts += [Option(k, KIND_NAMES[k], enabled=(why := _unavailable(g, seat, k, mine)) is None, hint=why or "")
                  for k in KINDS]
-        return Choice(clip(f"Orders: {s['name']}", 20), lines=(head, f"{len(mine)} orders entered"),
+        return Choice(clip(f"Orders: {s['name']}", 20), lines=(head, entered(len(mine))),
                       options=tuple(opts), back=BACK)
     kind = str(e["kind"])
     o = e["o"]
@@ -87,7 +92,8 @@ def prompt(g: "SocietyGame") -> Prompt:
         others = [k for k in alive(w) if k != seat]
         if kind == "trade" and holds(w, seat, "nascar"):
             others = [seat, *others]
-        opts = [Option(k, sname(g, k, 20)) for k in others]
+        opts = [Option(k, sname(g, k, 20), enabled=(why := _no_target(g, seat, kind, k)) is None, hint=why or "")
+                for k in others]
         return Choice(title, lines=(head, "with whom?" if kind == "trade" else "which society?"),
                       options=tuple(opts), back=BACK)
     if step == "phase":
@@ -96,7 +102,12 @@ def prompt(g: "SocietyGame") -> Prompt:
     if step == "count":
         if kind == "trade":
             used = sum(int(x.get("count", 1)) for x in orders if x["seat"] == seat and x["kind"] == "trade")
-            hi = max(1, min(int(s["tech"]), 15) - used)
+            hi = max(1, min(int(s["tech"]), MAX_CARAVANS) - used)
+            ta, p = int(s["tech"]), str(o["partner"])
+            tb = int(soc(g, p)["tech"])
+            cost = trade_cost(ta, tb, holds(w, seat, "silk"))
+            pay = nascar_payout(ta, s["gov"], readings(g)) if p == seat else trade_payout(ta, tb, s["gov"])
+            title = clip(f"Trade {cost}g, +{pay} each", 20)  # the order as the player wrote it: (6) --> (+9)
         else:
             each = {"armies": int(s["tech"]), "nukes": NUKE_COST, "sdi": SDI_COST}[kind]
             hi = max(1, _avail(g, seat) // each)
@@ -105,8 +116,7 @@ def prompt(g: "SocietyGame") -> Prompt:
         avail, costs, n = _avail(g, seat), research_costs(w, seat, 10, readings(g)), 0
         while n < len(costs) and sum(costs[: n + 1]) <= avail:
             n += 1
-        return Number(title, lines=(head, f"next level {costs[0]}g", "0 cancels"), lo=0, hi=max(1, n),
-                      default=1)
+        return Number(title, lines=(head, f"next {costs[0]}g; 0 cancels"), lo=0, hi=max(1, n), default=1)
     if step == "square":
         own = sqs(w, list(s["cities"]))
         anywhere = holds(w, seat, "railroad")
@@ -127,8 +137,10 @@ def prompt(g: "SocietyGame") -> Prompt:
         return Choice(title, lines=(head, "which wonder?"), options=tuple(opts), back=BACK)
     if step == "gold":
         lo = wonder_base_cost(_level(o["wonder"])) if kind == "wonder" else 1000
-        return Number(title, lines=(head, f"gold, min {lo}", "0 cancels"), lo=0, hi=max(lo, _avail(g, seat)),
-                      default=lo)
+        if kind == "part" and int(s["parts"]) + 1 < readings(g).spaceship_parts:  # only the last may cost more
+            return Number(title, lines=(head, f"part {int(s['parts']) + 1} 1000g; 0 cancels"), lo=0, hi=1000,
+                          default=1000)
+        return Number(title, lines=(head, f"min {lo}g; 0 cancels"), lo=0, hi=max(lo, _avail(g, seat)), default=lo)
     if step == "aid_what":
         to = sname(g, o["to"], 10)
         opts = [Option("done", "Done")]
@@ -154,7 +166,8 @@ def prompt(g: "SocietyGame") -> Prompt:
         ranked = list(o.get("ranking", []))
         left = [c for c in soc(g, o["target"])["cities"] if c not in ranked]
         opts = [Option("done", "Done" if ranked else "Done (GM's order)")]
-        opts += [Option(c, c) for c in left]
+        opts += [Option(c, c, enabled=(why := _no_rank(g, seat, o["target"], [*ranked, c])) is None, hint=why or "")
+                 for c in left]
         return Choice("Theatre ranking", lines=(head, clip("ranked: " + (",".join(ranked) or "none"))),
                       options=tuple(opts), back=BACK)
     if step == "gov":
@@ -171,6 +184,9 @@ def _unavailable(g: "SocietyGame", seat: str, kind: str, mine: list[dict[str, An
     s = soc(g, seat)
     if kind in ONCE and any(o["kind"] == kind for o in mine):
         return f"{KIND_NAMES[kind]}: once a turn"
+    rev = next((o for o in mine if o["kind"] == "revolution"), None)
+    if rev is not None and not _kept(str(rev["keep"]), {"kind": kind}):
+        return f"in revolution: only {str(rev['keep']).title()}"
     if kind in ("spy", "defend"):
         used = sum(1 for o in mine if o["kind"] in ("spy", "defend"))
         if spies_at_espionage(w, seat) <= used:
@@ -188,7 +204,54 @@ def _unavailable(g: "SocietyGame", seat: str, kind: str, mine: list[dict[str, An
         return "not at war"
     if kind == "attack" and not any(adjacent_socs(w, seat, k) for k in alive(w) if k != seat):
         return "no adjacent society"
+    if kind == "trade":
+        limit = min(int(s["tech"]), MAX_CARAVANS)
+        if sum(int(o.get("count", 1)) for o in mine if o["kind"] == "trade") >= limit:
+            return f"{limit} caravan{'s' if limit > 1 else ''} ordered, the most"
+    if kind in ("trade", "declare"):
+        others = [k for k in alive(w) if k != seat]
+        if kind == "trade" and holds(w, seat, "nascar"):
+            return None
+        if all(_no_target(g, seat, kind, k) is not None for k in others):
+            return "nobody in trade range" if kind == "trade" else "at war with everyone"
     return None
+
+
+def _no_target(g: "SocietyGame", seat: str, kind: str, other: str) -> str | None:
+    """Why ``other`` cannot be this order's target (the list greys it out with the reason), or None."""
+    w = world(g)
+    name = sname(g, other, 10)
+    if other == seat:
+        return None
+    if kind == "trade":
+        peace = {(x["seat"], x["target"]) for x in g.data["orders"] if x["kind"] == "peace"}
+        if at_war(w, seat, other) and not ((seat, other) in peace and (other, seat) in peace):
+            return f"at war with {name}"
+        if not in_trade_range(w, seat, other, readings(g)):
+            return f"{name} is out of trade range"
+    elif kind == "attack" and not adjacent_socs(w, seat, other):
+        return f"{name} is not adjacent"
+    elif kind == "declare" and (at_war(w, seat, other) or any(
+            x["seat"] == seat and x["kind"] == "declare" and x["target"] == other for x in g.data["orders"])):
+        return f"already at war with {name}"
+    elif kind == "peace" and not at_war(w, seat, other):
+        return f"not at war with {name}"
+    return None
+
+
+def _no_rank(g: "SocietyGame", seat: str, target: str, ranking: list[str]) -> str | None:
+    """Why this theatre ranking can't be fought (a sneak attack takes only cities next to the attacker's territory;
+    a declared war goes on from the cities above), or None."""
+    w = world(g)
+    return geo.check_theatre(sqs(w, ranking), sqs(w, list(soc(g, seat)["cities"])),
+                             sqs(w, list(soc(g, target)["cities"])), int(w["w"]), int(w["h"]),
+                             chain=at_war(w, seat, target), anywhere=holds(w, seat, "jihad"))
+
+
+def _kept(keep: str, o: dict[str, Any]) -> bool:
+    """The order acts in a revolution that keeps ``keep`` (a whole production phase counts as one)."""
+    phase = KIND_PHASE[o["kind"]]
+    return phase == keep or (keep == "production" and phase in PRODUCTION)
 
 
 def _avail(g: "SocietyGame", seat: str) -> int:
@@ -304,7 +367,17 @@ def _commit(g: "SocietyGame", e: dict[str, Any], o: dict[str, Any]) -> None:
     if o["kind"] == "attack":
         o.setdefault("ranking", [])
         o.setdefault("nukes_first", True)
+    seat = str(o["seat"])
+    rev = next((x for x in g.data["orders"] if x["seat"] == seat and x["kind"] == "revolution"), None)
+    if rev is not None and not _kept(str(rev["keep"]), o):
+        raise g.refuse(f"{sname(g, seat, 12)} is in revolution: only {str(rev['keep']).title()} acts this turn")
     why = why_not(w, g.data["orders"], o, readings(g))
+    if why is None and o["kind"] == "revolution":
+        lost = [x for x in g.data["orders"] if x["seat"] == seat and not _kept(str(o["keep"]), x)]
+        if lost:  # already entered: they stay in the list and are reported lost
+            g.note(f"{sname(g, seat)}'s revolution: {len(lost)} of its orders this turn will be lost")
+    if why is not None and why.startswith("not enough gold"):  # at entry, say what is left (not the cut rule)
+        why = f"not enough gold: {sname(g, o['seat'], 12)} has {_avail(g, str(o['seat']))} left to spend this turn"
     if why is not None:
         raise g.refuse(why)
     g.data["orders"].append(o)

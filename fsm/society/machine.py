@@ -46,6 +46,8 @@ class SocietyGame(GameMachine):
         "tech_rounding": OptionSpec("up", "rounding of the research price", choices=("up", "down", "nearest")),
         "tech_players": OptionSpec("alive", "P in the research price: societies still alive, or all that started",
                                    choices=("alive", "all")),
+        "tech_have": OptionSpec("start", "R in the research price: who had the level at the turn's start, or also "
+                                         "those who bought it earlier this turn (live)", choices=("start", "live")),
         "casualty_rounding": OptionSpec("down", "rounding of casualties (D/AT and D/DC x cities lost)",
                                         choices=("down", "up")),
         "support_rounding": OptionSpec("down", "rounding of a Monarchy's army support (armies / cities)",
@@ -54,6 +56,11 @@ class SocietyGame(GameMachine):
                                       choices=("down", "up")),
         "two_way_tie": OptionSpec("both_destroyed", "two attacking armies of equal strength: both destroyed, or "
                                                     "both go home", choices=("both_destroyed", "both_return")),
+        "bonus_rounding": OptionSpec("each", "Monarchy's +50 %: rounded up on each caravan, the tax and the wonder "
+                                           "income (each), or once on a turn's trade and once on tax plus wonders "
+                                           "(together)", choices=("each", "together")),
+        "survivor_rounding": OptionSpec("up", "rounding of a two-way winner's survivors (difference / its tech); the "
+                                              "text says up", choices=("up", "down")),
         "spaceship_parts": OptionSpec(4, "spaceship parts needed to win (4 in Special Units, 3 in Victory)",
                                       choices=(4, 3)),
         "trade_range": OptionSpec("tech", "trade reach: tech = as many squares as the tech level; adjacent = "

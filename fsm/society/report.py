@@ -5,10 +5,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from companion.rules.society.data import PHASE_NAMES
-from companion.rules.society.world import map_rows
+from companion.rules.society.world import map_rows, new_world, seat_mark
 from fsm.prompts import View
 
-from .common import clip, wrap
+from .common import PAGE, clip, wrap
 
 if TYPE_CHECKING:
     from .machine import SocietyGame
@@ -24,7 +24,8 @@ ORDER = ("revolution", "espionage", "trade", "research", "military", "cities", "
 COLS = 14  #: map columns per device page (a row number and one character per column fit the width)
 
 
-def _soc_lines(s: dict[str, Any], inc: dict[str, int] | None) -> list[str]:
+def _soc_lines(s: dict[str, Any], inc: dict[str, int] | None, names: dict[int, str]) -> list[str]:
+    """One society's state; ``names`` by seat (the wars name the enemies)."""
     out = [f"Treasury {s['treasury']} gold"]
     if inc is not None:
         out.append(f"Income: trade {inc['trade']}, tax {inc['tax']}, wonders {inc['wonders']}, "
@@ -35,7 +36,7 @@ def _soc_lines(s: dict[str, Any], inc: dict[str, int] | None) -> list[str]:
             f"Armies {s['armies']}, spies {s['spies']}, nukes {s['nukes']}, SDI {s['sdi']}",
             f"Wonders: {', '.join(s['wonders']) or 'none'}; spaceship parts {s['spaceship_parts']}"]
     if s["at_war_with"]:
-        out.append("At war with: " + ", ".join(str(x) for x in s["at_war_with"]))
+        out.append("At war with: " + ", ".join(names.get(int(x), str(x)) for x in s["at_war_with"]))
     if not s["alive"]:
         out.insert(0, "Eliminated")
     return out
@@ -80,20 +81,22 @@ def render(g: "SocietyGame", fmt: str = "markdown") -> str:
 
         for k in w["soc"]:
             s2 = summary(w, k)
-            out += [sub(f"{s2['society']}"), *items(_soc_lines(s2, None)), ""]
+            out += [sub(f"{s2['society']}"), *items(_soc_lines(s2, None, seat_names(w))), ""]
         out += [sub("Map"), *code(map_rows(w)), ""]
         return "\n".join(out) + "\n"
     rep = reports[-1]
     out += [h(f"Society: turn {rep['turn']} results"), ""]
     for title, lines in _by_phase(rep):
         out += [sub(title), *items(lines), ""]
-    refused = [f"{o['text']}: {r}" for o, r in zip(rep["orders"], rep["results"]) if r != "ok"]
+    names = {int(k): str(v["society"]) for k, v in rep["societies"].items()}
+    refused = [f"{names.get(int(o['seat']), o['seat'])}: {o['text']}: {r}"
+               for o, r in zip(rep["orders"], rep["results"]) if r != "ok"]
     if refused:
         out += [sub("Orders not carried out"), *items(refused), ""]
     out += [sub("Societies"), ""]
     for k, s2 in rep["societies"].items():
         inc = rep["income"].get(k)
-        out += [f"[u]{s2['society']}[/u]" if bb else f"**{s2['society']}**", *items(_soc_lines(s2, inc)), ""]
+        out += [f"[u]{s2['society']}[/u]" if bb else f"**{s2['society']}**", *items(_soc_lines(s2, inc, names)), ""]
     if g.data["winners"]:
         out += [sub(str(g.data["win_reason"])), ""]
     out += [sub("Map"), *code(rep["map"]), "Digits and letters (A=10 .. L=20, no I) are the owners' seats; "
@@ -102,9 +105,14 @@ def render(g: "SocietyGame", fmt: str = "markdown") -> str:
     return "\n".join(out) + "\n"
 
 
+def seat_names(w: dict[str, Any]) -> dict[int, str]:
+    return {int(k): str(v["name"]) for k, v in w["soc"].items()}
+
+
 def device_map(w: dict[str, Any]) -> list[str]:
-    """The map in screen-width bands, one character a square (the owner's seat, * nuked, - empty). The characters
-    are the display font's full-width ones, so the columns line up under their letters."""
+    """The map in screen-width bands, one character a square (the owner's seat, * nuked, - empty), then the key:
+    which society each mark is. The characters are the display font's full-width ones, so the columns line up
+    under their letters."""
     rows = map_rows(w)
     width = int(w["w"])
     grid = [r[3:] for r in rows[1:]]
@@ -115,6 +123,9 @@ def device_map(w: dict[str, Any]) -> list[str]:
         for i, r in enumerate(grid):
             cells = "".join((r[2 * c] if 2 * c < len(r) else ".") for c in range(c0, c1)).replace(".", "-")
             out.append(f"{i + 1:02d} {cells}")
+    out.append("Key: - empty, * nuked")
+    out += [clip(f"{seat_mark(int(k))} {v['name']}" + ("" if v["alive"] else " (gone)"), PAGE)
+            for k, v in w["soc"].items()]
     return out
 
 
@@ -122,8 +133,12 @@ def views(g: "SocietyGame") -> list[View]:
     w = g.data["world"]
     if w is None:
         s = g.data["setup"]
-        return [View("Start squares", tuple(clip(f"{p.name}: {s['squares'][p.seat - 1]}") for p in g.players
-                                            if s["squares"]))]
+        out = [View("Start squares", tuple(clip(f"{p.name}: {s['squares'][p.seat - 1]}") for p in g.players
+                                           if s["squares"]))]
+        if s["squares"]:  # the proposed starts on the map, as the game will begin
+            plan = new_world([p.name for p in g.players], int(s["w"]), int(s["h"]), list(s["squares"]))
+            out.append(View("Map", tuple(device_map(plan))))
+        return out
     from .machine import summary
 
     out = [View("Map", tuple(device_map(w)))]
@@ -132,7 +147,8 @@ def views(g: "SocietyGame") -> list[View]:
     for k in w["soc"]:
         s = summary(w, k)
         inc = last["income"].get(k) if last else None
-        lines = [x for ln in _soc_lines(s, inc) for x in wrap(ln)]
+        lines = [x for ln in [f"Seat {seat_mark(int(k))} on the map", *_soc_lines(s, inc, seat_names(w))]
+                 for x in wrap(ln)]
         out.append(View(clip(s["society"], 20), tuple(lines)))
     if last is not None:
         lines = []

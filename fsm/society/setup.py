@@ -2,6 +2,7 @@
 GM may move any), then the game starts with 1 city, 6 gold, Despotism and Masonry for everyone."""
 from __future__ import annotations
 
+import string
 from typing import TYPE_CHECKING, Any
 
 from companion.rules.society import geo
@@ -18,7 +19,8 @@ SEEDS = tuple(str(i) for i in range(1, 33))
 
 def start(g: "SocietyGame") -> None:
     side = geo.side_for(len(g.players), int(g.options["squares_per_society"]))
-    g.data["setup"] = {"w": side, "h": side, "seed": None, "squares": [], "step": "menu", "seat": None}
+    g.data["setup"] = {"w": side, "h": side, "seed": None, "squares": [], "step": "menu", "seat": None,
+                        "col": None}
 
 
 def propose(g: "SocietyGame") -> None:
@@ -35,14 +37,18 @@ def prompt(g: "SocietyGame") -> Prompt:
         return Number("Map width", lines=("columns A..",), lo=2, hi=geo.MAX_SIDE, default=s["w"])
     if s["step"] == "height":
         return Number("Map height", lines=("rows 1..",), lo=2, hi=geo.MAX_SIDE, default=s["h"])
-    if s["step"] == "move":
+    if s["step"] == "move":  # the column, then the row: a few presses even on a 26x26 map
         seat = int(s["seat"])
-        taken = {q for i, q in enumerate(s["squares"]) if i != seat - 1}
         cur = s["squares"][seat - 1]
-        opts = [Option(geo.name((c, r)), geo.name((c, r))) for r in range(s["h"]) for c in range(s["w"])
-                if geo.name((c, r)) not in taken]
-        return Choice(clip(f"Start: {g.player_name(seat)}", 20), lines=(f"now {cur}",), options=tuple(opts),
-                      back=BACK, default=cur)
+        opts = [Option(c, f"Column {c}") for c in string.ascii_uppercase[: s["w"]]]
+        return Choice(clip(f"Start: {g.player_name(seat)}", 20), lines=(f"now {cur}", "which column?"),
+                      options=tuple(opts), back=BACK, default=cur[0])
+    if s["step"] == "move_row":
+        seat = int(s["seat"])
+        cur = s["squares"][seat - 1]
+        row = min(int(cur[1:]), s["h"])
+        return Number(clip(f"Start: {g.player_name(seat)}", 20), lines=(f"now {cur}", f"column {s['col']}, row?"),
+                      lo=1, hi=s["h"], default=row)
     opts = [Option("start", "Start game"), Option("width", f"Map width {s['w']}"),
             Option("height", f"Map height {s['h']}")]
     opts += [Option(f"move:{p.seat}", clip(f"{p.name[:12]} at {s['squares'][p.seat - 1]}", 22)) for p in g.players]
@@ -67,9 +73,19 @@ def answer(g: "SocietyGame", value: Any) -> None:
         propose(g)
         return
     if step == "move":
-        if value != BACK:
-            s["squares"][int(s["seat"]) - 1] = value
-        s["step"], s["seat"] = "menu", None
+        if value == BACK:
+            s["step"], s["seat"] = "menu", None
+        else:
+            s["step"], s["col"] = "move_row", value
+        return
+    if step == "move_row":
+        square = f"{s['col']}{value}"
+        seat = int(s["seat"])
+        for p in g.players:
+            if p.seat != seat and s["squares"][p.seat - 1] == square:
+                raise g.refuse(f"{square} is {p.name}'s start; pick another square")
+        s["squares"][seat - 1] = square
+        s["step"], s["seat"], s["col"] = "menu", None, None
         return
     if value == "start":
         names = [p.name for p in g.players]

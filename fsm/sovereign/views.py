@@ -39,14 +39,15 @@ def status(g: "SovereignGame", seat: int) -> View:
 def chart(g: "SovereignGame", seat: int) -> View:
     mine = held(pl(g, seat))
     lines: list[str] = []
-    for tier in rt.TIERS:
-        head = f"T{tier} {rt.TIER_COST[tier]}p"
+    for tier in rt.TIERS:  # in words: "Tier 2, 3 pts: locked" then what opens it, never "T2 3p T1 0/4"
+        head = f"Tier {tier}, {rt.TIER_COST[tier]} pts"
         if not rt.tier_open(mine, tier):
             prev = rt.count_in_tier(mine, tier - 1)
-            lines.append(f"{head} locked: T{tier - 1} {prev}/{rt.GATE}")
+            lines += [f"{head}: locked", f"  tier {tier - 1}: {prev} of {rt.GATE} needed"]
             continue
-        can = [t.short for t in rt.in_tier(tier) if t.key not in mine]
-        lines.extend(wrap(can, head) if can else [f"{head} complete"])
+        can = [t.name for t in rt.in_tier(tier) if t.key not in mine]
+        lines += [f"{head}: open"] + wrap([n + "," for n in can[:-1]] + can[-1:], " ") if can else [
+            f"Tier {tier}: all researched"]
     return View(title=clip(f"Chart: {g.player_name(seat)[:12]}", 20), lines=tuple(lines))
 
 

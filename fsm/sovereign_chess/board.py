@@ -61,15 +61,27 @@ def neutral(game: AnyChess) -> list[str]:
     return [c.label for c in Colour if game.controller(c) == 0]
 
 
-def changes(before: dict[int, dict[str, str]], after: dict[int, dict[str, str]], names: dict[int, str]) -> list[str]:
-    """What changed hands: "Ann now controls navy through e5", "Bo lost pink"."""
+def holdings(game: AnyChess, player: int) -> tuple[str, dict[str, str]]:
+    """(the owned colour, {controlled colour: the square giving it}) of ``player``: what :func:`changes` compares."""
+    return game.owned(player).label, control(game, player)
+
+
+def changes(before: dict[int, tuple[str, dict[str, str]]], after: dict[int, tuple[str, dict[str, str]]],
+            names: dict[int, str]) -> list[str]:
+    """What changed hands: "Ann now owns red, no longer white" (a defection or an overthrow), "Ann now controls navy
+    through e5", "Bo lost pink"."""
     out = []
     for p in sorted(after):
-        for colour, sq in after[p].items():
-            if colour not in before.get(p, {}):
+        own0, ctl0 = before[p]
+        own1, ctl1 = after[p]
+        if own1 != own0:
+            out.append(f"{names[p]} now owns {own1}" + ("" if own0 in ctl1 else f", no longer {own0}"))
+        for colour, sq in ctl1.items():
+            if colour not in ctl0:
                 out.append(f"{names[p]} now controls {colour} through {sq}")
     for p in sorted(before):
-        for colour in before[p]:
-            if colour not in after.get(p, {}):
+        own1, ctl1 = after[p]
+        for colour in before[p][1]:
+            if colour not in ctl1 and colour != own1:
                 out.append(f"{names[p]} lost {colour}")
     return out

@@ -16,7 +16,7 @@ from fsm.base import GameMachine, OptionSpec
 from fsm.clock_option import ClockOption
 from fsm.prompts import Choice, Option, Prompt, Random, View
 
-from .board import board_view, changes, control, neutral
+from .board import board_view, changes, control, holdings, neutral
 from .entry import Entry, move_entries, move_options
 
 log = logging.getLogger(__name__)
@@ -207,7 +207,8 @@ class SovereignChessGame(GameMachine):
             return
         if self.state == "draw_first":
             self.data["first"] = int(value)
-            self.note(f"{self.player_name(int(value))} drawn to make the first move")
+            self.note(f"{self.player_name(int(value))} drawn to make White's first move")
+            del self.data["announce"]  # no toast of its own: the session announces this log line until a press
             self.fire("drawn")
             return
         seat = self.seat_of(self.engine().turn)
@@ -269,12 +270,14 @@ class SovereignChessGame(GameMachine):
             raise self.refuse(str(e)) from None
         player = eng.turn
         names = {p: self.player_name(self.seat_of(p)) for p in (1, 2)}
-        before = {p: control(eng, p) for p in (1, 2)}
+        before = {p: holdings(eng, p) for p in (1, 2)}
+        old_king = eng.king_square(player)
         made = eng.make(move)
-        after = {p: control(eng, p) for p in (1, 2)}
+        after = {p: holdings(eng, p) for p in (1, 2)}
         d = self.data
         d["moves"].append(made.text)
         d["position"] = eng.text
+        d["round"] = sum(m not in ("accept", "reject") for m in d["moves"]) // 2 + 1  # the move number
         d["last"][str(seat)] = made.to_sq
         d["last_move"] = [made.from_sq, made.to_sq]
         quiet = made.capture or (made.role is Role.PAWN and made.kind is MoveKind.ORDINARY)
@@ -286,6 +289,11 @@ class SovereignChessGame(GameMachine):
         words = [f"{names[player]}: {made.text}"]
         if made.promotion is Role.KING:
             words.append("regime change")
+            # the table must take the old king off the physical board
+            coup = "coup d'état" if made.colour.label == before[player][0] else f"overthrow to {made.colour.label}"
+            gone = f", take the king off {square_name(old_king)}" if old_king is not None else ""
+            owns = f"{names[player]} now owns"
+            said = [f"{names[player]}: {coup}{gone}", *(x for x in said if not x.startswith(owns))]
         if made.kind is MoveKind.DEFECTION and made.defect_to is not None:
             words.append(f"defects to {made.defect_to.label}")
         self.note(" ".join(words) + ("; " + "; ".join(said) if said else ""))

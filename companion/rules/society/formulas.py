@@ -18,10 +18,13 @@ class Readings:
     tech_price: str = "shared"  #: "shared": Base*(P-R)/P; "literal": Base*(P - R/P) as printed
     tech_rounding: str = "up"  #: up | down | nearest (halves up)
     tech_players: str = "alive"  #: P counts the societies still alive, or "all" that started
+    tech_have: str = "start"  #: R counts who had the level at the turn's start, or also earlier buyers ("live")
     casualty_rounding: str = "down"  #: down | up (attacker D/AT, defender D/DC*C)
     support_rounding: str = "down"  #: Monarchy's army support armies/cities: down | up
     nascar_rounding: str = "down"  #: NASCAR's 0.5*T^2 per caravan: down | up
     two_way_tie: str = "both_destroyed"  #: equal strengths: both_destroyed | both_return
+    bonus_rounding: str = "each"  #: Monarchy's +50 % rounded up per caravan, tax, wonder income (each) or per turn
+    survivor_rounding: str = "up"  #: a two-way winner's survivors difference/tech: up (as printed) | down
     spaceship_parts: int = 4  #: parts needed to win: 4 (Special Units) or 3 (Victory)
     trade_range: str = "tech"  #: "tech": as many squares as the tech level; "adjacent": neighbours only
     silk_road_expiry: str = "owner"  #: Silk Road expires when its owner (owner) or anyone (anyone) reaches Mass Ed.
@@ -131,10 +134,11 @@ def wonder_base_cost(level: int) -> int:
 
 
 def two_way(a1: int, a1_tech: int, a2: int, a2_tech: int, r: Readings = DEFAULT) -> tuple[int | None, int]:
-    """Two attacking armies meet: (winner 1|2|None, the winner's survivors = difference / its tech, round up)."""
+    """Two attacking armies meet: (winner 1|2|None, the winner's survivors = difference / its tech, rounded up
+    unless the reading says down)."""
     s1, s2 = a1 * a1_tech, a2 * a2_tech
     if s1 == s2:
         return None, 0
     if s1 > s2:
-        return 1, min(a1, math.ceil(Fraction(s1 - s2, a1_tech)))
-    return 2, min(a2, math.ceil(Fraction(s2 - s1, a2_tech)))
+        return 1, min(a1, _round(Fraction(s1 - s2, a1_tech), r.survivor_rounding))
+    return 2, min(a2, _round(Fraction(s2 - s1, a2_tech), r.survivor_rounding))

@@ -11,8 +11,8 @@ from typing import Any
 
 from . import formulas as f
 from . import geo
-from .data import (COLOSSEUM_EXPIRES, MAX_CARAVANS, MAX_SPIES, NUKE_COST, PART_COST, PHASE_NAMES, PRODUCTION,
-                   SDI_COST, SILK_ROAD_EXPIRES, SPIES_LEVEL, WONDER_BY_KEY, tech_name)
+from .data import (COLOSSEUM_EXPIRES, GOVERNMENTS, MAX_CARAVANS, MAX_SPIES, NUKE_COST, PART_COST, PHASE_NAMES,
+                   PRODUCTION, SDI_COST, SILK_ROAD_EXPIRES, SPIES_LEVEL, WONDER_BY_KEY, tech_name)
 from .world import (Soc, World, adjacent_socs, alive, at_war, blocked, can_build_level, free_wonder_city, holds,
                     in_trade_range, sq, sqs, war_key, wonder_name, wonder_squares)
 
@@ -81,7 +81,9 @@ class Turn:
         return len(alive(self.start)) if self.r.tech_players == "alive" else int(self.start["started"])
 
     def have(self, level: int, seat: str) -> int:
-        return sum(1 for k, s in self.start["soc"].items() if k != seat and s["alive"] and int(s["tech"]) >= level)
+        """R: the other societies that have the level (at the turn's start, or by now with ``tech_have`` live)."""
+        w = self.w if self.r.tech_have == "live" else self.start
+        return sum(1 for k, s in w["soc"].items() if k != seat and s["alive"] and int(s["tech"]) >= level)
 
 
 def resolve(world: World, orders: list[Order], r: f.Readings = f.DEFAULT) -> tuple[World, dict[str, Any]]:
@@ -149,6 +151,7 @@ def _espionage(t: Turn) -> None:
     pairs = {(o["seat"], o["target"]) for _i, o in sent}
     # spies against the espionage phase first: a sabotaged espionage phase sends and defends nothing more
     ordered = [x for x in sent if x[1]["phase"] == "espionage"] + [x for x in sent if x[1]["phase"] != "espionage"]
+    told: set[tuple[str, str]] = set()
     for i, o in ordered:
         a, b, ph = o["seat"], o["target"], o["phase"]
         if (a, "espionage") in t.negated:
@@ -156,7 +159,9 @@ def _espionage(t: Turn) -> None:
             continue
         if (b, a) in pairs:
             t.mark(i, "cancelled: both sides spied on each other")
-            t.say("espionage", f"{t.name(a)}'s spy and {t.name(b)}'s spy cancel out")
+            if (b, a) not in told:  # one line for the pair
+                t.say("espionage", f"{t.name(a)}'s spy and {t.name(b)}'s spy cancel out")
+            told.add((a, b))
             continue
         if not t.w["soc"][b]["alive"]:
             t.mark(i, "lost: the target is gone")
@@ -179,6 +184,8 @@ def _espionage(t: Turn) -> None:
 def _trade(t: Turn) -> None:
     sent: dict[str, int] = {}
     gains: dict[str, int] = {}
+    raw: dict[str, int] = {}  # with bonus_rounding "together": the payouts before the government bonus
+    together = t.r.bonus_rounding == "together"
     for i, o in t.of("trade"):
         a, b, n = o["seat"], o["partner"], int(o.get("count", 1))
         if not t.acts(i, a, "trade"):
@@ -200,7 +207,11 @@ def _trade(t: Turn) -> None:
             pay = n * f.nascar_payout(ta, sa["gov"], t.r)
             sa["gold"] = int(sa["gold"]) - cost
             sent[a] = sent.get(a, 0) + n
-            gains[a] = gains.get(a, 0) + pay
+            if together:
+                pay = n * f.nascar_payout(ta, "despotism", t.r)
+                raw[a] = raw.get(a, 0) + pay
+            else:
+                gains[a] = gains.get(a, 0) + pay
             t.say("trade", f"{t.name(a)} trades with itself x{n}: -{cost}, +{pay}")
             continue
         sb = t.w["soc"].get(b)
@@ -227,9 +238,19 @@ def _trade(t: Turn) -> None:
         pb = n * f.trade_payout(ta, tb, sb["gov"])
         sa["gold"] = int(sa["gold"]) - cost
         sent[a] = sent.get(a, 0) + n
-        gains[a] = gains.get(a, 0) + pa
-        gains[b] = gains.get(b, 0) + pb
+        if together:
+            pa = pb = n * f.trade_payout(ta, tb)
+            raw[a] = raw.get(a, 0) + pa
+            raw[b] = raw.get(b, 0) + pb
+        else:
+            gains[a] = gains.get(a, 0) + pa
+            gains[b] = gains.get(b, 0) + pb
         t.say("trade", f"{t.name(a)} -> {t.name(b)} x{n}: cost {cost}, +{pa} / +{pb}")
+    for seat, g in raw.items():  # the government bonus on the turn's trade income, rounded once
+        gains[seat] = f.gov_bonus(t.soc(seat)["gov"], g)
+        if gains[seat] != g:
+            t.say("trade", f"{t.name(seat)}: trade income {g} with the {t.soc(seat)['gov'].title()} bonus = "
+                           f"{gains[seat]}")
     for seat, g in gains.items():
         t.soc(seat)["gold"] = int(t.soc(seat)["gold"]) + g
         t.income[seat]["trade"] += g
@@ -422,6 +443,7 @@ def _wonders(t: Turn) -> None:
 # ---------------------------------------------------------------------------------------------- 4 foreign aid
 AID_KEYS = ("gold", "armies", "spies", "nukes", "sdi", "tech")
 MILITARY = ("armies", "nukes", "sdi")
+ONE = {"armies": "army", "spies": "spy", "nukes": "nuke"}  #: the singular, for the report
 
 
 def _aid(t: Turn) -> None:
@@ -461,7 +483,7 @@ def _aid(t: Turn) -> None:
             sb[k] = int(sb[k]) + n
             if k == "spies":
                 sb[k] = min(MAX_SPIES, int(sb[k]))
-            parts.append(f"{n} {k if k != 'sdi' else 'SDI'}")
+            parts.append(f"{n} {'SDI' if k == 'sdi' else ONE.get(k, k) if n == 1 else k}")
         given.add(a)
         t.say("aid", f"{t.name(a)} gives {t.name(b)} {', '.join(parts)}")
 
@@ -498,7 +520,12 @@ def _tax(t: Turn) -> None:
             wonder += int(s["tech"]) ** 2
         if holds(t.w, seat, "mafia"):
             wonder += world_cities
-        wonder = f.gov_bonus(s["gov"], wonder)
+        if t.r.bonus_rounding == "together":  # tax and wonder income get the bonus once, rounded once
+            cap = GOVERNMENTS[s["gov"]].city_cap
+            plain = (taxed if cap is None else min(taxed, cap)) * int(s["tech"]) * 5
+            wonder = f.gov_bonus(s["gov"], plain + wonder) - base
+        else:
+            wonder = f.gov_bonus(s["gov"], wonder)
         income = base + wonder
         kept, support = f.settle_support(income, int(s["armies"]), len(s["cities"]), s["gov"],
                                          holds(t.w, seat, "nra"), t.r)

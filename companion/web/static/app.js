@@ -26,10 +26,11 @@ function el(tag, attrs, ...children) {
 
 function clear(node, ...children) { node.replaceChildren(...children.flat(Infinity).filter((c) => c)); return node; }
 
-function say(text, good) {
+// tone: true = it worked, false = refused or failed, "note" = the companion's own announcement (neither)
+function say(text, tone) {
   const t = $("toast");
   t.textContent = text || "";
-  t.className = "toast" + (text ? (good ? " good" : " bad") : "");
+  t.className = "toast" + (text ? (tone === "note" ? " note" : tone ? " good" : " bad") : "");
 }
 
 // ------------------------------------------------------------------ talking to the companion
@@ -127,7 +128,9 @@ function playerName(st, seat) {
 
 function renderNow(st) {
   let whose;
-  if (snap.over) whose = st.winner_name ? st.winner_name + " wins" : "Game over";
+  const shared = Array.isArray(st.winners) ? st.winners.filter((w) => typeof w === "string") : [];
+  if (snap.over) whose = st.winner_name ? st.winner_name + " wins" : shared.length ? shared.join(" and ") +
+    (shared.length > 1 ? " win" : " wins") : "Game over";
   else if (st.state === "setup") whose = "Setting up";
   else if (snap.prompt && snap.prompt.player_name) whose = snap.prompt.player_name;
   else if (st.active_player) whose = playerName(st, st.active_player) + "'s turn";
@@ -145,7 +148,7 @@ function renderPrompt() {
   const p = snap.prompt;
   $("prompt-title").textContent = p.title + (p.player_name && p.kind !== "secret_vote" ? " — " + p.player_name : "");
   clear($("prompt-lines"), p.lines.map((l) => el("li", {text: l})));
-  if (snap.toast) say(snap.toast, false);
+  if (snap.toast) say(snap.toast, "note");
   const key = p.seq + ":" + (me.ballot ? "b" : "") + (me.paired ? "p" : "") + (me.seat || "");
   if (key === shownSeq) return;
   shownSeq = key;
@@ -297,21 +300,30 @@ function fmt(v) {
   return String(v);
 }
 
+const TABLE_COLUMNS = 3;  //: more counters than this per player: cards instead of a table
 function renderPlayers(st) {
   const players = st.players || [];
   const cols = [];
   for (const p of players) for (const k of Object.keys(p)) if (!["name", "seat"].includes(k) && !cols.includes(k))
     cols.push(k);
+  const active = (p) => p.seat === st.active_player;
+  if (cols.length > TABLE_COLUMNS) {  // too wide for a phone held upright: one card per player, every field shown
+    clear($("players-table"), el("ul", {class: "cards"}, players.map((p) => el("li", {class: active(p) ? "card active" :
+      "card", "aria-current": active(p) ? "true" : null}, el("h3", {text: p.seat + ". " + p.name}),
+      el("dl", {class: "kv"}, cols.filter((c) => c in p).map((c) => [el("dt", {text: c.replaceAll("_", " ")}),
+        el("dd", {text: fmt(p[c])})]))))));
+    return;
+  }
   const head = el("tr", {}, el("th", {scope: "col", text: "Player"}),
     cols.map((c) => el("th", {scope: "col", text: c.replaceAll("_", " ")})));
-  const rows = players.map((p) => el("tr", {class: p.seat === st.active_player ? "active" : null,
-    "aria-current": p.seat === st.active_player ? "true" : null},
+  const rows = players.map((p) => el("tr", {class: active(p) ? "active" : null,
+    "aria-current": active(p) ? "true" : null},
     el("th", {scope: "row", text: p.seat + ". " + p.name}), cols.map((c) => el("td", {text: fmt(p[c])}))));
-  clear($("players-table"), el("thead", {}, head), el("tbody", {}, rows));
+  clear($("players-table"), el("div", {class: "scroll"}, el("table", {}, el("thead", {}, head), el("tbody", {}, rows))));
 }
 
-const COMMON = ["game", "state", "round", "active_player", "players", "winner", "winner_name", "journal_entries",
-  "ended", "phase"];
+const COMMON = ["game", "state", "round", "active_player", "players", "winner", "winner_name", "winners",
+  "journal_entries", "ended", "phase"];
 
 let gameKey = null;  // the game view is rebuilt only when what it shows changes (not on every cursor move)
 function renderGame(st) {
@@ -356,6 +368,8 @@ const GAME_VIEWS = {
     box.append(el("h2", {text: "Battle in progress"}), el("dl", {class: "kv"},
       el("dt", {text: "attacker"}), el("dd", {text: fmt(playerName(st, b.attacker) || b.attacker)}),
       el("dt", {text: "defender"}), el("dd", {text: fmt(playerName(st, b.defender) || b.defender)}),
+      el("dt", {text: "attacking"}), el("dd", {text: fmt(b.attack)}),
+      el("dt", {text: "defending"}), el("dd", {text: fmt(b.defence)}),
       el("dt", {text: "rolls"}), el("dd", {text: fmt(b.rolls)}),
       el("dt", {text: "attacker wins"}), el("dd", {text: pct(b.attacker_wins)})));
   }, {keys: ["battle"]}),
@@ -405,12 +419,13 @@ function chessBoard(st, board, box) {
       parts.push(svg("rect", {x: x + 1, y: y + 1, width: S - 2, height: S - 2, fill: "none", stroke: "#00e5ff",
         "stroke-width": 2.5, class: "lit"}));
     const cell = board.cells[sq];
+    if (board.check.includes(name(sq)))  // the king in check: its whole square red, seen at a glance
+      parts.push(svg("rect", {x, y, width: S, height: S, fill: "#e3241b", class: "check"}));
     if (cell) {
       const [army, role] = cell;
       const check = board.check.includes(name(sq));
       parts.push(svg("g", {class: "piece"},
         svg("title", {}, army + " " + role + " on " + name(sq) + (check ? ", in check" : "")),
-        check ? svg("circle", {cx: x + S / 2, cy: y + S / 2, r: S / 2, fill: "#ff1a1a", opacity: 0.75}) : null,
         svg("circle", {cx: x + S / 2, cy: y + S / 2, r: S / 2 - 2.5, fill: ARMY[army], stroke: "#000",
           "stroke-width": 1.2}),
         svg("text", {x: x + S / 2, y: y + S / 2 + 4.5, "text-anchor": "middle", "font-size": 13,

@@ -1,0 +1,195 @@
+"""The crash-point test's worker: kill `companion play` at EVERY call of one syscall and resume each to the end.
+
+    python tests/crash_runner.py SYSCALL GAME SCRIPT WORKDIR REFERENCE_JSON [--from JOURNAL_DIR] [--max N]
+    python tests/crash_runner.py --probe     (exit 0 when strace can attach and inject here)
+
+For N = 1, 2, 3, ... it plays the script with strace's fault injection delivering SIGKILL on entry to the N-th
+SYSCALL (``fdatasync`` or ``pwrite64``), resumes the killed run with ``--resume`` and checks that the end state is
+REFERENCE_JSON's and that every input of the journal verifies; it stops at the first N the run survives (every
+crash point has been tried). ``--from`` starts each run from a copy of a journal already holding part of the game
+(the running-game case). Prints one JSON line: {"syscall", "points", "resumed", "failures"}.
+
+The companion is imported once and each run is a fork of this process (strace attaches to the child before it
+plays), so one crash point costs a few hundredths of a second instead of an interpreter start: that is what lets
+`make test` try every crash point. The child waits for strace to be in place by calling getppid() until strace's
+``retval`` injection answers it.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import companion.cli
+import companion.headless  # noqa: F401  (imported before the forks: each run pays only for playing)
+import companion.session  # noqa: F401
+from companion.journal import Journal
+
+HANDSHAKE = 7_777_777  #: what strace makes getppid() return once it traces the child
+
+
+def _allow_tracer() -> None:
+    """Under Yama's ptrace_scope 1 only an ancestor may trace a process: let strace (our sibling) attach."""
+    try:
+        import ctypes
+
+        ctypes.CDLL(None, use_errno=True).prctl(0x59616D61, ctypes.c_ulong(-1), 0, 0, 0)  # PR_SET_PTRACER_ANY
+    except (OSError, AttributeError):
+        pass
+
+
+def _child(argv: list[str], log: Path, traced: bool) -> None:
+    """In the forked child: wait for the tracer, play, exit with the CLI's status (never returns)."""
+    code = 70
+    try:
+        fd = os.open(log, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+        os.dup2(fd, 1)
+        os.dup2(fd, 2)
+        os.close(fd)
+        if traced:
+            _allow_tracer()
+            deadline = time.monotonic() + 30
+            while os.getppid() != HANDSHAKE:
+                if time.monotonic() > deadline:
+                    os._exit(71)
+                time.sleep(0.0005)
+        code = companion.cli.main(argv) if argv else 0  # no argv: --probe
+        sys.stdout.flush()
+        sys.stderr.flush()
+    except BaseException as e:  # noqa: BLE001 - the child must never return into the parent's code
+        try:
+            print(f"crash_runner child: {type(e).__name__}: {e}", file=sys.stderr, flush=True)
+        finally:
+            os._exit(72)
+    os._exit(code)
+
+
+def _run(argv: list[str], log: Path, inject: str | None = None) -> int:
+    """Play in a forked child (under strace when ``inject``); returns its status, -SIG when killed by a signal."""
+    sys.stdout.flush()
+    sys.stderr.flush()
+    pid = os.fork()
+    if pid == 0:
+        _child(argv, log, inject is not None)
+    tracer = None
+    if inject is not None:
+        syscall = inject.split(":")[0]
+        tracer = subprocess.Popen(["strace", "-f", "-qq", "-o", "/dev/null", "-e", f"trace={syscall},getppid",
+                                   "-e", f"inject={inject}", "-e", f"inject=getppid:retval={HANDSHAKE}",
+                                   "-p", str(pid)], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                                  stderr=subprocess.PIPE)
+    while tracer is not None:  # strace refusing to attach must not leave the child waiting for it
+        done, status = os.waitpid(pid, os.WNOHANG)
+        if done:
+            break
+        if tracer.poll() is not None and tracer.returncode != 0:
+            os.kill(pid, signal.SIGKILL)
+            os.waitpid(pid, 0)
+            err = tracer.stderr.read().decode(errors="replace") if tracer.stderr else ""
+            raise SystemExit(f"strace cannot attach: {err.strip().splitlines()[-1:] or tracer.returncode}")
+        time.sleep(0.002)
+    else:
+        _, status = os.waitpid(pid, 0)
+    if tracer is not None:
+        try:
+            tracer.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            tracer.kill()
+            tracer.wait()
+        if tracer.stderr is not None:
+            tracer.stderr.close()
+    if os.WIFSIGNALED(status):
+        return -os.WTERMSIG(status)
+    return os.WEXITSTATUS(status)
+
+
+def main() -> int:
+    if sys.argv[1:] == ["--probe"]:  # can strace attach to a fork of this process here?
+        rc = _run([], Path(os.devnull), "fdatasync:signal=KILL:when=1")
+        print("ok" if rc == 0 else f"the traced child ended with status {rc}")
+        return 0 if rc == 0 else 1
+    ap = argparse.ArgumentParser()
+    ap.add_argument("syscall")
+    ap.add_argument("game")
+    ap.add_argument("script")
+    ap.add_argument("workdir", type=Path)
+    ap.add_argument("reference", type=Path)
+    ap.add_argument("--from", dest="start", type=Path)
+    ap.add_argument("--seed", default="5")
+    ap.add_argument("--max", type=int, default=2000)
+    args = ap.parse_args()
+    reference = json.loads(args.reference.read_text())
+    # one whole run in this process first: every module a run imports lazily is then imported once, not per fork
+    # (with PYTHONDONTWRITEBYTECODE each import would compile its source again in every child)
+    warm = args.workdir / f"{args.syscall}-warm-up"
+    shutil.rmtree(warm, ignore_errors=True)
+    warm.mkdir(parents=True)
+    if companion.cli.main(["play", args.game, "--script", args.script, "--journal", str(warm / "j.sqlite"),
+                           "--seed", args.seed, "--state-json", str(warm / "state.json")]) != 0:
+        print(json.dumps({"syscall": args.syscall, "points": 0, "resumed": 0, "survived": False,
+                          "failures": ["the uninterrupted run failed"]}))
+        return 1
+    if json.loads((warm / "state.json").read_text()) != reference:
+        print(json.dumps({"syscall": args.syscall, "points": 0, "resumed": 0, "survived": False,
+                          "failures": ["the uninterrupted run in the runner ended in another state"]}))
+        return 1
+    shutil.rmtree(warm, ignore_errors=True)
+    resume_first = args.start is not None
+    failures: list[str] = []
+    points = resumed = 0
+    survived = False
+    for n in range(1, args.max + 1):
+        w = args.workdir / f"{args.syscall}-{n}"
+        shutil.rmtree(w, ignore_errors=True)
+        if args.start is not None:
+            shutil.copytree(args.start, w)
+        else:
+            w.mkdir(parents=True)
+        out = w / "state.json"
+        argv = ["play", args.game, "--script", args.script, "--journal", str(w / "j.sqlite"), "--seed", args.seed,
+                "--state-json", str(out)]
+        rc = _run(argv + (["--resume"] if resume_first else []), w / "killed.log",
+                  f"{args.syscall}:signal=KILL:when={n}")
+        if rc == 0:  # the N-th call never came: every crash point before it has been tried
+            survived = json.loads(out.read_text()) == reference
+            if not survived:
+                failures.append(f"#{n}: the run that was not killed ended in another state")
+            shutil.rmtree(w, ignore_errors=True)
+            break
+        if rc != -signal.SIGKILL:
+            failures.append(f"#{n}: not killed (status {rc}): {(w / 'killed.log').read_text()[-500:]}")
+            break
+        points += 1
+        rc = _run(argv + ["--resume"], w / "resumed.log")
+        if rc != 0:
+            failures.append(f"#{n}: resume failed (status {rc}): {(w / 'resumed.log').read_text()[-500:]}")
+            continue
+        if json.loads(out.read_text()) != reference:
+            failures.append(f"#{n}: resumed to another end state")
+            continue
+        j = Journal(w / "j.sqlite")
+        try:
+            games = j.games()
+            broken = [g.id for g in games if j.verified_inputs(g.id)[1] is not None]
+        finally:
+            j.close()
+        if len(games) != 1 or broken:
+            failures.append(f"#{n}: {len(games)} games in the journal, inputs failing their check in {broken}")
+            continue
+        resumed += 1
+        shutil.rmtree(w, ignore_errors=True)
+    else:
+        failures.append(f"still killed at #{args.max}: raise --max")
+    print(json.dumps({"syscall": args.syscall, "points": points, "resumed": resumed, "survived": survived,
+                      "failures": failures}))
+    return 0 if not failures else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
