@@ -214,6 +214,7 @@ def test_escaped_king_is_removed_and_the_army_moves_on() -> None:
     game.make("wKm1-n1")
     report = game.last_report
     assert report is not None and report.escaped == (2,) and report.passed == ()
+    assert report.removed == {2: parse_square("a1")}  # for the table to take it off the board
     assert game.king_square(2) is None and game.interregnum() == [2] and game.turn == 2
     assert game.piece_at(parse_square("a1")) is None
     assert "aNa4-b6" in {m.text for m in game.legal_moves()}  # the army still moves, its knight no longer pinned
@@ -433,3 +434,12 @@ def test_interregnum_ends_by_overthrow_with_a_controlled_pawn() -> None:
     assert report is not None and report.crowned == (4,) and game.interregnum() == []
     assert game.owned(4) is Colour.RED and game.king_square(4) == parse_square("i10")
     assert game.controller(Colour.BLACK) == 0 and game.controller(Colour.VIOLET) == 0 and game.turn == 1
+
+
+def test_a_promotion_to_king_reports_the_old_king_taken_off() -> None:
+    # a coup d'état: White's pawn on h6 promotes to a king on h7; the old king on m1 leaves the board
+    game = royale({**KINGS, "h6": "wp"})
+    game.make("wPh6-h7=K")
+    report = game.last_report
+    assert report is not None and report.removed == {1: parse_square("m1")} and report.crowned == ()
+    assert game.king_square(1) == parse_square("h7") and game.piece_at(parse_square("m1")) is None

@@ -36,7 +36,7 @@ STORY_START = composed({
 })
 STORY = [
     ("wRe13-e16", "Check: Ben by Ann; Dee by Ann, Ben"),  # check given (and Ash's queen uncovered)
-    ("aQc11xh16", "Ben took Dee's king; Cleo's king escaped: Interregnum; Check: Ben by Ann"),
+    ("aQc11xh16", "Ben took Dee's king; Cleo's king escaped: take it off p1 (Interregnum); Check: Ben by Ann"),
     ("sNp4-n5", "Check: Ben by Ann"),  # Slate, without its king, still moves
     ("bPh11-h10=K", "Long live the king! Dee crowned on h10; Check: Ben by Ann; Check: Dee by Ann, Ben"),
     ("wBe4xc6", "Ann took Ben's king; Check: Dee by Ann, Ben"),
@@ -331,6 +331,13 @@ def test_a_whole_game_from_the_default_start() -> None:
     assert len(js["moves"]) == 81 and js["interregnum"] == [2, 3, 4]
 
 
+def test_a_new_king_tells_the_table_to_take_the_old_one_off() -> None:
+    g = new_game(armies="seats", start=composed({"m1": "wk", "h6": "wp", "c6": "ak", "h16": "bk", "p1": "sk"}))
+    g.answer(g.entry_answer("wPh6-h7=K"))
+    assert g.state == "news" and g.data["news"] == ["Ann's new king: take the old one off m1"]
+    assert g.state_json()["kings"]["1"] == "h7"
+
+
 def test_a_seat_whose_time_runs_out_loses_its_king() -> None:
     g = new_game(armies="seats", clock="fischer 60+1")
     g.time_out(3)
@@ -377,10 +384,11 @@ def test_a_start_option_whose_seat_to_move_cannot_move_is_passed_over() -> None:
                                                  "h16": "bk", "p1": "sk"}))
     js = g.state_json()
     assert js["to_move"] == 2 and js["kings"]["1"] is None and js["interregnum"] == [1]
-    assert "Start: White's king escaped: Interregnum" in g.data["log"]
+    assert "Start: White's king escaped: take it off a1 (Interregnum)" in g.data["log"]
     assert "Start: White passes: no move" in g.data["log"]
     # and told to the table before the first move
-    assert g.state == "news" and g.prompt().lines == ("Ann's king escaped:", " Interregnum", "Ann passes: no move")
+    assert g.state == "news" and g.prompt().lines == ("Ann's king escaped:", " take it off a1", " (Interregnum)",
+                                                      "Ann passes: no move")
     g.answer(True)
     assert g.state == "move" and g.prompt().player == 2
 

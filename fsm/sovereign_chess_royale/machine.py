@@ -75,15 +75,17 @@ class SovereignChessRoyaleGame(GameMachine):
     def start(self) -> None:
         eng = SovereignChessRoyale(self.options["start"] or None)
         # a composed start may open on a king that has escaped or a seat without a move (the default start cannot)
+        kings = eng.kings()
         escaped, passed = eng.settle()
         self.data.update({
             "position": eng.text, "moves": [], "army": None,
             "picks": [], "check": {}, "result": None, "termination": None, "winner": None, "winners": None,
             "tied": [], "announce": None, "alert": [], "last_move": None, "last": {}, "news": [],
         })
-        for line in turn_events(escaped, passed, lambda army: ARMIES[army - 1].title()):
+        for line in turn_events(escaped, passed, lambda army: ARMIES[army - 1].title(), kings):
             self.note(f"Start: {line}")
-        self.data["started"] = [list(escaped), list(passed)]  # told to the table once the armies are assigned
+        # told to the table once the armies are assigned: seats escaped (with their king's square), seats passed
+        self.data["started"] = [[[s, kings[s]] for s in escaped], list(passed)]
         if self.options["armies"] == "random":
             self.fire("draw")
         elif self.options["armies"] == "seats":
@@ -100,7 +102,7 @@ class SovereignChessRoyaleGame(GameMachine):
             return
         drawn_lines = ["Drawn at random:", *(f"{ARMIES[a - 1].title()}: {self.player_name(s)}" for a, s in pairs)]
         escaped, passed = self.data["started"]
-        started = turn_events(tuple(escaped), tuple(passed), self.army_name)
+        started = turn_events(tuple(s for s, _ in escaped), tuple(passed), self.army_name, dict(escaped))
         self.data["news"] = [*(drawn_lines if drawn else []), *started]
         if self.data["news"]:
             self.fire("tell")
@@ -235,11 +237,12 @@ class SovereignChessRoyaleGame(GameMachine):
             self.note(f"{self.player_name(seat)}: time is up (no king to lose)")
             return
         # the seat to move may now have no move (its king was all it had), or its king may have escaped
+        kings = eng.kings()
         escaped, passed = eng.settle()
         self.data["position"] = eng.text
         # the king gone may uncover a check: every check is announced, as after a move
         said = [f"{self.player_name(seat)}: time is up, king off {square_name(sq)}",
-                *turn_events(escaped, passed, self.army_name), *check_lines(eng.checks(), self.army_name)]
+                *turn_events(escaped, passed, self.army_name, kings), *check_lines(eng.checks(), self.army_name)]
         self.note("; ".join(said))
         self.data["news"] = [*self.data["news"], *said] if self.state == "news" else said
         self.data["announce"] = None

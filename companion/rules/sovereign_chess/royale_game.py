@@ -1,7 +1,7 @@
 """The Royale API: a four-seat game in progress, in terms of :class:`~.moves.Move`, colours and seats 1–4."""
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from .errors import IllegalMoveError
 from .game import Piece
@@ -34,7 +34,9 @@ class MoveReport:
     ``captured``: seats whose king the move captured. ``crowned``: seats that left Interregnum (a promotion to
     king). ``escaped``: seats whose king escaped at the start of their turn (removed; now in Interregnum).
     ``passed``: seats passed over for having no move. ``checks``: after all that, each seat whose king is in check
-    and the seats checking it."""
+    and the seats checking it. ``removed``: {seat: square} of the kings the move took off the board other than by
+    capture — the mover's old king on a promotion to king, and escaped kings — which the table must take off the
+    physical board."""
 
     move: Move
     seat: int
@@ -43,6 +45,7 @@ class MoveReport:
     escaped: tuple[int, ...]
     passed: tuple[int, ...]
     checks: dict[int, tuple[int, ...]]
+    removed: dict[int, int] = field(default_factory=dict)
 
 
 class SovereignChessRoyale:
@@ -156,11 +159,16 @@ class SovereignChessRoyale:
         pos = self.position
         seat = pos.turn
         kings_before = pos.kings[:]
+        before = pos.copy()
         pos.push(move.packed)
         escaped, passed = pos.events[-1]
         captured = tuple(s for s in SEATS if move.capture and kings_before[s] == move.to_sq)
         crowned = (seat,) if kings_before[seat] < 0 and move.promotion is Role.KING else ()
-        report = MoveReport(move, seat, captured, crowned, tuple(escaped), tuple(passed), self.checks())
+        removed = {seat: kings_before[seat]} if move.promotion is Role.KING and kings_before[seat] >= 0 else {}
+        if escaped:  # where each escaped king stood after the move, before the start of the turn took it off
+            before.push_move(move.packed)
+            removed.update((s, before.kings[s]) for s in escaped)
+        report = MoveReport(move, seat, captured, crowned, tuple(escaped), tuple(passed), self.checks(), removed)
         self._made.append(report)
         return move
 
