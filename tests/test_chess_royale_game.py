@@ -146,7 +146,7 @@ def test_scripted_four_player_game_to_the_last_king() -> None:
             assert g.data["announce"] == said, text  # checks only: a toast
     assert g.data["news"] == ["Ann took Dee's king"]
     js = g.state_json()
-    assert js["moves"] == [t for t, _ in STORY]
+    assert js["moves"] == [t for t, _ in STORY] and js["round"] == 3  # nine moves: the third round of four
     assert js["winner"] == 1 and js["winner_name"] == "Ann"
     assert js["result"] == "1-0-0-0" and js["termination"] == "last king"
     assert js["interregnum"] == [2, 3, 4]

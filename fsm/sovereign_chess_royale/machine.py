@@ -271,6 +271,7 @@ class SovereignChessRoyaleGame(GameMachine):
             raise RuntimeError("invariant: a made move has a report")
         d = self.data
         d["moves"].append(move.text)
+        d["round"] = len(d["moves"]) // 4 + 1  # the move number: one round of White, Ash, Slate and Black
         d["position"] = eng.text
         d["last_move"] = [move.from_sq, move.to_sq]
         d["last"][str(report.seat)] = move.to_sq
