@@ -248,6 +248,8 @@ def play(game: str, script: Path, *, seed: int | None = None, journal_path: Path
             if isinstance(ln.event, EntryEvent) and session.refused:
                 where = f"{script.name} line {ln.line}: '{ln.event.kind} {ln.event.text}'"
                 raise ScriptError(f"{where}: {session.refused}")
+            if session.refused and notify is not None:  # what the table would have read on the screen
+                notify(f"{script.name} line {ln.line}: '{encode_event(ln.event)}' refused: {session.refused}")
             journal.commit(record.id, session.n_inputs, encode_event(ln.event), records, session.summary())
             if writer:
                 writer.add(session)

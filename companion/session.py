@@ -109,7 +109,8 @@ class Session:
         self.toast: str | None = None
         #: the toast is an announcement (who starts, a result): it stays until the next press, not a few seconds
         self.toast_sticky = False
-        #: why the last input was refused (an impossible typed entry), for scripts to report; None when accepted
+        #: why the last input was refused (an answer the game refused, a greyed-out entry, an impossible typed entry),
+        #: for scripts to report; None when accepted
         self.refused: str | None = None
         self.n_inputs = 0
         self._handling = False
@@ -304,8 +305,8 @@ class Session:
         return self.game is not None and self.game.is_over
 
     def _prompt_outcome(self, out: Any) -> None:
-        if isinstance(out, Toast):
-            self.toast = out.text
+        if isinstance(out, Toast):  # the screen refused the press (a greyed-out entry, a count out of range)
+            self.toast = self.refused = out.text
         elif isinstance(out, Done):
             if self._game_over:
                 self.closed = True
@@ -510,8 +511,8 @@ class Session:
     def _overlay_key(self, ev: KeyEvent) -> None:
         top = self.overlays[-1]
         out = top.widget.key(ev.key, ev.repeat)
-        if isinstance(out, Toast):
-            self.toast = out.text
+        if isinstance(out, Toast):  # the screen refused the press (a greyed-out entry, a count out of range)
+            self.toast = self.refused = out.text
         elif isinstance(out, Back):
             self.overlays.pop()
         elif isinstance(out, Done):

@@ -2,7 +2,7 @@
 and a test holds the two together."""
 
 OLED_NOT_FOUND = ("no OLED answered at I2C address {address} on /dev/i2c-{port}: check the SDA/SCL wiring and power, "
-                  "run 'i2cdetect -y {port}', and set [display] address if it shows another address")
+                  "run 'sudo i2cdetect -y {port}', and set [display] address if it shows another address")
 I2C_PERMISSION = ("permission denied on /dev/i2c-{port}: add the user to the i2c group "
                   "('sudo usermod -aG i2c $USER', then log in again) or run the installer")
 I2C_BUS_MISSING = ("/dev/i2c-{port} does not exist: enable I2C with 'sudo raspi-config nonint do_i2c 0' "

@@ -59,6 +59,8 @@ class Driver:
                 return
             cur = keys.index(p.default) if p.default in keys else 0
             to = keys.index(value)
+            if not p.options[to].enabled:
+                raise AssertionError(f"{value!r} is greyed out at {p.title!r}: {p.options[to].hint}")
             self.press(*(["down"] * (to - cur) if to >= cur else ["up"] * (cur - to)))
         elif isinstance(p, Number):
             cur = min(p.hi, max(p.lo, p.default))

@@ -48,10 +48,14 @@ def test_registered_and_listed(capsys: pytest.CaptureFixture[str]) -> None:
 
 def test_first_mover_chosen_then_reject_keeps_seats() -> None:
     g = game()
+    with pytest.raises(InvalidAnswer, match="^first say who makes White's first move$"):
+        g.entry_answer("wPi2-i4")
     g.answer("seat2")  # Bo makes White's first move
     assert g.to_move() == 2 and g.state_json()["to_move"] == 2
     g.answer(g.entry_answer("wPi2-i4"))
     assert g.state == "opening" and g.prompt().player == 1
+    with pytest.raises(InvalidAnswer, match="^Ann first accepts or rejects the first move: 'move accept' or 'move"):
+        g.entry_answer("bPe15-e13")
     g.answer("reject")
     js = g.state_json()
     assert js["moves"] == ["wPi2-i4", "reject"] and js["to_move"] == 1

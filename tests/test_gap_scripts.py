@@ -1,6 +1,6 @@
 """`companion play` scripts (tests/scripts/*.txt) showing each rule of issue 17 refusing what it must refuse with
 one plain line (or warning, for the box and the bank; or showing a screen, for sudden death's re-score): the line
-is seen at the table, and the CLI plays the script to the same state."""
+is seen at the table, and the CLI plays the script to the same state, saying each refusal on stderr."""
 from __future__ import annotations
 
 import json
@@ -20,7 +20,8 @@ def _expected(head: dict[str, object], key: str) -> list[str]:
 
 
 @pytest.mark.parametrize("path", ALL, ids=[p.stem for p in ALL])
-def test_script_shows_its_refusal_in_one_plain_line(path: Path, tmp_path: Path) -> None:
+def test_script_shows_its_refusal_in_one_plain_line(path: Path, tmp_path: Path,
+                                                   capsys: pytest.CaptureFixture[str]) -> None:
     head = header(path)
     lines = _expected(head, "refuses") + _expected(head, "warns") + _expected(head, "shows")
     assert lines, f"{path.name} says what it refuses, warns about or shows"
@@ -36,8 +37,14 @@ def test_script_shows_its_refusal_in_one_plain_line(path: Path, tmp_path: Path) 
                    + (f"[games.{head['game']}]\n" + "".join(f"{k} = {json.dumps(v)}\n" for k, v in opts.items())
                       if opts else ""))
     out = tmp_path / "state.json"
+    capsys.readouterr()
     assert main(["--config", str(cfg), "play", str(head["game"]), "--script", str(path), "--seed", "5",
                  "--state-json", str(out)]) == 0
+    # `companion play` says each refusal on stderr, one line naming the script line, as the table read it
+    err = capsys.readouterr().err.splitlines()
+    for line in _expected(head, "refuses"):
+        assert any(e.startswith(f"companion: {path.name} line ") and e.endswith(f"' refused: {line}") for e in err), \
+            (line, err)
     state = json.loads(out.read_text())
     mine = session.state_json()
     for key in ("state", "round", "active_player", "players", "winner"):

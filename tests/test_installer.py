@@ -385,6 +385,29 @@ def test_installs_from_the_archive_the_docs_make(tmp_path: Path, target: Path, s
     assert f"+ installed the companion from {pi / 'companion'}" in proc.stdout
 
 
+@pytest.mark.skipif(shutil.which("git") is None or not (ROOT / ".git").exists(), reason="not a git checkout")
+def test_installs_from_a_copy_without_git_packed_as_the_docs_say(tmp_path: Path, target: Path, stub: Path) -> None:
+    """A copy of the project with no .git folder: first-boot.md and the README pack it with tar instead."""
+    pack = "tar czf companion.tar.gz companion"
+    assert pack in (ROOT / "firmware_docs/first-boot.md").read_text() and pack in (ROOT / "README.md").read_text()
+    maker = tmp_path / "maker"
+    maker.mkdir()
+    subprocess.run(f"git -C {ROOT} archive --prefix=companion/ HEAD | tar x -C {maker}", shell=True, check=True,
+                   timeout=120)
+    assert not (maker / "companion/.git").exists()
+    made = subprocess.run(["bash", "-c", pack], cwd=maker, capture_output=True, text=True, timeout=120)
+    assert made.returncode == 0, made.stderr
+    pi = tmp_path / "home"
+    pi.mkdir()
+    shutil.copy(maker / "companion.tar.gz", pi)
+    env = {**os.environ, "PYTHON": str(stub), "STUB_LOG": str(stub.parent / "stub.log")}
+    proc = subprocess.run(["bash", "-c", f"tar xzf companion.tar.gz && cd companion && systemd/install.sh --root "
+                                         f"{target} --yes"], cwd=pi, env=env, capture_output=True, text=True,
+                          timeout=120)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert f"+ installed the companion from {pi / 'companion'}" in proc.stdout
+
+
 def test_bad_option_is_one_line(target: Path, stub: Path) -> None:
     proc = run(target, stub, "--frobnicate")
     assert proc.returncode == 1

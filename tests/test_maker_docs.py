@@ -228,3 +228,153 @@ def test_roller_firmware_path_in_the_guide_is_where_the_installer_puts_it() -> N
     assert "readonly DOCS=$PREFIX/docs" in install and "readonly PREFIX=/opt/companion" in install
     assert '"$DOCS/roller/$(basename "$f")"' in install
     assert "fs cp /opt/companion/docs/roller/main.py :main.py" in ROLLER
+
+
+# ------------------------------------------------------------------ what the firmware and the tools decide
+
+#: the Pico's GPIO → physical pin (pins 1–20 down the left edge, 21–40 up the right; grounds left out)
+PICO_PIN = {**{gp: pin for gp, pin in zip(range(16), (1, 2, 4, 5, 6, 7, 9, 10, 11, 12, 14, 15, 16, 17, 19, 20))},
+            16: 21, 17: 22, 18: 24, 19: 25, 20: 26, 21: 27, 22: 29, 26: 31, 27: 32, 28: 34}
+
+
+def firmware_constants() -> dict[str, object]:
+    """The top-level constants of firmware_docs/roller/main.py, read without running it (it needs `machine`)."""
+    import ast
+
+    tree = ast.parse((DOCS / "roller" / "main.py").read_text())
+    return {t.id: ast.literal_eval(node.value) for node in tree.body if isinstance(node, ast.Assign)
+            for t in node.targets if isinstance(t, ast.Name) and isinstance(node.value, ast.Constant)}
+
+
+def test_roller_guide_pins_and_timings_are_the_firmwares() -> None:
+    fw = firmware_constants()
+    source = (DOCS / "roller" / "main.py").read_text()
+    fitted = re.search(r"^SWITCH_PIN = None  # (\d+) if a d6/d12 switch is fitted", source, re.M)
+    assert fitted, "main.py says which pin a switch goes on"
+    switch = int(fitted[1])
+    wiring = ROLLER.split("## Wiring", 1)[1].split("\n## ", 1)[0]
+    for what, gp in (("button, one leg", fw["BUTTON_PIN"]), ("LED anode (long leg)", fw["LED_PIN"]),
+                     ("switch, one side (optional)", switch)):
+        assert f"| {what} | GP{gp} (pin {PICO_PIN[gp]})" in wiring, f"the roller's guide wires the {what} elsewhere"
+        assert f"GP{gp} ({PICO_PIN[gp]}) ----[" in wiring, f"the roller's sketch draws the {what} elsewhere"
+    assert f"set `SWITCH_PIN = {switch}` at the top of `main.py`" in wiring
+    assert fw["SWITCH_PIN"] is None and "without it a long press toggles" in ROLLER
+    using = ROLLER.split("## Using it", 1)[1].split("\n## ", 1)[0]
+    assert f"hold for {fw['LONG_PRESS_MS'] / 1000:g} s (no switch fitted)" in using
+    assert f"refused: {fw['MAX_PENDING']} rolls are waiting" in using
+    assert "self.led.blink(2 if self.die == \"d12\" else 1, 200, 200)" in source and "two mean d12" in using
+    assert "self.led.blink(3, 40, 60)" in source and "three fast blinks" in using
+    assert f"[protocol version {fw['PROTOCOL']}](../roller-protocol.md)" in ROLLER
+
+
+def test_a_changed_firmware_pin_would_be_caught() -> None:
+    """The check above is not vacuous: the guide names exactly one button pin."""
+    wiring = ROLLER.split("## Wiring", 1)[1]
+    assert "| button, one leg | GP15 (pin 20)" not in wiring and "| button, one leg | GP14 (pin 19)" in wiring
+
+
+def test_first_boot_quotes_checks_line_for_no_roller() -> None:
+    """first-boot.md: with `[roller] port = "none"` the roller's line says ok and off."""
+    from companion.check import check_roller
+
+    first_boot = (DOCS / "first-boot.md").read_text()
+    assert 'Set `[roller] port = "none"`' in first_boot and 'the line then says `ok` and "off"' in first_boot
+    result = check_roller(parse_config({"roller": {"port": "none"}}))
+    assert result.ok and result.line().startswith("ok    roller   off ")
+
+
+def test_first_boot_quotes_the_sandbox_score() -> None:
+    """first-boot.md and the README give the score `systemd-analyze security` gives the installed unit."""
+    import subprocess
+
+    from test_systemd_unit import UNIT, systemd_analyze
+
+    exe = systemd_analyze()
+    out = subprocess.run([exe, "security", "--offline=true", "--no-pager", str(UNIT)], capture_output=True, text=True,
+                         timeout=60).stdout
+    m = re.search(r"Overall exposure level for companion\.service: (\d+\.\d) (\w+)", out)
+    assert m, out
+    first_boot = (DOCS / "first-boot.md").read_text()
+    assert f'shows the sandbox score (about {m[1]}, "{m[2]}"' in first_boot, (m[1], m[2])
+    assert f'`systemd-analyze security --offline=true systemd/companion.service`: {m[1]} ("{m[2]}")' in README
+
+
+def test_safe_at_boot_names_the_default_led_pins_and_they_are_pulled_down() -> None:
+    """wiring.md: every default LED pin is one of GPIO 9–27, which the chip pulls down until the companion starts."""
+    leds = LedsConfig()
+    pins = sorted([*leds.players, *([leds.status] if leds.status is not None else [])])
+    assert all(9 <= p <= 27 for p in pins), pins
+    boot = WIRING.split("### Pins, HATs and boot", 1)[1].split("\n## ", 1)[0]
+    assert "GPIO 0–8\n  pulled up, GPIO 9–27 pulled down" in boot
+    named = re.search(r"All the LED pins \(([^)]*)\) are pulled down", boot)
+    assert named, "wiring.md lists the LED pins that are pulled down at boot"
+    listed: list[int] = []
+    for part in re.split(r",\s+", named[1]):
+        lo, _, hi = part.partition("–")
+        listed += range(int(lo), int(hi or lo) + 1)
+    assert listed == pins
+
+
+def test_root_only_tools_are_given_with_sudo() -> None:
+    """A maker's shell on Raspberry Pi OS: `i2cdetect` is in /usr/sbin (not on a user's PATH) and `dmesg` is
+    restricted to root, so every command the docs and the fault messages give for them starts with sudo."""
+    from hw import faults
+
+    texts = {doc.name: doc.read_text() for doc in MAKER_DOCS}
+    texts["hw/faults.py"] = " ".join(f"`{v}`" for v in vars(faults).values() if isinstance(v, str))
+    for name, text in texts.items():
+        for snippet in snippets(text) + re.findall(r"'([^'\n]+)'", text):
+            for part in re.split(r"&&|;|\|", snippet):
+                words = part.split()
+                if words and words[0] in ("i2cdetect", "dmesg") and len(words) > 1 or words[:1] == ["dmesg"]:
+                    raise AssertionError(f"{name}: `{snippet}` needs sudo in front")
+
+
+def test_check_is_run_with_the_service_stopped() -> None:
+    """The service holds the display, the pins and the roller: every place a maker is told to run `companion check`
+    on the installed Pi stops it first (else the check reports GPIO busy) and starts it again after."""
+    block = re.search(r"```sh\n(.*?)```", readme_section("Install on a Raspberry Pi"), re.S)
+    assert block
+    cmds = [line.split("#", 1)[0].strip() for line in block[1].splitlines()]
+    at = cmds.index("companion check")
+    assert cmds[at - 1] == "sudo systemctl stop companion" and cmds[at + 1] == "sudo systemctl start companion"
+    first_boot = (DOCS / "first-boot.md").read_text()
+    items = [i for i in re.split(r"\n- \[ \] ", first_boot) if "`companion check`" in i]
+    assert len(items) == 2
+    for item in items:
+        assert "`sudo systemctl stop companion` then `companion check`" in item
+        assert "`sudo systemctl start companion`" in item
+
+
+@pytest.mark.parametrize("game, status", [(None, "home menu"), ("race-to-ten.toml", "playing")])
+def test_first_boot_quotes_the_services_status_line(tmp_path: Path, game: str | None, status: str) -> None:
+    """`systemctl status companion` shows the STATUS= the loop sends with READY=1, as first-boot.md quotes it."""
+    import threading
+
+    from companion.events import QuitEvent
+    from test_app import EXAMPLES, make_app
+
+    assert f"`{status}`" in (DOCS / "first-boot.md").read_text().split("`systemctl status companion`", 1)[1][:120]
+    sent: list[str] = []
+
+    class Notifier:
+        def watchdog_interval(self) -> None:
+            return None
+
+        def ready(self, status: str = "") -> None:
+            sent.append(status)
+
+        def ping(self) -> None:
+            pass
+
+        def stopping(self, status: str = "") -> None:
+            pass
+
+    app, _out = make_app(tmp_path, game=str(EXAMPLES / game) if game else None, notifier=Notifier())
+    t = threading.Thread(target=app.run)
+    t.start()
+    app.events.put(QuitEvent())
+    t.join(10)
+    assert not t.is_alive()
+    app.shutdown()
+    assert sent == [status]

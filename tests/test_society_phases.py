@@ -60,7 +60,7 @@ def test_trade_gold_buys_production_but_not_more_caravans() -> None:
     first = [o(1, "trade", partner="2")]
     assert why_not(w, first, o(1, "trade", partner="2")) == "4 gold needed, 0 in the treasury"
     assert why_not(w, first, o(1, "armies", count=2)) is None  # 4 gold of trade income: 2 armies at tech 2
-    assert why_not(w, first, o(1, "armies", count=3)) == "not enough gold (cut from the back of the orders)"
+    assert why_not(w, first, o(1, "armies", count=3)) == "not enough gold: 6 needed, 4 left for production"
 
 
 def test_caravans_are_capped_at_fifteen() -> None:

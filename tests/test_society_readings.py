@@ -81,3 +81,18 @@ def test_tech_have(how: str, ben: int) -> None:
     w2, _rep = resolve(w, [o(1, "research", levels=1), o(2, "research", levels=1)], Readings(tech_have=how))
     assert w2["soc"]["1"]["gold"] == 20 - 4 + 1 * 2 * 5
     assert w2["soc"]["2"]["gold"] == 20 - ben + 1 * 2 * 5
+
+
+@pytest.mark.parametrize("how,support", [
+    ("all", 2),  # 36 armies over all 15 cities: 2.4 -> 2 (down)
+    ("capped", 3),  # over the 12 cities a Monarchy is taxed on: 36 / 12 = 3
+])
+def test_support_cities(how: str, support: int, capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    assert f.settle_support(100, 36, 15, "monarchy", r=Readings(support_cities=how)) == (36, support)
+    cfg = tmp_path / "c.toml"
+    cfg.write_text(f'[games.society]\nsupport_cities = "{how}"\n')
+    rc = main(["calc", "society", "tax", "--cities", "15", "--tech", "1", "--government", "monarchy", "--armies",
+               "36", "--json", "--config", str(cfg)])
+    # 12 cities taxed x 1 x 5 = 60, +50 % = 90
+    assert rc == 0 and json.loads(capsys.readouterr().out) == {"income": 90, "army_support": support,
+                                                               "net": 90 - support}

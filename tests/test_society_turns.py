@@ -145,7 +145,7 @@ def test_sabotaged_trade_cuts_production_from_the_back() -> None:
     w = world(a={"gold": 10, "tech": 3}, b={"tech": 7})
     orders = [o(1, "trade", partner="2"), o(1, "armies", count=3)]
     assert why_not(w, orders, o(1, "armies", count=4)) is None
-    assert why_not(w, orders, o(1, "armies", count=5)) == "not enough gold (cut from the back of the orders)"
+    assert why_not(w, orders, o(1, "armies", count=5)) == "not enough gold: 15 needed, 12 left for production"
     orders.append(o(1, "armies", count=4))
     # Ben's spy (Espionage) stops the trade: 10 gold; 9 + 12 > 10, so the last order is cut, 9 fits
     w2, rep = resolve(w, [o(2, "spy", target="1", phase="trade"), *orders])

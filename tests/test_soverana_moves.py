@@ -135,6 +135,7 @@ def test_a_fixer_not_on_the_spot_is_asked_and_moving_there_is_their_move() -> No
     t.ans(MultiSelect, ["1", "5"])
     p = t.prompt()
     assert enabled(p) == {"move": False, "there": False}
+    assert p.lines == ("Was on: Fire Stn", "Can't get there: BACK")  # said before anyone presses
     assert t.refused("move") == "Ana has made their move this round"
     t.ans(Choice, "back")
     assert t.loc("Sewage Plant") == "crisis" and t.prompt().title == "Moving"
@@ -148,6 +149,7 @@ def test_a_fixer_too_far_away_is_refused_with_the_reason() -> None:
     t.ans(Choice, "fix", player=None)
     t.ans(Choice, "Hospital")
     t.ans(MultiSelect, ["1", "6"])
+    assert t.prompt().lines == ("Was on: Press/Media", "Can't get there: BACK")
     assert t.refused("move") == "Hospital is not next door"
     assert t.refused("there") == "Ana is recorded on Press/Media"
 

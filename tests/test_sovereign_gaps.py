@@ -115,6 +115,18 @@ def test_capture_back_steps_change_nothing() -> None:
     assert g.data["sub"] is None and g.data["players"] == before
 
 
+def test_whose_city_and_whose_fort_read_in_words() -> None:
+    g = started(3)
+    player(g, 2)["forts"] = [6]
+    player(g, 3)["cities"].append({"name": "City 2", "tiles": 1})
+    to_manoeuvre(g)
+    pick(g, "capture")
+    assert [o.label for o in g.prompt().options] == ["Bob: 1 city", "Cat: 2 cities"]
+    pick(g, "back")
+    pick(g, "fort")
+    assert [(o.label, o.enabled) for o in g.prompt().options] == [("Bob: 1 fort", True), ("Cat: 0 forts", False)]
+
+
 # ------------------------------------------------------------------------------------------------ 4 forts
 @pytest.mark.parametrize("choice, ann, bob", [("keep", [6], [4]), ("remove", [], [4])])
 def test_a_captured_fort_is_kept_or_removed(choice: str, ann: list[int], bob: list[int]) -> None:

@@ -52,6 +52,8 @@ class SocietyGame(GameMachine):
                                         choices=("down", "up")),
         "support_rounding": OptionSpec("down", "rounding of a Monarchy's army support (armies / cities)",
                                        choices=("down", "up")),
+        "support_cities": OptionSpec("all", "the cities a Monarchy's army support is divided by: all, or only the 12 "
+                                            "it is taxed on (capped)", choices=("all", "capped")),
         "nascar_rounding": OptionSpec("down", "rounding of NASCAR's 0.5 x tech squared per caravan",
                                       choices=("down", "up")),
         "two_way_tie": OptionSpec("both_destroyed", "two attacking armies of equal strength: both destroyed, or "

@@ -46,9 +46,10 @@ class MovingPhase(SoveranaCore):
             loc = self.ctx["loc"]
             here = self.data["positions"].get(str(seat))
             why = self._move_refusal(seat, loc)
+            stuck = why is not None and here is not None  # neither answer is possible: say so before a press
             return Choice(title=f"{self.nm(seat, 10)} on {R.SHORT[loc]}?"[:20],
                           lines=lines(f"Was on: {R.SHORT[here] if here else 'not known'}",
-                                      "Fixers stand on it."),
+                                      "Can't get there: BACK" if stuck else "Fixers stand on it."),
                           options=(Option("move", "Moves there now", enabled=why is None, hint=why or ""),
                                    Option("there", "Was there already", enabled=here is None,
                                           hint=f"{self.nm(seat)} is recorded on {R.SHORT[here] if here else '-'}")),

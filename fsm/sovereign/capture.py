@@ -38,6 +38,10 @@ def can_capture_fort(g: "SovereignGame") -> bool:
     return any(pl(g, s)["forts"] for s in g.seats if s != g.active_seat())
 
 
+def _count(n: int, one: str, many: str) -> str:
+    return f"{n} {one if n == 1 else many}"
+
+
 def _seat(g: "SovereignGame") -> int:
     seat = g.active_seat()
     if seat is None:
@@ -63,7 +67,8 @@ def prompt(g: "SovereignGame") -> Prompt:
         return _fort_prompt(g, sub, seat)
     step = sub["step"]
     if step == "victim":
-        opts = tuple(Option(str(s), f"{short(g, s, 12)} {len(pl(g, s)['cities'])}c", enabled=bool(pl(g, s)["cities"]),
+        opts = tuple(Option(str(s), f"{short(g, s, 10)}: {_count(len(pl(g, s)['cities']), 'city', 'cities')}",
+                            enabled=bool(pl(g, s)["cities"]),
                             hint=f"{short(g, s, 12)} has no city") for s in g.seats if s != seat)
         first = next((o.key for o in opts if o.enabled), None)
         return Choice(title="Capture from", player=seat, options=opts, back=BACK, default=first)
@@ -152,7 +157,7 @@ def _capture(g: "SovereignGame", tech: str | None, onto: int | None) -> None:
 def _fort_prompt(g: "SovereignGame", sub: dict[str, Any], seat: int) -> Prompt:
     step = sub["step"]
     if step == "victim":
-        opts = tuple(Option(str(s), f"{short(g, s, 12)} {len(pl(g, s)['forts'])} forts",
+        opts = tuple(Option(str(s), f"{short(g, s, 10)}: {_count(len(pl(g, s)['forts']), 'fort', 'forts')}",
                             enabled=bool(pl(g, s)["forts"]), hint=f"{short(g, s, 12)} has no fort")
                      for s in g.seats if s != seat)
         first = next((o.key for o in opts if o.enabled), None)

@@ -238,8 +238,13 @@ class SovereignChessGame(GameMachine):
     def entry_answer(self, text: str) -> Any:
         """Typed entry (a script's ``move TEXT``, a remote): engine move text, or accept/reject at the opening."""
         text = text.strip()
-        if self.state == "opening" and text in ("accept", "reject"):
-            return text
+        if self.state == "opening":
+            if text in ("accept", "reject"):
+                return text
+            raise self.refuse(f"{self.player_name(self.to_move() or 2)} first accepts or rejects the first move: "
+                              "'move accept' or 'move reject'")
+        if self.state in ("first", "draw_first"):
+            raise self.refuse("first say who makes White's first move")
         if self.state != "move":
             raise self.refuse(f"no move is asked for now ({self.state})")
         try:

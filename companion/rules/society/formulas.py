@@ -21,6 +21,7 @@ class Readings:
     tech_have: str = "start"  #: R counts who had the level at the turn's start, or also earlier buyers ("live")
     casualty_rounding: str = "down"  #: down | up (attacker D/AT, defender D/DC*C)
     support_rounding: str = "down"  #: Monarchy's army support armies/cities: down | up
+    support_cities: str = "all"  #: the cities that divide army support: all, or only those under the tax cap (capped)
     nascar_rounding: str = "down"  #: NASCAR's 0.5*T^2 per caravan: down | up
     two_way_tie: str = "both_destroyed"  #: equal strengths: both_destroyed | both_return
     bonus_rounding: str = "each"  #: Monarchy's +50 % rounded up per caravan, tax, wonder income (each) or per turn
@@ -93,6 +94,9 @@ def army_support(armies: int, cities: int, government: str, nra: bool = False, r
 def settle_support(income: int, armies: int, cities: int, government: str, nra: bool = False,
                    r: Readings = DEFAULT) -> tuple[int, int]:
     """(armies kept, support paid): armies are disbanded until the support no longer exceeds the income."""
+    cap = GOVERNMENTS[government].city_cap
+    if r.support_cities == "capped" and cap is not None:
+        cities = min(cities, cap)
     kept = armies
     while kept > 0 and army_support(kept, cities, government, nra, r) > income:
         kept -= 1

@@ -84,7 +84,14 @@ def why_not(w: World, orders: list[Order], o: Order, r: f.Readings = f.DEFAULT) 
 
     _new, rep = resolve(w, [*orders, o], r)
     res = rep["results"][-1]
-    if res.startswith(("refused: ", "cut: ")):
+    if res.startswith("cut: "):
+        # at entry the new order is simply refused: say what it costs and what is left for production
+        from .resolve import production_cost, spendable
+
+        seat = str(o["seat"])
+        need = production_cost(w, [*orders, o], seat, r) - production_cost(w, orders, seat, r)
+        return f"not enough gold: {need} needed, {spendable(w, orders, seat, r)} left for production"
+    if res.startswith("refused: "):
         return str(res).split(": ", 1)[1]
     return None
 

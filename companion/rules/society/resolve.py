@@ -579,7 +579,10 @@ def _victory(t: Turn) -> None:
     done = [k for k in living if int(t.soc(k)["parts"]) >= need
             and int(t.start["soc"][k]["parts"]) < need]
     if done:
-        best = max(done, key=lambda k: (int(t.soc(k)["part_spent"][-1]), -int(k)))
+        # the dearest last part wins; equal ones go to the first order received, as for wonders
+        first = {o["seat"]: i for i, o in reversed(list(enumerate(t.orders)))
+                 if o["kind"] == "part" and t.result[i] == "ok"}
+        best = max(done, key=lambda k: (int(t.soc(k)["part_spent"][-1]), -first.get(k, len(t.orders))))
         t.winners.append({"seat": best, "how": "spaceship"})
     for k in living:
         held, total = culture(t.w, k, t.r)
@@ -605,6 +608,16 @@ def spendable(world: World, orders: list[Order], seat: str, r: f.Readings = f.DE
     _trade(t)
     mine = [(i, o) for i, o in t.of(*PROD_KINDS) if o["seat"] == seat]
     return max(0, int(t.soc(seat)["gold"]) - _plan_cost(t, seat, mine))
+
+
+def production_cost(world: World, orders: list[Order], seat: str, r: f.Readings = f.DEFAULT) -> int:
+    """What the society's production orders among ``orders`` cost this turn (those a spy has not negated)."""
+    t = Turn(world, orders, r)
+    _diplomacy(t)
+    _espionage(t)
+    mine = [(i, o) for i, o in t.of(*PROD_KINDS)
+            if o["seat"] == seat and (seat, KIND_PHASE[o["kind"]]) not in t.negated]
+    return _plan_cost(t, seat, mine)
 
 
 def research_costs(world: World, seat: str, levels: int, r: f.Readings = f.DEFAULT) -> list[int]:

@@ -27,28 +27,44 @@ def fight_all(t: "Turn") -> None:
         s["armies"] = int(s["armies"]) - n
         away[i] = n
     sdi_used: dict[str, int] = {}
+    met: set[int] = set()  #: attacks whose army already fell (or went home) in a two-way attack: nukes may fly
     for i, o in attacks:
-        if i not in away or t.result[i] != "ok":
+        if i not in away or (t.result[i] != "ok" and i not in met):
             continue
-        _attack(t, i, o, away, sdi_used)
+        _attack(t, i, o, away, sdi_used, met)
     for i, o in attacks:
         if i in away:
             s = t.soc(o["seat"])
             if s["alive"]:
                 s["armies"] = int(s["armies"]) + away[i]
+    # each society attacked this turn (and not attacking back) gets one counterattack next turn: it gets past the
+    # attacker's Colosseum
+    t.w["counters"] = [[r["defender"], r["attacker"]] for r in t.wars
+                       if not any(x["kind"] == "attack" and x["seat"] == r["defender"] and x["target"] == r["attacker"]
+                                  for x in t.orders)]
 
 
 def _counter(t: "Turn", a: str, b: str, away: dict[int, int]) -> int | None:
-    """The index of b's attack on a this turn that is still to be fought, if any."""
+    """The index of b's attack on a this turn that is still to be fought with armies, if any."""
     for j, o in enumerate(t.orders):
-        if o["kind"] == "attack" and o["seat"] == b and o["target"] == a and j in away and t.result[j] == "ok":
+        if (o["kind"] == "attack" and o["seat"] == b and o["target"] == a and away.get(j, 0) > 0
+                and t.result[j] == "ok"):
             return j
     return None
 
 
-def _attack(t: "Turn", i: int, o: "Order", away: dict[int, int], sdi_used: dict[str, int]) -> None:
+def _attack(t: "Turn", i: int, o: "Order", away: dict[int, int], sdi_used: dict[str, int], met: set[int]) -> None:
     a, b = o["seat"], o["target"]
     sa, sb = t.soc(a), t.w["soc"][b]
+    if i in met:
+        # its army met the target's in a two-way attack fought earlier; its nukes still fly, in their turn
+        nukes = int(o.get("nukes", 0))
+        if nukes and sa["alive"] and sb["alive"]:
+            sneak0 = not (at_war(t.start, a, b) and int(t.start["wars"][war_key(a, b)]["since"]) < t.turn)
+            rec0: dict[str, Any] = {"attacker": a, "defender": b, "sneak": sneak0, "jihad": holds(t.w, a, "jihad")}
+            t.wars.append(rec0)
+            _nuke(t, a, b, nukes, sdi_used, rec0)
+        return
 
     def home(why: str) -> None:
         # an army that cannot fight stays home and defends from now on
@@ -56,15 +72,23 @@ def _attack(t: "Turn", i: int, o: "Order", away: dict[int, int], sdi_used: dict[
         away[i] = 0
         t.mark(i, f"stayed home: {why}")
 
+    if not sa["alive"]:
+        # eliminated earlier in this war phase: the army has no home to come back to
+        away[i] = 0
+        t.mark(i, f"lost: {t.name(a)} was eliminated")
+        return
     if not sb["alive"]:
         home("the target is gone")
         return
     if not adjacent_socs(t.w, a, b):
         home(f"not adjacent to {t.name(b)}")
         return
-    counter = _counter(t, a, b, away)
+    # armies meet armies: a strike with nukes only is no two-way attack
+    counter = _counter(t, a, b, away) if away[i] > 0 else None
     attacked_by_b = any(x["kind"] == "attack" and x["seat"] == b and x["target"] == a for x in t.orders)
-    if holds(t.w, b, "colosseum") and not attacked_by_b:
+    # the Colosseum's one counterattack: this turn, or the turn after b's attack (orders cross on a forum)
+    counter_right = [a, b] in t.start.get("counters", [])
+    if holds(t.w, b, "colosseum") and not attacked_by_b and not counter_right:
         home(f"{t.name(b)}'s Colosseum")
         t.say("war", f"{t.name(a)}'s attack on {t.name(b)} is stopped by the Colosseum")
         return
@@ -78,7 +102,9 @@ def _attack(t: "Turn", i: int, o: "Order", away: dict[int, int], sdi_used: dict[
     word = "a sneak attack" if not declared else "an attack"
     t.say("war", f"{t.name(a)} launches {word} on {t.name(b)} with {away[i]} armies"
                  + (f" and {o.get('nukes', 0)} nukes" if int(o.get("nukes", 0)) else ""))
+    army_attacks = True
     if counter is not None:
+        met.add(counter)
         ta, tb = int(sa["tech"]), int(sb["tech"])
         n1, n2 = away[i], away[counter]
         win, surv = f.two_way(n1, ta, n2, tb, t.r)
@@ -88,27 +114,29 @@ def _attack(t: "Turn", i: int, o: "Order", away: dict[int, int], sdi_used: dict[
                 t.mark(counter, "no battle: equal armies met and went home")
                 t.say("war", f"Two-way attack: {n1}x{ta} = {n2}x{tb}; both armies go home")
                 rec["result"] = "tie"
-                return
-            away[i] = away[counter] = 0
-            t.mark(counter, "destroyed in a two-way attack")
-            t.say("war", f"Two-way attack: {n1}x{ta} = {n2}x{tb}; both armies destroyed")
-            rec["result"] = "tie"
-            return
-        if win == 2:
+                army_attacks = False
+            else:
+                away[i] = away[counter] = 0
+                t.mark(counter, "destroyed in a two-way attack")
+                t.say("war", f"Two-way attack: {n1}x{ta} = {n2}x{tb}; both armies destroyed")
+                rec["result"] = "tie"
+        elif win == 2:
             away[i] = 0
             away[counter] = surv
+            met.discard(counter)  # the winner's survivors attack in their turn
             t.mark(i, "destroyed in a two-way attack")
             t.say("war", f"Two-way attack: {t.name(b)} wins {n2}x{tb} against {n1}x{ta}; {surv} survive")
             rec["result"] = "lost two-way"
-            return
-        away[i] = surv
-        away[counter] = 0
-        t.mark(counter, "destroyed in a two-way attack")
-        t.say("war", f"Two-way attack: {t.name(a)} wins {n1}x{ta} against {n2}x{tb}; {surv} survive")
+        else:
+            away[i] = surv
+            away[counter] = 0
+            t.mark(counter, "destroyed in a two-way attack")
+            t.say("war", f"Two-way attack: {t.name(a)} wins {n1}x{ta} against {n2}x{tb}; {surv} survive")
+    # the nukes fly whatever became of the army (a lost two-way attack destroys armies, not missiles)
     nukes = int(o.get("nukes", 0))
     if nukes and o.get("nukes_first", True):
         _nuke(t, a, b, nukes, sdi_used, rec)
-    if sb["alive"] and away[i] > 0:
+    if army_attacks and sb["alive"] and away[i] > 0:
         _capture(t, i, o, away, sneak, jihad, rec)
     if nukes and not o.get("nukes_first", True) and sb["alive"]:
         _nuke(t, a, b, nukes, sdi_used, rec)

@@ -23,7 +23,7 @@ def new_society(name: str, square: str) -> Soc:
 def new_world(names: list[str], width: int, height: int, squares: list[str]) -> World:
     return {"turn": 1, "w": width, "h": height, "nuked": [], "started": len(names),
             "soc": {str(i + 1): new_society(n, squares[i]) for i, n in enumerate(names)},
-            "wonders": {}, "wars": {}}
+            "wonders": {}, "wars": {}, "counters": []}
 
 
 def sq(w: World, text: str) -> geo.Sq:
