@@ -193,9 +193,23 @@ def replay_10k_sovereign() -> dict[str, Any]:
             "sovereign_bench_round": state["round"]}
 
 
+def peak_rss_mb() -> float:
+    """This process's own peak resident memory in MB: VmHWM, which exec starts afresh. (getrusage's ru_maxrss
+    survives exec on Linux: a child started by a big bench process would report the parent's peak as its own.)"""
+    try:
+        with open("/proc/self/status", encoding="ascii") as f:
+            for line in f:
+                if line.startswith("VmHWM:"):
+                    return round(int(line.split()[1]) / 1024, 1)
+    except OSError:
+        pass
+    import resource
+
+    return round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)
+
+
 def _child(mode: str, tmp: str) -> None:
     """Runs in a fresh process: boot to the first frame (and, for idle, block in the loop)."""
-    import resource
     from contextlib import ExitStack
 
     app, _display = _app(Path(tmp))
@@ -209,8 +223,7 @@ def _child(mode: str, tmp: str) -> None:
             raise RuntimeError("the web view did not start")
     app.boot()
     app.draw()
-    rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    print(json.dumps({"ready": True, "peak_rss_mb": round(rss, 1)}), flush=True)
+    print(json.dumps({"ready": True, "peak_rss_mb": peak_rss_mb()}), flush=True)
     if mode == "idle":
         app.run()
 

@@ -26,3 +26,20 @@ def test_a_long_sovereign_game_replays_exactly(tmp_path: Path) -> None:
     assert len(resumed.undo_stack) == len(live.undo_stack)
     assert [g.answers for _b, g in resumed.undo_stack] == [g.answers for _b, g in live.undo_stack]
     journal.close()
+
+
+def test_a_childs_peak_memory_is_its_own_not_the_bench_processs() -> None:
+    """`make bench` starts each cold start from its own big process: the child must not report that one's peak."""
+    import subprocess
+    import sys
+
+    from companion.bench import peak_rss_mb
+
+    ballast = bytearray(96 * 2**20)
+    for i in range(0, len(ballast), 4096):  # touch every page: this process is now over 96 MB resident
+        ballast[i] = 1
+    assert peak_rss_mb() > 96
+    out = subprocess.run([sys.executable, "-c", "from companion.bench import peak_rss_mb; print(peak_rss_mb())"],
+                         capture_output=True, text=True, timeout=60, check=True)
+    del ballast
+    assert 1 < float(out.stdout) < 60, out.stdout  # a Python importing the bench module: tens of MB, not 96+

@@ -67,6 +67,6 @@ def test_a_match_tied_on_wins_offers_one_more_game() -> None:
 def test_views_show_chains_tokens_and_the_match() -> None:
     t = Table(2).setup(dealer=1, games=2)
     views = {v.title: v.lines for v in t.g.views()}
-    assert views["Chains"][0].startswith("Ann 1 in play, 1 dn")
+    assert views["Chains"][0].startswith("Ann: 1 in play, 1 down")
     assert views["Tokens"][0] == "Shields 13 of 13"
     assert views["Match"][:2] == ("Game 1 of 2", "Dealer Ann")

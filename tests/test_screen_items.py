@@ -166,6 +166,13 @@ def test_no_undecodable_abbreviations() -> None:
     assert s.game is not None
     lines = s.game.chain_lines()
     assert lines and "dn" not in " ".join(lines) and lines[0].startswith("Ana 0 Ben 0")
+    from companion.rules.sovereigns_chain import tokens
+    from companion.rules.sovereigns_chain.tokens import TokenKind
+
+    assert tokens.supply_line({TokenKind.SHIELD: 13, TokenKind.MODIFIER: 21, TokenKind.SUIT: 21}) == \
+        "Left: 13 shields, 21 mods"  # not "Sh13 Mod21 Suit21"
+    chains = next(v for v in s.game.views() if v.title == "Chains").lines
+    assert chains[0].startswith("Ana: 0 in play") and not any(" dn" in c or " sh " in c for c in chains), chains
 
 
 def test_the_chart_soveranas_specials_and_the_fairness_page_speak_in_words() -> None:
@@ -222,3 +229,19 @@ def test_the_examples_shipped_in_the_package_are_the_examples() -> None:
     assert ours and sorted(p.name for p in SHIPPED.glob("*.toml")) == ours
     for name in ours:
         assert (SHIPPED / name).read_text() == (EXAMPLES / name).read_text(), f"copy {name} into {SHIPPED}"
+
+
+def test_sovereign_screens_say_tiles_cities_and_points_in_words() -> None:
+    """"Ana 4t", "Ana 1c", "Terrain 4p", "City 1: 4t" were as cryptic as the abbreviations the issue lists."""
+    import re
+
+    short = re.compile(r"\b\d+[tcp]\b")
+    bad: set[str] = set()
+    for seed in (0, 1):
+        for s in walk("sovereign", seed=seed, steps=1500):
+            if s.game is None or s.overlays:
+                continue
+            p = s.prompt()
+            texts = [p.title, *p.lines, *(o.label for o in getattr(p, "options", ()))]
+            bad |= {t for t in texts if short.search(t)}
+    assert not bad, sorted(bad)[:10]

@@ -26,9 +26,11 @@ MAY_RUN_LONG = ("Crisis:", "Active:", "Res:")
 def _fits(p: Prompt) -> None:
     assert len(p.title) <= 20, p.title
     assert len(p.lines) <= 4, p
+    from companion.ui.draw import WIDTH, text_width
+
     for line in p.lines:
         long_ok = line.startswith(MAY_RUN_LONG)
-        assert len(line) <= (32 if long_ok else 21), line
+        assert len(line) <= 21 or long_ok and len(line) <= 32 or text_width(line) <= WIDTH - 2, line
         assert not line.endswith("~") or long_ok, f"cut line {line!r} in {p.title!r}"
 
 

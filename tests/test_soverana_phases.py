@@ -235,7 +235,7 @@ def test_distribution_with_the_stock_exchange_manned() -> None:
     t.move(1, "Stock Exchange")
     t.moves_done()
     assert t.data["dist"]["pool"] == 20  # 18 active + 2 Stock Exchange + 1 event extra = 21, held to 20
-    assert t.prompt().lines[:2] == ("Left 20 of 20 (max)", "18 active+2 SE+1 ev")
+    assert t.prompt().lines[:2] == ("Left 20 of 20 (max)", "18 active+2 Exch+1 event")
     assert t.data["dist"]["capped"]
 
 
@@ -255,7 +255,7 @@ def test_distribution_at_the_20_cap(cap: str, pool: int) -> None:
     t.moves_done()
     assert t.data["dist"]["pool"] == pool
     assert t.prompt().lines[:2] == ((f"Left {pool} of {pool}" + (" (max)" if cap == "total" else "")),
-                                    "20 active+2 SE")
+                                    "20 active+2 Exch")
     t.distribute({ECO: pool})
     assert t.res(ECO) == 6 + pool
 

@@ -415,10 +415,11 @@ def test_views_status_chart_and_battle_log() -> None:
     views = {v.title: v for v in g.views()}
     assert set(views) == {"Chart: Ann", "Ann status", "Bob status", "Battle log"}
     chart = views["Chart: Ann"].lines
-    assert chart[0].startswith("T1 2p") and "Road" in chart[0]
-    assert any(line.startswith("T2 3p") and "Trade" in line for line in chart)
-    assert "T3 5p locked: T2 0/4" in chart
+    assert chart[0] == "Tier 1, 2 pts: open" and "Road building" in " ".join(chart[1:3])
+    t2 = chart.index("Tier 2, 3 pts: open")
+    assert "Trade" in " ".join(chart[t2 + 1:t2 + 4])
+    assert chart[chart.index("Tier 3, 5 pts: locked") + 1] == "  tier 2: 0 of 4 needed"
     status = views["Ann status"].lines
-    assert status[0] == "Cities 1: 4 = 4t" and "Tier 1: 4 of 6" in status
+    assert status[0] == "Cities 1: 4 = 4 tiles" and "Tier 1: 4 of 6" in status
     assert views["Battle log"].lines == ("No battles yet",)
     assert all(len(line) <= 24 for v in views.values() for line in v.lines)

@@ -309,8 +309,10 @@ def test_every_form_by_keyboard_alone_with_a_name_for_every_control(browser: Any
                 return e
         raise AssertionError(f"Tab never reached {what}")
 
-    def title_is(t: str) -> None:
+    def title_is(t: str, focused: bool = True) -> None:
         wait(browser, t, lambda b: text(b, "prompt-title").split(" — ")[0] == t)
+        if focused:  # the answer came from the keyboard: focus is at the new question, not lost at the page's top
+            wait(browser, "focus on the question", lambda b: b.switch_to.active_element.get_attribute("id") == "prompt")
 
     open_view(browser, table)
     pair(browser, table)
@@ -324,6 +326,8 @@ def test_every_form_by_keyboard_alone_with_a_name_for_every_control(browser: Any
     tab_to("OK", lambda e: e.text == "OK").send_keys(Keys.ENTER)
     title_is("Which road")
     named_controls()
+    browser.switch_to.active_element.send_keys(Keys.TAB)  # one Tab from the question: its first control
+    assert browser.switch_to.active_element.text == "North"
     tab_to("South", lambda e: e.text == "South").send_keys(Keys.ENTER)
     title_is("Roll")
     named_controls()
@@ -340,12 +344,14 @@ def test_every_form_by_keyboard_alone_with_a_name_for_every_control(browser: Any
     tab_to("the box c", lambda e: e.get_attribute("value") == "c").send_keys(Keys.SPACE)
     tab_to("Done", lambda e: e.text == "Done").send_keys(Keys.ENTER)
     title_is("Vote")
+    assert browser.switch_to.active_element.accessible_name == "Vote"  # what a screen reader says on arriving
     assert "casting a secret vote on the companion" in text(browser, "answer")
     table.press("ok", "ok", "ok", "down", "ok")  # both ballots on the device: <script> Yes, Ben No
-    title_is("Sure?")
+    title_is("Sure?", focused=False)
     named_controls()
     tab_to("Yes", lambda e: e.text == "Yes").send_keys(Keys.ENTER)
     title_is("Over")
+    assert text(browser, "answer") == "The game is over."
     table.settle()
     data = table.app.session.game.data
     assert (data["n"], data["choice"], data["rolls"], data["picked"]) == (4, "south", [6, 2], ["a", "c"])

@@ -154,6 +154,13 @@ def test_nothing_writes_without_a_paired_session_and_its_csrf_token(table: LiveT
     csrf, c.csrf = c.csrf, ""
     status, data = c.answer(seq, 3)
     assert status == 403 and "CSRF" in data["error"]
+    for path, body in (("/api/claim", {"seat": 1}), ("/api/unpair", {})):  # every writing route, not just answers
+        for token in ("", "x" + csrf[1:]):
+            c.csrf = token
+            status, data = c.json("POST", path, body)
+            assert status == 403 and "CSRF" in data["error"], (path, token)
+    c.csrf = ""
+    assert table.hub.pairing.seats() == {} and table.hub.pairing.session(c.cookie.split("=", 1)[1]) is not None
     c.csrf = "x" + csrf[1:]
     assert c.answer(seq, 3)[0] == 403
     c.csrf = csrf
@@ -224,6 +231,10 @@ def test_answers_go_through_the_journal_with_their_source_and_replay_exactly(tab
     s, rec = table.app.session, table.app.record
     assert s.game.data["n"] == 3 and s.game.data["choice"] == "south" and s.game.data["rolls"] == [3, 4]
     assert s.dice_history[-1]["source"] == "typed"
+    snap = table.public()  # the dice history and the fairness verdict, as the page shows them
+    assert snap["dice"][-1] == {**s.dice_history[-1], "player_name": "Ana"} and snap["dice"][-1]["values"] == [3, 4]
+    assert [(f["roller"], f["die"], f["n"], f["verdict"]) for f in snap["fairness"]] == [
+        ("typed", "d6", 2, "too few rolls")]
     events = [e for _n, _t, e in table.app.journal.inputs(rec.id)]
     assert events[1:] == ["answer 1 web 5", "answer 1 web 3", "answer 2 web \"west\"", "answer 2 web \"south\"",
                           'answer 3 web {"values":[7,1],"source":"typed"}',

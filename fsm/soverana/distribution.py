@@ -6,7 +6,7 @@ from typing import Any
 from companion.rules import soverana as R
 
 from ..prompts import Choice, Number, Option, Prompt
-from .core import SoveranaCore, lines, short_dept
+from .core import LIST_LINE, SoveranaCore, fit, lines, short_dept
 
 
 class DistributionPhase(SoveranaCore):
@@ -17,10 +17,11 @@ class DistributionPhase(SoveranaCore):
     def _pool_line(self) -> str:
         dist = self.data["dist"]
         parts = [f"{dist['active']} active"]
-        if dist["stock_exchange"]:
-            parts.append(f"{dist['stock_exchange']} SE")
+        if dist["stock_exchange"]:  # the Stock Exchange, named as the specials line names it
+            parts.append(f"{dist['stock_exchange']} Exch")
         if dist["extras"]:
-            parts.append(f"{dist['extras']} ev")
+            n = int(dist["extras"])
+            parts.append(f"{n} event{'' if n == 1 else 's'}")
         return "+".join(parts)
 
     def _suggest(self, dept: str) -> int:
@@ -45,8 +46,10 @@ class DistributionPhase(SoveranaCore):
         opts = [Option(d, f"{short_dept(d)} {self.res(d)} +{dist['given'][d]}") for d in R.DEPARTMENTS]
         opts.append(Option("done", "Done", enabled=left == 0, hint=f"{left} still to hand out"))
         default = "done" if left == 0 else next((d for d in R.DEPARTMENTS if not dist["given"][d]), R.DEPARTMENTS[0])
-        return Choice(title="Distribution", lines=lines(
-            f"Left {left} of {dist['pool']}" + (" (max)" if dist["capped"] else ""), self._pool_line(), f"Mayor {self.mayor_name()} hands out"),
+        return Choice(title="Distribution", lines=(
+            fit(f"Left {left} of {dist['pool']}" + (" (max)" if dist["capped"] else "")),
+            fit(self._pool_line(), LIST_LINE),  # in words, up to 26 letters: the screen measures it to the pixel
+            fit(f"Mayor {self.mayor_name()} hands out")),
             options=tuple(opts), default=default, player=self.mayor)
 
     def _take_distribution(self, value: Any) -> None:

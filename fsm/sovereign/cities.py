@@ -26,8 +26,8 @@ def prompt(g: "SovereignGame") -> Prompt:
     step = sub["step"]
     active = g.active_seat()
     if step == "player":
-        who = tuple(Option(str(s), f"{short(g, s, 12)} {tiles(pl(g, s))}t") for s in g.seats)
-        return Choice(title="Cities of", lines=("Adjust to the board.",), player=active, options=who, back=BACK,
+        who = tuple(Option(str(s), f"{short(g, s, 12)}: {tiles(pl(g, s))} tiles") for s in g.seats)
+        return Choice(title="Whose cities?", lines=("Adjust to the board.",), player=active, options=who, back=BACK,
                       default=str(active))
     seat = int(sub["seat"])
     p = pl(g, seat)
@@ -42,7 +42,7 @@ def prompt(g: "SovereignGame") -> Prompt:
                 Option("remove", "-1 tile", enabled=c["tiles"] > 1, hint="the central tile goes last: Remove city"),
                 Option("raze", "Remove city"),
                 Option("done", "Done"))
-        return Choice(title=f"{c['name']}: {c['tiles']}t", lines=(f"of {short(g, seat, 16)}",),
+        return Choice(title=c["name"], lines=(f"of {short(g, seat, 12)}: {c['tiles']} tiles",),
                       player=active, options=opts, back=BACK, default="done")
     raise RuntimeError(f"invariant: no cities step {step!r}")
 

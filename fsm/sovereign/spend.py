@@ -216,7 +216,7 @@ def sub_prompt(g: "SovereignGame") -> Prompt:
             label = t.name if free else f"{t.name} {c}"
             opts.append(Option(t.key, label, enabled=free or c <= pts, hint=f"{t.name} costs {c}; {pts} left"))
         first = next((o.key for o in opts if o.enabled), None)
-        title = "Free tech" if free else f"Research {pts}p"
+        title = "Free tech" if free else f"Research, {pts} pts"
         return Choice(title=title, lines=(rt.tech(sub["src"]).name,) if free else (), player=seat, options=tuple(opts), back=BACK, default=first)
     if kind in ("expand", "nat") and step == "city":
         cands = _growable(g) if kind == "expand" else [i for i, c in enumerate(p["cities"]) if c["tiles"] >= 3]
@@ -229,7 +229,7 @@ def sub_prompt(g: "SovereignGame") -> Prompt:
         opts.append(Option("sea", "Sea: no building", enabled=False, hint="nothing can be built on sea"))
         first = next((o.key for o in opts if o.enabled), None)
         what = "Fort hex" if kind == "fort" else "Terrain"
-        return Choice(title=f"{what} {pts}p", player=seat, options=tuple(opts), back=BACK,
+        return Choice(title=f"{what}, {pts} pts", player=seat, options=tuple(opts), back=BACK,
                       default=first)
     if kind == "unit" and step == "cost":
         return Number(title="Unit cost", lines=(clip(f"{sub['unit']}: not in table", 22), "from your chart"),
@@ -249,7 +249,7 @@ def sub_prompt(g: "SovereignGame") -> Prompt:
     elif free:
         title, lines = "Free unit", (rt.tech(sub["src"]).name,)
     else:
-        title, lines = f"Build unit {pts}p", ()
+        title, lines = f"Buy unit, {pts} pts", ()
     return Choice(title=title, lines=lines, player=seat, options=tuple(opts), back=BACK, default=first)
 
 

@@ -17,7 +17,7 @@ LOG_LINES = 30
 def status(g: "SovereignGame", seat: int) -> View:
     p = pl(g, seat)
     sizes = ",".join(str(c["tiles"]) for c in p["cities"]) or "-"
-    lines = [clip(f"Cities {len(p['cities'])}: {sizes} = {tiles(p)}t"),
+    lines = [clip(f"Cities {len(p['cities'])}: {sizes} = {tiles(p)} tiles"),
              f"Points {p['points']} (added {p['added']})",
              cards_line(p)]
     if any(p["pending"].values()):

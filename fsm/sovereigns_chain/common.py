@@ -19,6 +19,7 @@ log = logging.getLogger(__name__)
 
 TITLE = 20
 LINE = 21
+WIDE = 26  #: a line of words the screen measures to the pixel (the body font's letters average under 5 px)
 
 
 def short(name: str, n: int = 8) -> str:
@@ -132,7 +133,7 @@ class ChainBase(GameMachine):
         return [" ".join(cells[i:i + 2]) for i in range(0, len(cells), 2)]
 
     def supply_line(self) -> str:
-        return fit(tokens.supply_line(self.supply()))
+        return fit(tokens.supply_line(self.supply()), WIDE)
 
     def status_lines(self, head: str | None = None) -> tuple[str, ...]:
         """Chains first (a menu shows only the first two lines), then an empty token type, the head, the event."""

@@ -14,7 +14,7 @@ from companion.rules.sovereigns_chain import solitaire, tokens
 from companion.rules.sovereigns_chain.model import Card, Chain, ChainError
 
 from ..prompts import Choice, Number, Option, Prompt
-from .common import TITLE, ChainBase, fit, seat_of
+from .common import TITLE, WIDE, ChainBase, fit, seat_of
 from .setup import VALUE_HI, VALUE_LO
 
 KIND = {"shield": TokenKind.SHIELD, "mod": TokenKind.MODIFIER, "take_shield": TokenKind.SHIELD,
@@ -94,7 +94,7 @@ class EffectsPhase(ChainBase):
                 Option("suit", "Place a suit token", suit_ok, "" if suit_ok else out.get(TokenKind.SUIT, "")),
                 Option("untoken", "Remove a token", *self._any_target("untoken")))
         p = pool
-        return Choice("Tokens", (fit(f"Held: {p['shield']} shields {p['modifier']} mods"), self.supply_line()),
+        return Choice("Tokens", (fit(f"Held: {p['shield']} shields, {p['modifier']} mods", WIDE), self.supply_line()),
                       options=opts, back="back", player=self.fx["actor"])
 
     def _a_fx_tok(self, value: str) -> None:

@@ -12,7 +12,7 @@ from companion.rules.sovereigns_chain import solitaire, tokens
 
 from ..base import OptionSpec
 from ..prompts import Prompt, View, validate_answer
-from .common import LINE, TITLE, fit
+from .common import LINE, TITLE, WIDE, fit
 from .effects import EffectsPhase
 from .finish import FinishPhase
 from .reveal import RevealPhase
@@ -127,9 +127,9 @@ class SovereignsChainGame(SetupPhase, TurnPhase, EffectsPhase, RevealPhase, Scor
         for s in self.seats:
             c = self.chain(s)
             held = self.pool(s)
-            chains.append(fit(f"{self.nm(s, 8)} {ch.length(c)} in play, {ch.facedown(c)} dn"))
+            chains.append(fit(f"{self.nm(s, 8)}: {ch.length(c)} in play, {ch.facedown(c)} down", WIDE))
             if held["shield"] or held["modifier"]:
-                chains.append(fit(f"  holds {held['shield']} sh {held['modifier']} mod"))
+                chains.append(fit(f"  holds {held['shield']} shields, {held['modifier']} mods", WIDE))
         pages = [View("Board" if self.solo else "Chains", tuple(chains))]
         if self.solo:
             b = [solitaire.position_code(st) for st in self.chain(1)]

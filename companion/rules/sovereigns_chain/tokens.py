@@ -48,8 +48,9 @@ def spend(pool: Mapping[str, int], kind: TokenKind) -> Pool:
 
 
 def supply_line(left: Mapping[TokenKind, int]) -> str:
-    """``Sh 13 Mod 21 Suit 21`` — or ``OUT: shield`` first when a type has run out."""
-    text = f"Sh{left[TokenKind.SHIELD]} Mod{left[TokenKind.MODIFIER]} Suit{left[TokenKind.SUIT]}"
+    """``Left: 13 shields, 21 mods`` — or ``Out of shields`` when a type has run out (suit tokens are only ever
+    placed from the supply: they show here when they run out)."""
+    text = f"Left: {left[TokenKind.SHIELD]} shields, {left[TokenKind.MODIFIER]} mods"
     gone = out_of(left)
     if gone:
         return "Out of " + ",".join(k.value + "s" for k in gone)

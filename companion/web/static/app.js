@@ -52,7 +52,7 @@ async function answer(value) {
   if (!snap || !snap.prompt) return;
   say("Sending…", true);
   const r = await post("/api/answer", {seq: snap.prompt.seq, value});
-  if (r.ok) say(r.data.message || "Done", true);
+  if (r.ok) say(r.data.message || "", true);  // taken: the page has moved on; the companion's word, if any
   else say(r.data.message || r.data.error || "Not taken", false);
 }
 
@@ -152,7 +152,11 @@ function renderPrompt() {
   const key = p.seq + ":" + (me.ballot ? "b" : "") + (me.paired ? "p" : "") + (me.seat || "");
   if (key === shownSeq) return;
   shownSeq = key;
+  // a keyboard or screen-reader user who just answered stays at the question: focus moves to the new one (whose
+  // title the reader then says), so one Tab reaches its first control; nobody reading elsewhere is pulled up
+  const answering = $("answer").contains(document.activeElement);
   const box = clear($("answer"));
+  if (answering) $("prompt").focus({preventScroll: true});
   if (snap.over) { box.append(el("p", {text: "The game is over."})); return; }
   if (p.kind === "secret_vote") { box.append(secretVote(p)); return; }
   if (p.kind === "random") { box.append(el("p", {text: "The companion draws this itself."})); return; }
@@ -234,6 +238,7 @@ let pathPicked = null;
 function pathChoice(p, main) {
   const box = el("div", {class: "answer", id: "path-choice"});
   const draw = () => {
+    const refocus = box.contains(document.activeElement);  // a step picked by keyboard: focus the next step's first
     const first = [...new Set(main.map((o) => o.path[0]))];
     const picked = pathPicked && first.includes(pathPicked) ? pathPicked : null;
     clear(box, picked === null ?
@@ -247,6 +252,7 @@ function pathChoice(p, main) {
       el("details", {}, el("summary", {text: "More"}), el("div", {class: "answer"},
         p.options.filter((o) => o.in_menu).map((o) => el("button", {class: "secondary", disabled: !o.enabled,
           onclick: () => answer(o.key)}, o.label)))));
+    if (refocus) { const next = box.querySelector("button:not([disabled])"); if (next) next.focus(); }
   };
   draw();
   return box;
