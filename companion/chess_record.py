@@ -25,7 +25,7 @@ import re
 from dataclasses import dataclass
 from typing import Any, Mapping
 
-from .rules.sovereign_chess import START, ChessError, SovereignChess
+from .rules.sovereign_chess import START, ChessError, SovereignChess, SovereignChessRoyale
 
 RESULTS = ("1-0", "0-1", "1/2-1/2", "*")
 _HEADER = re.compile(r'^\[(\w+) "(.*)"\]$')
@@ -85,4 +85,53 @@ def replay(text: str, start: str = START, name: str = "record") -> Replayed:
     return Replayed(game, moves, headers)
 
 
-__all__ = ["RecordError", "Replayed", "record_text", "replay", "RESULTS"]
+#: a Royale result: one of 1, 0 or 1/4 per seat (``1-0-0-0``, ``1/4-1/4-1/4-1/4``)
+_ROYALE_RESULT = re.compile(r"^(1|0|1/4)(-(1|0|1/4)){3}$")
+
+
+def is_royale_record(text: str) -> bool:
+    """Whether a record says it is a Royale game (its ``Game`` header, as `companion export --record` writes)."""
+    return any(line.strip() == '[Game "Sovereign Chess Royale"]' for line in text.splitlines())
+
+
+@dataclass
+class RoyaleReplayed:
+    game: SovereignChessRoyale
+    moves: list[str]
+    headers: dict[str, str]
+
+
+def replay_royale(text: str, start: str | None = None, name: str = "record") -> RoyaleReplayed:
+    """Play a Royale record (or a plain list of moves) from ``start`` (None: the Royale start) or the record's
+    ``Start`` header. Raises :class:`RecordError` naming the line."""
+    try:
+        game = SovereignChessRoyale(start)
+    except ChessError as e:
+        raise RecordError(str(e)) from None
+    headers: dict[str, str] = {}
+    moves: list[str] = []
+    for i, raw in enumerate(text.splitlines(), 1):
+        line = raw.split("#", 1)[0].strip()
+        if not line:
+            continue
+        m = _HEADER.match(line)
+        if m:
+            headers[m.group(1)] = m.group(2)
+            if m.group(1) == "Start" and not moves:
+                try:
+                    game = SovereignChessRoyale(m.group(2))
+                except ChessError as e:
+                    raise RecordError(f"{name} line {i}: {e}") from None
+            continue
+        if line == "*" or _ROYALE_RESULT.match(line):
+            continue
+        try:
+            game.make(line)
+        except ChessError as e:
+            raise RecordError(f"{name} line {i}: {e}") from None
+        moves.append(line)
+    return RoyaleReplayed(game, moves, headers)
+
+
+__all__ = ["RecordError", "Replayed", "RoyaleReplayed", "is_royale_record", "record_text", "replay", "replay_royale",
+           "RESULTS"]

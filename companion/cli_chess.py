@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 from .errors import CompanionError
 
 if TYPE_CHECKING:
-    from .rules.sovereign_chess import SovereignChess
+    from .rules.sovereign_chess import AnyChess, SovereignChess
 
 PERFT_GAMES = ("sovereign-chess", "sovereign-chess-royale")
 
@@ -30,13 +30,17 @@ def register(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None
     p.add_argument("--divide", action="store_true", help="also print the count below each first move")
     p.set_defaults(func=cmd_perft)
 
-    chess = sub.add_parser("chess", help="Sovereign Chess positions: inspect one",
+    chess = sub.add_parser("chess", help="Sovereign Chess (and Royale) positions: inspect one",
                            description="Sovereign Chess engine tools.")
     csub = chess.add_subparsers(dest="chess_command", metavar="COMMAND")
     ins = csub.add_parser("inspect", help="show a position: owned and controlled colours, blocked squares, check",
                           description="Show a position: the board, each player's owned and controlled colours, the "
                                       "blocked squares of colour, check and the number of legal moves.")
-    ins.add_argument("--fen", metavar="TEXT", help="position text (default: the start position)")
+    ins.add_argument("--fen", metavar="TEXT", help="position text (default: the start position); Royale position "
+                                                   "text (8 fields) is shown as a Royale position")
+    ins.add_argument("--royale", action="store_true",
+                     help="a Sovereign Chess Royale position (default: the Royale start); implied by Royale position "
+                          "text or a Royale game record")
     ins.add_argument("--json", action="store_true", help="print JSON")
     ins.add_argument("--moves", action="store_true", help="also list the legal moves (text output)")
     ins.add_argument("--moves-file", type=Path, metavar="FILE",
@@ -131,7 +135,7 @@ def inspect_json(game: "SovereignChess") -> dict[str, Any]:
     }
 
 
-def board_diagram(game: "SovereignChess") -> list[str]:
+def board_diagram(game: "AnyChess") -> list[str]:
     """The board as text, rank 16 at the top: a piece is its colour letter and role (``wK``); an empty square of
     colour shows its colour letter and ``:``, or ``#`` when blocked by its twin."""
     from .rules.sovereign_chess.squares import FILES, SQ_COLOUR, COLOUR_LETTERS
@@ -154,17 +158,25 @@ def board_diagram(game: "SovereignChess") -> list[str]:
     return lines
 
 
+def _read_moves_file(path: Path) -> str:
+    try:
+        return path.read_text(encoding="utf-8-sig")  # a byte-order mark from a Windows editor is no move
+    except (OSError, UnicodeDecodeError) as e:
+        raise ChessInputError(f"cannot read moves file {path}: {getattr(e, 'strerror', None) or e}") from None
+
+
 def cmd_inspect(args: argparse.Namespace) -> int:
+    from .chess_record import is_royale_record
+
+    text = _read_moves_file(args.moves_file) if args.moves_file is not None else None
+    # Royale: asked for, or Royale position text (8 fields), or a Royale game record
+    if args.royale or (args.fen is not None and len(args.fen.split()) == 8) or (text and is_royale_record(text)):
+        return _inspect_royale(args, text)
     game = _game(args.fen)
     played: list[str] | None = None
-    if args.moves_file is not None:
+    if text is not None:
         from .chess_record import RecordError, replay
 
-        try:
-            text = args.moves_file.read_text(encoding="utf-8-sig")
-        except (OSError, UnicodeDecodeError) as e:
-            raise ChessInputError(f"cannot read moves file {args.moves_file}: {getattr(e, 'strerror', None) or e}") \
-                from None
         try:
             rec = replay(text, game.text, args.moves_file.name)
         except RecordError as e:
@@ -179,7 +191,9 @@ def cmd_inspect(args: argparse.Namespace) -> int:
     for line in board_diagram(game):
         print(line)
     if played is not None:
-        print(f"after {len(played)} moves from {args.moves_file}")
+        n = sum(m not in ("accept", "reject") for m in played)  # the opening choice is not a move
+        choice = "".join(f" and {m}" for m in played if m in ("accept", "reject"))
+        print(f"after {n} move{'' if n == 1 else 's'}{choice} from {args.moves_file}")
     print(f"position {game.text}")
     print(f"player {game.turn} to move, ply {game.ply}")
     for p in (1, 2):
@@ -191,6 +205,69 @@ def cmd_inspect(args: argparse.Namespace) -> int:
     if outcome is not None:
         state = outcome.result + (f", player {outcome.winner} wins" if outcome.winner else "")
     print(f"{state}; {data['legal_moves']} legal moves")
+    if args.moves:
+        for move in game.legal_moves():
+            print(f"  {move.text}")
+    return 0
+
+
+def _inspect_royale(args: argparse.Namespace, text: str | None) -> int:
+    """`chess inspect` of a Royale position: the board, each seat's army, colours and king, the checks."""
+    from .chess_record import RecordError, replay_royale
+    from .rules.sovereign_chess import ChessError, SovereignChessRoyale, square_name
+
+    played: list[str] | None = None
+    try:
+        game = SovereignChessRoyale(args.fen)
+    except ChessError as e:
+        raise ChessInputError(str(e)) from None
+    if text is not None:
+        try:
+            rec = replay_royale(text, args.fen, args.moves_file.name)
+        except RecordError as e:
+            raise ChessInputError(str(e)) from None
+        game, played = rec.game, rec.moves
+    armies = ("white", "ash", "slate", "black")
+    kings = game.kings()
+    data: dict[str, Any] = {
+        "position": game.text,
+        "to_move": game.turn,
+        "seats": {
+            str(s): {"army": armies[s - 1], "owned": game.owned(s).label,
+                     "controlled": [c.label for c in game.controlled(s)],
+                     "king": square_name(k) if (k := kings[s]) is not None else None}
+            for s in (1, 2, 3, 4)
+        },
+        "interregnum": game.interregnum(),
+        "check": {str(s): list(by) for s, by in game.checks().items()},
+        "blocked": [square_name(sq) for sq in game.blocked()],
+        "legal_moves": len(game.legal_moves()),
+    }
+    outcome = game.outcome()
+    data["outcome"] = None if outcome is None else {"winner": outcome.winner, "tied": list(outcome.tied),
+                                                    "reason": outcome.reason}
+    if played is not None:
+        data["moves"] = played
+    if args.json:
+        print(json.dumps(data))
+        return 0
+    for line in board_diagram(game):
+        print(line)
+    if played is not None:
+        print(f"after {len(played)} moves from {args.moves_file}")
+    print(f"position {game.text}")
+    print(f"seat {game.turn} to move, ply {game.ply}")
+    for s, seat in data["seats"].items():
+        controlled = ", ".join(seat["controlled"]) or "nothing else"
+        king = f"king {seat['king']}" if seat["king"] else "no king (Interregnum)"
+        print(f"seat {s} ({seat['army']} army): owns {seat['owned']}, controls {controlled}; {king}")
+    print(f"blocked: {', '.join(data['blocked']) or 'none'}")
+    checks = "; ".join(f"seat {s} by {', '.join(map(str, by))}" for s, by in data["check"].items())
+    print(f"check: {checks}" if checks else "no king in check")
+    if outcome is not None:
+        won = f"seat {outcome.winner} wins" if outcome.winner is not None else "all tie"
+        print(f"game over ({outcome.reason}): {won}")
+    print(f"{data['legal_moves']} legal moves")
     if args.moves:
         for move in game.legal_moves():
             print(f"  {move.text}")

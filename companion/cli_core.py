@@ -25,9 +25,10 @@ def cmd_games(args: argparse.Namespace) -> int:
     from .games import BUILTIN, load
     from .menus import toml_game_files
 
+    width = max(18, *(len(gid) for gid in BUILTIN))  # the descriptions in one column
     for gid in BUILTIN:
         cls = load(gid)
-        print(gid if args.ids else f"{gid:18} {cls.description}")
+        print(gid if args.ids else f"{gid:{width}} {cls.description}")
     from .menus import EXAMPLES
 
     for path in toml_game_files(load_config(getattr(args, "config", None))):
@@ -37,10 +38,10 @@ def cmd_games(args: argparse.Namespace) -> int:
             from .games.toml_game import load_toml_game
 
             cls = load_toml_game(path)
-            print(str(path) if args.ids else f"{cls.game_id:18} {cls.description}  ({path})")
+            print(str(path) if args.ids else f"{cls.game_id:{width}} {cls.description}  ({path})")
         except CompanionError as e:
             if not args.ids:
-                print(f"{path.stem:18} (broken: {e})")
+                print(f"{path.stem:{width}} (broken: {e})")
     return 0
 
 

@@ -34,7 +34,7 @@ def test_export_record_then_inspect_replays_it(tmp_path: Path) -> None:
     js = json.loads(out.stdout)
     assert js["position"] == state["position"] and js["moves"] == MOVES
     text = run_companion("chess", "inspect", "--moves-file", str(record))
-    assert f"position {state['position']}" in text.stdout and "after 4 moves" in text.stdout
+    assert f"position {state['position']}" in text.stdout and "after 3 moves and reject" in text.stdout
 
 
 def test_inspect_json_carries_the_position_without_a_file() -> None:

@@ -214,6 +214,7 @@ def test_escaped_king_is_removed_and_the_army_moves_on() -> None:
     game.make("wKm1-n1")
     report = game.last_report
     assert report is not None and report.escaped == (2,) and report.passed == ()
+    assert report.removed == {2: parse_square("a1")}  # for the table to take it off the board
     assert game.king_square(2) is None and game.interregnum() == [2] and game.turn == 2
     assert game.piece_at(parse_square("a1")) is None
     assert "aNa4-b6" in {m.text for m in game.legal_moves()}  # the army still moves, its knight no longer pinned
@@ -393,3 +394,52 @@ def test_four_seat_control_matches_a_fixpoint_reference(seed: int) -> None:
             for colour in got:
                 ref[colour] = seat
         assert control_of(board, [-1, *owned]) == ref
+
+
+def test_a_king_that_can_take_the_last_other_king_has_not_escaped() -> None:
+    # White's king on a1 is not in check; its rook on b2 is pinned by Ash's bishop on e5 (Ash has no king), and Ash's
+    # knights cover a2 and b1: every White move but one leaves the king in check. That one, Rb2xb9, takes Black's
+    # king — the last other king — and ends the game, so White's king has not escaped: White moves and wins.
+    game = royale({"a1": "wk", "b2": "wr", "e5": "ab", "a3": "an", "c1": "an", "b9": "bk", "h14": "bp"}, turn=4)
+    game.make("bPh14-h13")
+    report = game.last_report
+    assert report is not None and report.escaped == () and game.king_square(1) == parse_square("a1")
+    assert game.turn == 1 and game.outcome() is None
+    game.make("wRb2xb9")
+    outcome = game.outcome()
+    assert outcome is not None and (outcome.winner, outcome.tied, outcome.reason) == (1, (2, 3, 4), "last king")
+
+
+def test_a_rook_in_a_corner_castles_along_its_rank_only() -> None:
+    # p1 is on rank 1 and on the p-file: its right belongs to rank 1 (the king on i1), never to Slate's king on p8,
+    # even with a slate rook there and the p-file empty between them
+    pieces = {"i1": "wk", "p1": "sr", "a9": "ak", "p8": "sk", "h16": "bk"}
+    game = royale(pieces, turn=3, castling="p1")
+    assert not [m for m in game.legal_moves() if m.text.startswith("O-O")]
+    game.make("sKp8-o8")  # and Slate's king leaving p8 leaves the rank-1 right alone
+    assert game.text.split()[6] == "p1"
+    game = royale({**pieces, "p1": "wr"}, castling="p1")
+    assert sorted(m.text for m in game.legal_moves() if m.text.startswith("O-O")) == [
+        "O-O@j1", "O-O@k1", "O-O@l1", "O-O@m1", "O-O@n1", "O-O@o1"]
+
+
+def test_interregnum_ends_by_overthrow_with_a_controlled_pawn() -> None:
+    # Black has no king; its pawn on e12 (red square) gives it red, and the red pawn on i11 (violet square) gives it
+    # violet. Promoting that red pawn to a king is an overthrow: Black's seat now owns red, with a king on i10; the
+    # black pieces are nobody's now, and with the red pawn gone from i11 so is violet
+    game = royale({"m1": "wk", "a9": "ak", "p8": "sk", "e12": "bp", "i11": "rp", "c3": "wp"}, turn=4)
+    assert game.interregnum() == [4] and game.controlled(4) == [Colour.RED, Colour.VIOLET]
+    game.make("rPi11-i10=K")
+    report = game.last_report
+    assert report is not None and report.crowned == (4,) and game.interregnum() == []
+    assert game.owned(4) is Colour.RED and game.king_square(4) == parse_square("i10")
+    assert game.controller(Colour.BLACK) == 0 and game.controller(Colour.VIOLET) == 0 and game.turn == 1
+
+
+def test_a_promotion_to_king_reports_the_old_king_taken_off() -> None:
+    # a coup d'état: White's pawn on h6 promotes to a king on h7; the old king on m1 leaves the board
+    game = royale({**KINGS, "h6": "wp"})
+    game.make("wPh6-h7=K")
+    report = game.last_report
+    assert report is not None and report.removed == {1: parse_square("m1")} and report.crowned == ()
+    assert game.king_square(1) == parse_square("h7") and game.piece_at(parse_square("m1")) is None

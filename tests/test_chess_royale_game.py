@@ -2,6 +2,7 @@
 announcements, the status page and the state JSON."""
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -35,7 +36,7 @@ STORY_START = composed({
 })
 STORY = [
     ("wRe13-e16", "Check: Ben by Ann; Dee by Ann, Ben"),  # check given (and Ash's queen uncovered)
-    ("aQc11xh16", "Ben took Dee's king; Cleo's king escaped: Interregnum; Check: Ben by Ann"),
+    ("aQc11xh16", "Ben took Dee's king; Cleo's king escaped: take it off p1 (Interregnum); Check: Ben by Ann"),
     ("sNp4-n5", "Check: Ben by Ann"),  # Slate, without its king, still moves
     ("bPh11-h10=K", "Long live the king! Dee crowned on h10; Check: Ben by Ann; Check: Dee by Ann, Ben"),
     ("wBe4xc6", "Ann took Ben's king; Check: Dee by Ann, Ben"),
@@ -65,6 +66,11 @@ def test_armies_drawn_at_random() -> None:
     prompt = g.prompt()
     assert isinstance(prompt, Random) and len(prompt.keys) == 24 and "3142" in prompt.keys
     g.answer("3142")  # Cleo White, Ann Ash, Dee Slate, Ben Black
+    # the draw is announced: everyone must see who plays which army; Cleo, moving first, presses OK
+    prompt = g.prompt()
+    assert isinstance(prompt, Info) and prompt.title == "Announcement" and prompt.player == 3
+    assert prompt.lines == ("Drawn at random:", "White: Cleo", "Ash: Ann", "Slate: Dee", "Black: Ben")
+    g.answer(True)
     js = g.state_json()
     assert js["armies"] == {"3": "white", "1": "ash", "4": "slate", "2": "black"}
     assert js["to_move"] == 3 and js["active_player"] == 3
@@ -115,7 +121,7 @@ def test_bad_start_option_is_one_line() -> None:
 def test_illegal_move_text_is_refused_and_changes_nothing() -> None:
     g = new_game(armies="seats")
     before = g.snapshot()
-    with pytest.raises(InvalidAnswer, match="not legal for seat 1"):
+    with pytest.raises(InvalidAnswer, match="not legal for the White army"):
         g.entry_answer("wPe2-e5")
     with pytest.raises(InvalidAnswer, match="expected"):
         g.entry_answer("e4")
@@ -140,7 +146,7 @@ def test_scripted_four_player_game_to_the_last_king() -> None:
             assert g.data["announce"] == said, text  # checks only: a toast
     assert g.data["news"] == ["Ann took Dee's king"]
     js = g.state_json()
-    assert js["moves"] == [t for t, _ in STORY]
+    assert js["moves"] == [t for t, _ in STORY] and js["round"] == 3  # nine moves: the third round of four
     assert js["winner"] == 1 and js["winner_name"] == "Ann"
     assert js["result"] == "1-0-0-0" and js["termination"] == "last king"
     assert js["interregnum"] == [2, 3, 4]
@@ -163,7 +169,7 @@ def test_state_json_in_the_middle_and_the_status_page() -> None:
     assert js["kings"] == {"1": "m1", "2": "c6", "3": None, "4": None}
     assert js["check"] == {"2": [1]}
     prompt = g.prompt()
-    assert isinstance(prompt, Choice) and prompt.lines == ("Cleo", "No king", "slate")
+    assert isinstance(prompt, Choice) and prompt.lines == ("No king", "owns slate")
     (status,) = g.views()
     assert status.title == "Status"
     assert status.lines[:4] == ("Ann: playing", " white army, owns white", " king m1", "Ben: playing")
@@ -205,29 +211,92 @@ def test_checked_seats_leds_flash_through_the_session() -> None:
     assert s.prompt().title == "Move" and s.game.state_json()["to_move"] == 3
 
 
+SCRIPT = Path(__file__).parent / "scripts" / "royale_last_king_standing.txt"
+
+
+def test_the_story_script_is_the_story() -> None:
+    """The shipped script (tests/scripts/royale_last_king_standing.txt) plays exactly STORY from STORY_START."""
+    from script_kit import header
+
+    head = header(SCRIPT)
+    assert head["game"] == "sovereign-chess-royale" and head["options"] == {"armies": "seats", "start": STORY_START}
+    moves = [ln.split()[1] for ln in SCRIPT.read_text().splitlines() if ln.startswith("move ")]
+    assert moves == [t for t, _ in STORY]
+
+
 def test_the_story_played_from_a_script_through_the_cli(tmp_path: Any) -> None:
-    """`companion play sovereign-chess-royale --script` with `move` lines and OK after each announcement, from
-    the composed start given as the game's `start` option: the last king wins."""
+    """Issue 12's "Done when": `companion play sovereign-chess-royale --script F --state-json OUT` with four
+    players from the composed start (the game's `start` option): a check announced, a king captured by a following
+    player, an escaped king, an army in Interregnum crowned again by promotion, and the last king standing wins."""
     import json
 
     from companion.cli import main
+    from script_kit import header
 
+    opts = header(SCRIPT)["options"]
     cfg = tmp_path / "c.toml"
     cfg.write_text(f'[players]\nnames = {json.dumps(list(NAMES))}\n[games.sovereign-chess-royale]\n'
-                   f'armies = "seats"\nstart = "{STORY_START}"\n')
-    lines = ["ok  # the wizard: four players, start"]
-    for i, (text, _) in enumerate(STORY):
-        lines.append(f"move {text}")
-        if i in (1, 3, 4):  # kings taken, escaped or crowned: OK on the announcement
-            lines.append("ok")
-    script = tmp_path / "royale.txt"
-    script.write_text("\n".join(lines) + "\n")
+                   + "".join(f"{k} = {json.dumps(v)}\n" for k, v in opts.items()))
     out = tmp_path / "state.json"
-    assert main(["--config", str(cfg), "play", "sovereign-chess-royale", "--script", str(script), "--seed", "1",
+    assert main(["--config", str(cfg), "play", "sovereign-chess-royale", "--script", str(SCRIPT), "--seed", "1",
                  "--state-json", str(out)]) == 0
     state = json.loads(out.read_text())
-    assert state["state"] == "game_over" and state["winner_name"] == "Ann" and state["result"] == "1-0-0-0"
-    assert state["moves"] == [t for t, _ in STORY] and state["kings"]["1"] == "m1"
+    assert state["state"] == "game_over" and state["winner"] == 1 and state["winner_name"] == "Ann"
+    assert state["result"] == "1-0-0-0" and state["termination"] == "last king"
+    assert state["moves"] == [t for t, _ in STORY]
+    assert state["interregnum"] == [2, 3, 4] and state["kings"] == {"1": "m1", "2": None, "3": None, "4": None}
+    assert state["check"] == {} and state["to_move"] is None
+    assert [p["name"] for p in state["players"]] == list(NAMES) and len(state["owned"]) == 4
+
+
+def test_royale_is_easy_to_find(tmp_path: Any) -> None:
+    """`companion games --ids` names it; `companion games` keeps every description in one column although its id is
+    the longest; the New game menu lists it by name."""
+    import queue
+
+    from companion.app import App
+    from companion.config import parse_config
+    from companion.events import Key, KeyEvent
+    from companion.journal import Journal
+    from conftest import run_companion
+    from test_app import FakeOutput
+
+    assert "sovereign-chess-royale" in run_companion("games", "--ids").stdout.split()
+    rows = [ln for ln in run_companion("games").stdout.splitlines() if not ln.endswith(".toml)")]
+    starts = {len(ln) - len(ln.split(" ", 1)[1].lstrip()) for ln in rows}  # where each description starts
+    assert len(rows) >= 6 and len(starts) == 1, rows
+    royale = next(ln for ln in rows if ln.startswith("sovereign-chess-royale "))
+    assert royale.split(None, 1)[1] == SovereignChessRoyaleGame.description
+    cfg = parse_config({"journal": {"path": str(tmp_path / "j.sqlite")}})
+    app = App(cfg, Journal(cfg.journal_path()), queue.SimpleQueue(), FakeOutput())
+    app.boot()
+    app.dispatch(KeyEvent(Key.OK))  # New game
+    labels = [it.label for it in app.home.stack[-1][2].items]
+    assert "Sovereign Chess Royale" in labels, labels
+
+
+def test_checked_seats_leds_flash_through_the_app(tmp_path: Any) -> None:
+    """The app hands the game's alert seats (kings in check) to the LEDs with every frame, next to the active one."""
+    import queue
+
+    from companion.app import App
+    from companion.config import parse_config
+    from companion.events import EntryEvent, Key, KeyEvent
+    from companion.journal import Journal
+    from test_app import FakeOutput
+
+    cfg = parse_config({"journal": {"path": str(tmp_path / "j.sqlite")}, "players": {"names": list(NAMES)},
+                        "games": {"sovereign-chess-royale": {"armies": "seats", "start": STORY_START}}})
+    out = FakeOutput()
+    app = App(cfg, Journal(cfg.journal_path()), queue.SimpleQueue(), out, game="sovereign-chess-royale")
+    app.boot()
+    app.dispatch(KeyEvent(Key.OK))  # the wizard: four players, start
+    assert out.leds[-1] == (1, True) and out.alerts[-1] == (2,)  # Ann to move; Ben in check from the start
+    app.dispatch(EntryEvent("move", STORY[0][0]))
+    assert out.leds[-1] == (2, True) and out.alerts[-1] == (2, 4)  # Ben to move, Ben and Dee in check
+    assert app.session is not None and app.session.toast == STORY[0][1]
+    app.dispatch(EntryEvent("move", STORY[1][0]))  # Ben takes Dee's king: Dee's LED stops flashing
+    assert out.alerts[-1] == (2,)
 
 
 #: A whole game from the default start (found by a capture-happy random player, then kept): Ash takes Black's king
@@ -262,6 +331,13 @@ def test_a_whole_game_from_the_default_start() -> None:
     assert len(js["moves"]) == 81 and js["interregnum"] == [2, 3, 4]
 
 
+def test_a_new_king_tells_the_table_to_take_the_old_one_off() -> None:
+    g = new_game(armies="seats", start=composed({"m1": "wk", "h6": "wp", "c6": "ak", "h16": "bk", "p1": "sk"}))
+    g.answer(g.entry_answer("wPh6-h7=K"))
+    assert g.state == "news" and g.data["news"] == ["Ann's new king: take the old one off m1"]
+    assert g.state_json()["kings"]["1"] == "h7"
+
+
 def test_a_seat_whose_time_runs_out_loses_its_king() -> None:
     g = new_game(armies="seats", clock="fischer 60+1")
     g.time_out(3)
@@ -273,6 +349,17 @@ def test_a_seat_whose_time_runs_out_loses_its_king() -> None:
     g.answer(g.entry_answer("wPe2-e4"))  # play goes on
     g.time_out(3)  # no king left to lose: only noted
     assert g.data["log"][-1] == "Cleo: time is up (no king to lose)"
+
+
+def test_a_check_uncovered_by_a_king_lost_on_time_is_announced() -> None:
+    # Ann's king on e3 stands between Dee's rook on h3 and Ben's king on c3: when Ann's time runs out and her king
+    # leaves the board, Ben is in check, and the table is told so with the time-out
+    g = new_game(armies="seats", start=composed({"e3": "wk", "m4": "wp", "c3": "ak", "h3": "br", "h16": "bk",
+                                                 "p1": "sk"}))
+    assert g.state_json()["check"] == {"1": [4]}
+    g.time_out(1)
+    assert g.state == "news" and g.data["news"] == ["Ann: time is up, king off e3", "Check: Ben by Dee"]
+    assert g.state_json()["check"] == {"2": [4]} and g.alert_seats() == [2]
 
 
 def test_time_running_out_can_leave_the_last_king() -> None:
@@ -297,8 +384,13 @@ def test_a_start_option_whose_seat_to_move_cannot_move_is_passed_over() -> None:
                                                  "h16": "bk", "p1": "sk"}))
     js = g.state_json()
     assert js["to_move"] == 2 and js["kings"]["1"] is None and js["interregnum"] == [1]
-    assert "Start: White's king escaped: Interregnum" in g.data["log"]
+    assert "Start: White's king escaped: take it off a1 (Interregnum)" in g.data["log"]
     assert "Start: White passes: no move" in g.data["log"]
+    # and told to the table before the first move
+    assert g.state == "news" and g.prompt().lines == ("Ann's king escaped:", " take it off a1", " (Interregnum)",
+                                                      "Ann passes: no move")
+    g.answer(True)
+    assert g.state == "move" and g.prompt().player == 2
 
 
 def test_four_clocks_run_through_the_session() -> None:
@@ -342,3 +434,81 @@ def test_export_record_names_the_four_armies(tmp_path: Any) -> None:
     for army, name in zip(("White", "Ash", "Slate", "Black"), NAMES):
         assert f'[{army} "{name}"]' in lines
     assert lines[lines.index("") + 1:] == ["wPe2-e4", "aPb9-c9", "*"]
+
+
+def test_chess_inspect_shows_a_royale_position_and_replays_its_record(tmp_path: Any,
+                                                                     capsys: pytest.CaptureFixture[str]) -> None:
+    """A table writing its own start position (the printed figure) checks it with `companion chess inspect`: Royale
+    position text is shown as Royale (four seats, kings, checks); an exported Royale record replays."""
+    import json
+
+    from companion.cli import main
+    from companion.headless import play
+
+    assert main(["chess", "inspect", "--fen", royale_start()]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].startswith("16 cQ vR vB vQ bR bN bB bK bQ") and out[15].startswith(" 1 rQ rB rR pN wR wN wB wQ wK")
+    assert "seat 2 (ash army): owns ash, controls nothing else; king a9" in out
+    assert "no king in check" in out and out[-1] == "20 legal moves"
+    assert main(["chess", "inspect", "--fen", STORY_START, "--json"]) == 0
+    js = json.loads(capsys.readouterr().out)
+    assert js["check"] == {"2": [1]} and js["seats"]["3"] == {"army": "slate", "owned": "slate", "controlled": [],
+                                                             "king": "p1"}
+    # the story's record, exported, replays to the last king (its Start header gives the composed start)
+    journal = tmp_path / "j.sqlite"
+    cfg = tmp_path / "c.toml"
+    cfg.write_text(f'[players]\nnames = {json.dumps(list(NAMES))}\n[games.sovereign-chess-royale]\n'
+                   f'armies = "seats"\nstart = "{STORY_START}"\n')
+    play("sovereign-chess-royale", SCRIPT, seed=1, journal_path=journal, config=str(cfg))
+    assert main(["export", "--journal", str(journal), "--record"]) == 0
+    record = tmp_path / "story.txt"
+    record.write_text(capsys.readouterr().out)
+    assert main(["chess", "inspect", "--moves-file", str(record), "--json"]) == 0
+    js = json.loads(capsys.readouterr().out)
+    assert js["moves"] == [t for t, _ in STORY] and js["interregnum"] == [2, 3, 4]
+    assert js["outcome"] == {"winner": 1, "tied": [2, 3, 4], "reason": "last king"}
+    # bad input: one line naming what is wrong
+    record.write_text("wPe2-e4\nwPe4-e5\n")
+    assert main(["chess", "inspect", "--royale", "--moves-file", str(record)]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "story.txt line 2" in err[0] and "not legal for the Ash army" in err[0]
+    assert main(["chess", "inspect", "--fen", "16/16 1 w a s b - 0"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "Royale position text: board: expected 16 ranks" in err[0]
+
+
+def test_four_clocks_follow_the_armies_at_the_table(tmp_path: Any) -> None:
+    """The clock runs for the table seat playing the army to move (armies chosen: Cleo White, Ann Ash, Dee Slate,
+    Ben Black), one clock per player; a flag falling takes that player's king off and says so."""
+    import queue
+
+    from companion.app import App
+    from companion.config import parse_config
+    from companion.events import EntryEvent, Key, KeyEvent, TickEvent
+    from companion.journal import Journal
+    from test_app import FakeOutput
+
+    t = [100.0]
+    cfg = parse_config({"journal": {"path": str(tmp_path / "j.sqlite")}, "players": {"names": list(NAMES)},
+                        "games": {"sovereign-chess-royale": {"clock": "sudden 10"}}})
+    out = FakeOutput()
+    app = App(cfg, Journal(cfg.journal_path()), queue.SimpleQueue(), out, clock=lambda: t[0],
+              game="sovereign-chess-royale")
+    app.boot()
+    for k in ("ok", "down", "ok", "down", "down", "ok", "ok", "down", "ok"):  # start; Choose: Cleo, Ann, Dee
+        app.dispatch(KeyEvent(Key(k)))
+    s = app.session
+    assert s is not None and s.state_json()["armies"] == {"3": "white", "1": "ash", "4": "slate", "2": "black"}
+    for dt, move in ((2, "wPe2-e4"), (3, "aPb9-c9"), (4, "sPo9-n9"), (1, "bPf15-f14")):
+        t[0] += dt
+        app.dispatch(EntryEvent("move", move))
+        assert s.refused is None, move
+    assert s.state_json()["clocks"] == {"1": 7.0, "2": 9.0, "3": 8.0, "4": 6.0}
+    assert out.leds[-1] == (3, True)  # Cleo (White) to move again
+    end = t[0] + 9
+    while (nxt := app.clock_deadline()) is not None and nxt <= end:
+        t[0] = max(t[0], nxt)
+        app.dispatch(TickEvent())
+    js = s.state_json()
+    assert js["kings"]["3"] is None and js["interregnum"] == [3] and js["clocks"]["3"] == 0.0
+    assert "Cleo: time is up, king off i1" in s.game.data["log"]

@@ -384,6 +384,7 @@ def test_chess_boards_and_the_society_report_are_in_the_snapshot(tmp_path: Path)
         c = paired(t)
         assert c.answer(prompt(t)["seq"], "start")[0] == 200
         assert c.answer(prompt(t)["seq"], "random")[0] == 200
+        assert c.answer(prompt(t)["seq"], True)[0] == 200  # the armies drawn, announced
         p = prompt(t)
         move = next(o for o in p["options"] if not o["in_menu"])
         assert len(move["path"]) >= 2  # the page offers the piece, then its target

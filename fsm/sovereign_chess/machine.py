@@ -173,6 +173,8 @@ class SovereignChessGame(GameMachine):
                    hint="No draw to claim: needs threefold repetition or 50 moves", in_menu=True),
             Option("agree", "Draw by agreement", in_menu=True),
             Option("resign", f"{self.player_name(seat)} resigns", in_menu=True),
+            # as in traditional chess, a player may resign at any moment, also while the other one thinks
+            Option("resign_other", f"{self.player_name(3 - seat)} resigns", in_menu=True),
         )
 
     def _over_prompt(self) -> Prompt:
@@ -214,6 +216,8 @@ class SovereignChessGame(GameMachine):
         seat = self.seat_of(self.engine().turn)
         if value == "resign":
             return self._finish("resignation", 3 - seat)
+        if value == "resign_other":
+            return self._finish("resignation", seat)
         if value == "agree":
             return self._finish("agreement", None)
         if value == "claim":
@@ -247,6 +251,8 @@ class SovereignChessGame(GameMachine):
             raise self.refuse("first say who makes White's first move")
         if self.state != "move":
             raise self.refuse(f"no move is asked for now ({self.state})")
+        if text in ("accept", "reject"):
+            raise self.refuse(f"'{text}' only right after White's first move")
         try:
             return self.engine().parse_move(text).text
         except ChessError as e:
@@ -350,7 +356,7 @@ class SovereignChessGame(GameMachine):
                    "White": self.player_name(white) if white else None,
                    "Black": self.player_name(3 - white) if white else None,
                    "Result": d["result"] or "*", "Termination": d["termination"],
-                   "Clock": self.options["clock"] if self.options["clock"] != "none" else None,
+                   "Clock": self.options["clock"],
                    "Start": self.options["start"] or None}
         return {"headers": headers, "moves": list(d["moves"]), "result": d["result"]}
 

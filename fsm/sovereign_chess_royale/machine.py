@@ -75,24 +75,37 @@ class SovereignChessRoyaleGame(GameMachine):
     def start(self) -> None:
         eng = SovereignChessRoyale(self.options["start"] or None)
         # a composed start may open on a king that has escaped or a seat without a move (the default start cannot)
+        kings = eng.kings()
         escaped, passed = eng.settle()
         self.data.update({
             "position": eng.text, "moves": [], "army": None,
             "picks": [], "check": {}, "result": None, "termination": None, "winner": None, "winners": None,
             "tied": [], "announce": None, "alert": [], "last_move": None, "last": {}, "news": [],
         })
-        for said in turn_events(escaped, passed, lambda army: ARMIES[army - 1].title()):
-            self.note(f"Start: {said}")
+        for line in turn_events(escaped, passed, lambda army: ARMIES[army - 1].title(), kings):
+            self.note(f"Start: {line}")
+        # told to the table once the armies are assigned: seats escaped (with their king's square), seats passed
+        self.data["started"] = [[[s, kings[s]] for s in escaped], list(passed)]
         if self.options["armies"] == "random":
             self.fire("draw")
         elif self.options["armies"] == "seats":
             self._assign([1, 2, 3, 4])
 
-    def _assign(self, seats: list[int]) -> None:
-        self.data["army"] = {str(army): seat for army, seat in zip((1, 2, 3, 4), seats)}
-        self.note("Armies: " + ", ".join(f"{ARMIES[a - 1]} {self.player_name(s)}" for a, s in zip((1, 2, 3, 4), seats)))
+    def _assign(self, seats: list[int], drawn: bool = False) -> None:
+        """The armies are assigned (seats[i] plays army i + 1). A random draw is announced — four people must all
+        see who plays which army —, and so is whatever the start of the first turn did to a composed start."""
+        pairs = list(zip((1, 2, 3, 4), seats))
+        self.data["army"] = {str(army): seat for army, seat in pairs}
+        self.note("Armies: " + ", ".join(f"{ARMIES[a - 1]} {self.player_name(s)}" for a, s in pairs))
         self.fire("assigned")
-        self._settle()
+        if self._settle():
+            return
+        drawn_lines = ["Drawn at random:", *(f"{ARMIES[a - 1].title()}: {self.player_name(s)}" for a, s in pairs)]
+        escaped, passed = self.data["started"]
+        started = turn_events(tuple(s for s, _ in escaped), tuple(passed), self.army_name, dict(escaped))
+        self.data["news"] = [*(drawn_lines if drawn else []), *started]
+        if self.data["news"]:
+            self.fire("tell")
 
     # ------------------------------------------------------------------ the engine, as a cache of data
     def engine(self) -> SovereignChessRoyale:
@@ -147,14 +160,15 @@ class SovereignChessRoyaleGame(GameMachine):
         if self.state == "news":
             # kings taken, crowned or escaped, seats passed over: every player must see it, so it waits for OK
             return Info("Announcement", lines=tuple(wrap(self.data["news"])), player=seat)
-        # most important first: the board screen drops the last lines when the clock needs the room
-        lines = [self.player_name(seat)]
+        # most important first: the board screen drops the last lines when the clock needs the room (the player's
+        # name heads the screen already)
+        lines = []
         by = self.data["check"].get(str(seat))
         if by:
             lines += ["CHECK by", ", ".join(self.player_name(s) for s in by)]
         if eng.king_square(army) is None:
             lines.append("No king")
-        lines.append(eng.owned(army).label)
+        lines.append(f"owns {eng.owned(army).label}")
         entries = self.entries()
         opts = move_options(entries) + (Option("agree", "All agree: draw", in_menu=True),)
         return Choice("Move", lines=tuple(lines), player=seat, options=opts,
@@ -191,7 +205,7 @@ class SovereignChessRoyaleGame(GameMachine):
             self.fire("draw" if value == "random" else "choose")
             return
         if self.state == "draw_armies":
-            self._assign([int(ch) for ch in str(value)])
+            self._assign([int(ch) for ch in str(value)], drawn=True)
             return
         if self.state == "news":
             self.data["news"] = []
@@ -223,10 +237,12 @@ class SovereignChessRoyaleGame(GameMachine):
             self.note(f"{self.player_name(seat)}: time is up (no king to lose)")
             return
         # the seat to move may now have no move (its king was all it had), or its king may have escaped
+        kings = eng.kings()
         escaped, passed = eng.settle()
         self.data["position"] = eng.text
+        # the king gone may uncover a check: every check is announced, as after a move
         said = [f"{self.player_name(seat)}: time is up, king off {square_name(sq)}",
-                *turn_events(escaped, passed, self.army_name)]
+                *turn_events(escaped, passed, self.army_name, kings), *check_lines(eng.checks(), self.army_name)]
         self.note("; ".join(said))
         self.data["news"] = [*self.data["news"], *said] if self.state == "news" else said
         self.data["announce"] = None
@@ -255,6 +271,7 @@ class SovereignChessRoyaleGame(GameMachine):
             raise RuntimeError("invariant: a made move has a report")
         d = self.data
         d["moves"].append(move.text)
+        d["round"] = len(d["moves"]) // 4 + 1  # the move number: one round of White, Ash, Slate and Black
         d["position"] = eng.text
         d["last_move"] = [move.from_sq, move.to_sq]
         d["last"][str(report.seat)] = move.to_sq

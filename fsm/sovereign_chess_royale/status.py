@@ -5,7 +5,7 @@ engine's seat (1 White, 2 Ash, 3 Slate, 4 Black — the order of play); the mach
 """
 from __future__ import annotations
 
-from typing import Callable
+from typing import Callable, Mapping
 
 from companion.rules.sovereign_chess import MoveReport, SovereignChessRoyale, square_name
 
@@ -40,20 +40,30 @@ def check_toast(checks: dict[int, tuple[int, ...]], name: Name) -> str | None:
 
 
 def announcements(report: MoveReport, name: Name) -> list[str]:
-    """Everything the table must hear after a move, in order: kings taken, crowned, escaped, seats passed over, then
-    every king in check and by whom."""
+    """Everything the table must hear after a move, in order: kings taken, crowned (or replaced: the old king must
+    leave the physical board), escaped, seats passed over, then every king in check and by whom."""
     out = []
     for s in report.captured:
         out.append(f"{name(report.seat)} took {name(s)}'s king")
     for s in report.crowned:
         out.append(f"Long live the king! {name(s)} crowned on {square_name(report.move.to_sq)}")
-    out += turn_events(report.escaped, report.passed, name)
+    old = report.removed.get(report.seat) if report.seat not in report.escaped else None
+    if old is not None:
+        out.append(f"{name(report.seat)}'s new king: take the old one off {square_name(old)}")
+    out += turn_events(report.escaped, report.passed, name, report.removed)
     return out + check_lines(report.checks, name)
 
 
-def turn_events(escaped: tuple[int, ...], passed: tuple[int, ...], name: Name) -> list[str]:
-    """What the start of a turn did: kings escaped, seats passed over for having no move."""
-    return [f"{name(s)}'s king escaped: Interregnum" for s in escaped] + [f"{name(s)} passes: no move" for s in passed]
+def turn_events(escaped: tuple[int, ...], passed: tuple[int, ...], name: Name,
+                squares: Mapping[int, int | None] | None = None) -> list[str]:
+    """What the start of a turn did: kings escaped (``squares``: where they stood, for the table to take them off the
+    board), seats passed over for having no move."""
+    out = []
+    for s in escaped:
+        sq = (squares or {}).get(s)
+        out.append(f"{name(s)}'s king escaped: take it off {square_name(sq)} (Interregnum)" if sq is not None
+                   else f"{name(s)}'s king escaped: Interregnum")
+    return out + [f"{name(s)} passes: no move" for s in passed]
 
 
 def wrap(lines: list[str], width: int = WIDTH - 1) -> list[str]:

@@ -12,8 +12,9 @@ What differs from two players:
   through or into check. A move may capture a king.
 * **Start of a turn** (folded into :meth:`RoyalePosition.push`, undone by :meth:`~.position.Position.pop`): if the
   seat to move has a king that is not in check but every move it has (regime changes included) leaves that king in
-  check, the king has *escaped*: it is removed and the army is in Interregnum; the seat then moves without it. A
-  seat with no move at all is passed over. Nothing happens once one king (or none) is left: the game is over.
+  check, the king has *escaped*: it is removed and the army is in Interregnum; the seat then moves without it. (A
+  move taking the last other king counts as avoiding check: it ends the game.) A seat with no move at all is passed
+  over. Nothing happens once one king (or none) is left: the game is over.
 """
 from __future__ import annotations
 
@@ -42,8 +43,9 @@ from .squares import (
 SEATS: Final = (1, 2, 3, 4)
 NSEATS: Final = 4
 
-FILE_A: Final = sum(1 << sq_of(0, r) for r in range(SIZE))
-FILE_P: Final = sum(1 << sq_of(SIZE - 1, r) for r in range(SIZE))
+# the file lines leave out the corners: a rook on a corner square belongs to its rank's line (see castling_line)
+FILE_A: Final = sum(1 << sq_of(0, r) for r in range(1, SIZE - 1))
+FILE_P: Final = sum(1 << sq_of(SIZE - 1, r) for r in range(1, SIZE - 1))
 RANK_1: Final = sum(1 << sq_of(f, 0) for f in range(SIZE))
 RANK_16: Final = sum(1 << sq_of(f, SIZE - 1) for f in range(SIZE))
 
@@ -522,7 +524,8 @@ def _pinned(pos: RoyalePosition, us: int, ks: int) -> int:
 
 
 def _has_safe_move(pos: RoyalePosition, moves: list[int]) -> bool:
-    """Whether one of ``moves`` leaves the mover's king out of check (the mover not being in check now).
+    """Whether one of ``moves`` leaves the mover's king out of check (the mover not being in check now), or takes
+    the last other king: that move ends the game with the mover's king the last one, so no check after it counts.
 
     The two-player shortcut holds here too: on our move the other seats' control can only shrink unless our owned
     colour changes, so a move of a piece that is neither the king nor pinned cannot expose the king. The rest
@@ -537,7 +540,7 @@ def _has_safe_move(pos: RoyalePosition, moves: list[int]) -> bool:
         tested.append(m)
     for m in tested:
         pos.push_move(m)
-        safe = pos.mover_safe()
+        safe = pos.mover_safe() or (pos.kings[us] >= 0 and pos.kings_left() == 1)
         pos.pop()
         if safe:
             return True

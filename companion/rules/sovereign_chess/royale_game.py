@@ -1,7 +1,7 @@
 """The Royale API: a four-seat game in progress, in terms of :class:`~.moves.Move`, colours and seats 1–4."""
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from .errors import IllegalMoveError
 from .game import Piece
@@ -9,6 +9,9 @@ from .moves import Move, move_from_packed, parse_move_text, spec_matches
 from .royale import SEATS, RoyalePosition, pseudo_moves
 from .royale_text import parse_royale, royale_start, royale_text
 from .squares import COLOUR_SQUARES, Colour, Role, iter_bits
+
+#: the armies of seats 1–4, in the order of play (the names stay whatever colours the seats own later)
+ARMIES = ("White", "Ash", "Slate", "Black")
 
 
 @dataclass(frozen=True)
@@ -31,7 +34,9 @@ class MoveReport:
     ``captured``: seats whose king the move captured. ``crowned``: seats that left Interregnum (a promotion to
     king). ``escaped``: seats whose king escaped at the start of their turn (removed; now in Interregnum).
     ``passed``: seats passed over for having no move. ``checks``: after all that, each seat whose king is in check
-    and the seats checking it."""
+    and the seats checking it. ``removed``: {seat: square} of the kings the move took off the board other than by
+    capture — the mover's old king on a promotion to king, and escaped kings — which the table must take off the
+    physical board."""
 
     move: Move
     seat: int
@@ -40,6 +45,7 @@ class MoveReport:
     escaped: tuple[int, ...]
     passed: tuple[int, ...]
     checks: dict[int, tuple[int, ...]]
+    removed: dict[int, int] = field(default_factory=dict)
 
 
 class SovereignChessRoyale:
@@ -63,6 +69,12 @@ class SovereignChessRoyale:
     @property
     def ply(self) -> int:
         return self.position.ply
+
+    @property
+    def mover(self) -> str:
+        """The seat to move named by its army, as the table knows it (``the Ash army``): the seat numbers of the
+        engine are the order of play, not the seats at the table."""
+        return f"the {ARMIES[self.turn - 1]} army"
 
     @property
     def reports(self) -> list[MoveReport]:
@@ -133,7 +145,7 @@ class SovereignChessRoyale:
                 return move
         if self.position.over:
             raise IllegalMoveError(f"move {text.strip()!r}: the game is over")
-        raise IllegalMoveError(f"move {text.strip()!r} is not legal for seat {self.turn} in this position")
+        raise IllegalMoveError(f"move {text.strip()!r} is not legal for {self.mover} in this position")
 
     def make(self, move: Move | str) -> Move:
         """Make a legal move (a :class:`Move` or move text); :attr:`last_report` says what it did. Raises
@@ -141,17 +153,22 @@ class SovereignChessRoyale:
         if isinstance(move, str):
             move = self.parse_move(move)
         elif move.packed not in pseudo_moves(self.position):
-            raise IllegalMoveError(f"move {move.text} is not legal for seat {self.turn} in this position")
+            raise IllegalMoveError(f"move {move.text} is not legal for {self.mover} in this position")
         else:
             move = move_from_packed(self.position.board, move.packed)
         pos = self.position
         seat = pos.turn
         kings_before = pos.kings[:]
+        before = pos.copy()
         pos.push(move.packed)
         escaped, passed = pos.events[-1]
         captured = tuple(s for s in SEATS if move.capture and kings_before[s] == move.to_sq)
         crowned = (seat,) if kings_before[seat] < 0 and move.promotion is Role.KING else ()
-        report = MoveReport(move, seat, captured, crowned, tuple(escaped), tuple(passed), self.checks())
+        removed = {seat: kings_before[seat]} if move.promotion is Role.KING and kings_before[seat] >= 0 else {}
+        if escaped:  # where each escaped king stood after the move, before the start of the turn took it off
+            before.push_move(move.packed)
+            removed.update((s, before.kings[s]) for s in escaped)
+        report = MoveReport(move, seat, captured, crowned, tuple(escaped), tuple(passed), self.checks(), removed)
         self._made.append(report)
         return move
 
