@@ -38,7 +38,8 @@ STORY = [
     ("wRe13-e16", "Check: Ben by Ann; Dee by Ann, Ben"),  # check given (and Ash's queen uncovered)
     ("aQc11xh16", "Ben took Dee's king; Cleo's king escaped: take it off p1 (Interregnum); Check: Ben by Ann"),
     ("sNp4-n5", "Check: Ben by Ann"),  # Slate, without its king, still moves
-    ("bPh11-h10=K", "Long live the king! Dee crowned on h10; Check: Ben by Ann; Check: Dee by Ann, Ben"),
+    # the pawn left h11, a pink square: control lost is said after the kings, before the checks
+    ("bPh11-h10=K", "Long live the king! Dee crowned on h10; Dee lost pink; Check: Ben by Ann; Check: Dee by Ann, Ben"),
     ("wBe4xc6", "Ann took Ben's king; Check: Dee by Ann, Ben"),
     ("aQh16-h14", "Check: Dee by Ann, Ben"),
     ("sNn5-l6", "Check: Dee by Ann, Ben"),
@@ -322,7 +323,8 @@ def test_a_whole_game_from_the_default_start() -> None:
         if g.state == "news":
             news += g.data["news"]
             g.answer(True)
-    assert [n for n in news if not n.startswith("Check")] == [
+    control = (" now controls ", " now owns ", " lost ")
+    assert [n for n in news if not n.startswith("Check") and not any(c in n for c in control)] == [
         "Ben took Dee's king", "Ann took Cleo's king", "Long live the king! Dee crowned on g10",
         "Cleo took Dee's king",
     ]
@@ -334,7 +336,8 @@ def test_a_whole_game_from_the_default_start() -> None:
 def test_a_new_king_tells_the_table_to_take_the_old_one_off() -> None:
     g = new_game(armies="seats", start=composed({"m1": "wk", "h6": "wp", "c6": "ak", "h16": "bk", "p1": "sk"}))
     g.answer(g.entry_answer("wPh6-h7=K"))
-    assert g.state == "news" and g.data["news"] == ["Ann's new king: take the old one off m1"]
+    # h6 is a violet square: the pawn leaving it is said too
+    assert g.state == "news" and g.data["news"] == ["Ann's new king: take the old one off m1", "Ann lost violet"]
     assert g.state_json()["kings"]["1"] == "h7"
 
 
@@ -512,3 +515,16 @@ def test_four_clocks_follow_the_armies_at_the_table(tmp_path: Any) -> None:
     js = s.state_json()
     assert js["kings"]["3"] is None and js["interregnum"] == [3] and js["clocks"]["3"] == 0.0
     assert "Cleo: time is up, king off i1" in s.game.data["log"]
+
+
+def test_a_change_of_control_is_announced_as_in_the_two_player_game() -> None:
+    g = new_game(armies="seats")
+    opening = ["wPg2-g4", "aPb9-d9", "sPo9-n9", "bPk15-k13", "wPl2-l4", "aBa10-c8", "sPo6-n6", "bPh15-h13",
+               "wPf2-g2"]
+    for text in opening:
+        g.answer(g.entry_answer(text))
+        assert g.data["announce"] is None, text  # nothing changed hands yet
+    g.answer(g.entry_answer("aQa8-e12"))  # Ash's queen onto a red square
+    assert g.state == "move" and g.data["announce"] == "Ben now controls red through e12"
+    assert "red" in g.state_json()["controlled"]["2"]
+    assert g.data["log"][-1].endswith("aQa8-e12; Ben now controls red through e12")

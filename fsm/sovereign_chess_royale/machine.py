@@ -16,7 +16,7 @@ from fsm.base import GameMachine, OptionSpec
 from fsm.clock_option import ClockOption
 from fsm.prompts import Choice, Info, Option, Prompt, Random, View
 
-from fsm.sovereign_chess.board import board_view
+from fsm.sovereign_chess.board import board_view, changes, holdings
 from fsm.sovereign_chess.entry import Entry, move_entries, move_options
 
 from .status import ARMIES, announcements, check_lines, check_toast, standing, status_lines, turn_events, wrap
@@ -262,6 +262,8 @@ class SovereignChessRoyaleGame(GameMachine):
 
     def _move(self, text: str) -> None:
         eng = SovereignChessRoyale(self.data["position"])
+        armies = range(1, len(ARMIES) + 1)
+        before = {a: holdings(eng, a) for a in armies}
         try:
             move = eng.make(text)
         except ChessError as e:
@@ -276,11 +278,15 @@ class SovereignChessRoyaleGame(GameMachine):
         d["last_move"] = [move.from_sq, move.to_sq]
         d["last"][str(report.seat)] = move.to_sq
         said = announcements(report, self.army_name)
-        self.note(f"{self.army_name(report.seat)}: {move.text}" + ("; " + "; ".join(said) if said else ""))
+        # what changed hands, as in the two-player game ("Ann now controls navy through e5")
+        traded = changes(before, {a: holdings(eng, a) for a in armies}, {a: self.army_name(a) for a in armies})
         events = said[: len(said) - len(report.checks)]
+        said = [*events, *traded, *said[len(events):]]  # kings first, then control, then the checks
+        self.note(f"{self.army_name(report.seat)}: {move.text}" + ("; " + "; ".join(said) if said else ""))
         d["news"] = said if events else []
-        # news wait for OK on their own screen; checks alone are a toast
-        d["announce"] = None if events else check_toast(report.checks, self.army_name)
+        # news wait for OK on their own screen; checks and changes of control alone are a toast
+        toast = [*traded, *filter(None, [check_toast(report.checks, self.army_name)])]
+        d["announce"] = None if events else ("; ".join(toast) or None)
         if self._settle():
             return
         self.fire("tell" if events else "moved")
