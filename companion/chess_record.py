@@ -23,11 +23,12 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import Any, Callable, Mapping, TypeVar
 
 from .rules.sovereign_chess import START, ChessError, SovereignChess, SovereignChessRoyale
 
 RESULTS = ("1-0", "0-1", "1/2-1/2", "*")
+G = TypeVar("G", SovereignChess, SovereignChessRoyale)
 _HEADER = re.compile(r'^\[(\w+) "(.*)"\]$')
 
 
@@ -47,27 +48,50 @@ class Replayed:
     headers: dict[str, str]
 
 
-def replay(text: str, start: str = START, name: str = "record") -> Replayed:
-    """Play a record (or a plain list of moves) from ``start``. Raises :class:`RecordError` naming the line."""
-    game = SovereignChess(start)
-    headers: dict[str, str] = {}
-    moves: list[str] = []
-    decided = False
+@dataclass
+class _Lines:
+    """A record split into its headers and its move lines (numbered), results and comments left out."""
+    headers: dict[str, str]
+    start: tuple[int, str] | None  #: the line number and text of a ``Start`` header standing before the first move
+    moves: list[tuple[int, str]]
+
+
+def _lines(text: str, is_result: Callable[[str], bool]) -> _Lines:
+    out = _Lines({}, None, [])
     for i, raw in enumerate(text.splitlines(), 1):
         line = raw.split("#", 1)[0].strip()
-        if not line:
+        if not line or is_result(line):
             continue
         m = _HEADER.match(line)
         if m:
-            headers[m.group(1)] = m.group(2)
-            if m.group(1) == "Start" and not moves:
-                try:
-                    game = SovereignChess(m.group(2))
-                except ChessError as e:
-                    raise RecordError(f"{name} line {i}: {e}") from None
-            continue
-        if line in RESULTS:
-            continue
+            out.headers[m.group(1)] = m.group(2)
+            if m.group(1) == "Start" and not out.moves:
+                out.start = (i, m.group(2))
+        else:
+            out.moves.append((i, line))
+    return out
+
+
+def _start(make: Callable[[str], G], rec: _Lines, name: str) -> G | None:
+    """The game from the record's own ``Start`` header, if it has one."""
+    if rec.start is None:
+        return None
+    i, text = rec.start
+    try:
+        return make(text)
+    except ChessError as e:
+        raise RecordError(f"{name} line {i}: {e}") from None
+
+
+def replay(text: str, start: str = START, name: str = "record") -> Replayed:
+    """Play a record (or a plain list of moves) from ``start``. Raises :class:`RecordError` naming the line."""
+    rec = _lines(text, lambda line: line in RESULTS)
+    game = _start(SovereignChess, rec, name)
+    if game is None:
+        game = SovereignChess(start)
+    moves: list[str] = []
+    decided = False
+    for i, line in rec.moves:
         try:
             if line in ("accept", "reject"):
                 if not game.opening_choice_pending or decided:
@@ -82,7 +106,7 @@ def replay(text: str, start: str = START, name: str = "record") -> Replayed:
         except ChessError as e:
             raise RecordError(f"{name} line {i}: {e}") from None
         moves.append(line)
-    return Replayed(game, moves, headers)
+    return Replayed(game, moves, rec.headers)
 
 
 #: a Royale result: one of 1, 0 or 1/4 per seat (``1-0-0-0``, ``1/4-1/4-1/4-1/4``)
@@ -104,33 +128,19 @@ class RoyaleReplayed:
 def replay_royale(text: str, start: str | None = None, name: str = "record") -> RoyaleReplayed:
     """Play a Royale record (or a plain list of moves) from ``start`` (None: the Royale start) or the record's
     ``Start`` header. Raises :class:`RecordError` naming the line."""
-    try:
-        game = SovereignChessRoyale(start)
-    except ChessError as e:
-        raise RecordError(str(e)) from None
-    headers: dict[str, str] = {}
-    moves: list[str] = []
-    for i, raw in enumerate(text.splitlines(), 1):
-        line = raw.split("#", 1)[0].strip()
-        if not line:
-            continue
-        m = _HEADER.match(line)
-        if m:
-            headers[m.group(1)] = m.group(2)
-            if m.group(1) == "Start" and not moves:
-                try:
-                    game = SovereignChessRoyale(m.group(2))
-                except ChessError as e:
-                    raise RecordError(f"{name} line {i}: {e}") from None
-            continue
-        if line == "*" or _ROYALE_RESULT.match(line):
-            continue
+    rec = _lines(text, lambda line: line == "*" or bool(_ROYALE_RESULT.match(line)))
+    game = _start(SovereignChessRoyale, rec, name)
+    if game is None:
+        try:
+            game = SovereignChessRoyale(start)
+        except ChessError as e:
+            raise RecordError(str(e)) from None
+    for i, line in rec.moves:
         try:
             game.make(line)
         except ChessError as e:
             raise RecordError(f"{name} line {i}: {e}") from None
-        moves.append(line)
-    return RoyaleReplayed(game, moves, headers)
+    return RoyaleReplayed(game, [line for _i, line in rec.moves], rec.headers)
 
 
 __all__ = ["RecordError", "Replayed", "RoyaleReplayed", "is_royale_record", "record_text", "replay", "replay_royale",

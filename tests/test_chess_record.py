@@ -58,3 +58,12 @@ def test_a_plain_file_of_moves_and_its_errors(tmp_path: Path) -> None:
         "companion: bad.txt line 3: move 'wQh1-h9' is not legal for player 2 in this position")
     r = run_companion("chess", "inspect", "--moves-file", str(tmp_path / "none.txt"))
     assert r.returncode == 2 and "cannot read moves file" in r.stderr and "Traceback" not in r.stderr
+
+
+def test_a_bad_start_header_names_its_line_in_both_variants() -> None:
+    from companion.chess_record import RecordError, replay, replay_royale
+
+    text = '[Game "x"]\n[Start "not a position"]\n\nwPi2-i4\n'
+    for play in (replay, replay_royale):
+        with pytest.raises(RecordError, match=r"^rec line 2: "):
+            play(text, name="rec")

@@ -287,10 +287,8 @@ def draw_toast(d: ImageDraw.ImageDraw, text: str, max_lines: int = 3, more: str 
     """A boxed message over the bottom of the frame, wrapped to up to ``max_lines`` lines (the last one ellipsised;
     with ``more``, a text that does not fit ends in that line instead, saying where the rest is)."""
     lines = wrap(text, TOAST_W)
-    if len(lines) > max_lines and more:
-        lines = wrap(text, TOAST_W, max_lines - 1) + [more]
-    else:
-        lines = wrap(text, TOAST_W, max_lines)
+    if len(lines) > max_lines:  # wrapped again only when it does not fit: a toast is drawn on every frame it shows
+        lines = wrap(text, TOAST_W, max_lines - 1) + [more] if more else wrap(text, TOAST_W, max_lines)
     h = ROW * len(lines) + 3
     y = HEIGHT - h
     d.rectangle((0, y - 1, WIDTH - 1, HEIGHT - 1), fill=0)
