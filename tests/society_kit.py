@@ -16,6 +16,16 @@ def o(seat: int, kind: str, **kw: Any) -> dict[str, Any]:
     return {"seat": str(seat), "kind": kind, **kw}
 
 
+def small_world(starts: tuple[str, str, str] = ("A1", "B1", "F6"), **socs: dict[str, Any]) -> dict[str, Any]:
+    """Ana, Ben and Cleo on a 6x6 map at ``starts``; ``a=``, ``b=``, ``c=`` override their fields."""
+    from companion.rules.society.world import new_world
+
+    w = new_world(list(NAMES), 6, 6, list(starts))
+    for key, seat in (("a", "1"), ("b", "2"), ("c", "3")):
+        w["soc"][seat].update(socs.get(key, {}))
+    return w
+
+
 #: the scripted game: eight turns of orders in the order received (see test_society_play.py for every number)
 TURNS: list[list[dict[str, Any]]] = [
     [o(1, "trade", partner="2", count=1), o(1, "wonder", wonder="babel", gold=3),

@@ -7,17 +7,12 @@ from typing import Any
 from companion.rules.society.orders import why_not
 from companion.rules.society.resolve import resolve
 from companion.rules.society.world import new_world
-
-
-def o(seat: int, kind: str, **kw: Any) -> dict[str, Any]:
-    return {"seat": str(seat), "kind": kind, **kw}
+from society_kit import o, small_world
 
 
 def world(**socs: dict[str, Any]) -> dict[str, Any]:
-    w = new_world(["Ana", "Ben", "Cleo"], 6, 6, ["A1", "B1", "F6"])
-    for key, seat in (("a", "1"), ("b", "2"), ("c", "3")):
-        w["soc"][seat].update(socs.get(key, {}))
-    return w
+    """Ana at A1, Ben at B1, Cleo at F6 (the kit's small world)."""
+    return small_world(**socs)
 
 
 def wonder(w: dict[str, Any], key: str, seat: str, square: str) -> None:

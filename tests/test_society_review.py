@@ -4,19 +4,12 @@ from __future__ import annotations
 from typing import Any
 
 from companion.rules.society.resolve import resolve
-from companion.rules.society.world import new_world
-
-
-def o(seat: int, kind: str, **kw: Any) -> dict[str, Any]:
-    return {"seat": str(seat), "kind": kind, **kw}
+from society_kit import o, small_world
 
 
 def world(**socs: dict[str, Any]) -> dict[str, Any]:
     """Ana at A1, Ben at B1, Cleo at C1 on a 6x6 map; ``a=``, ``b=``, ``c=`` override their fields."""
-    w = new_world(["Ana", "Ben", "Cleo"], 6, 6, ["A1", "B1", "C1"])
-    for key, seat in (("a", "1"), ("b", "2"), ("c", "3")):
-        w["soc"][seat].update(socs.get(key, {}))
-    return w
+    return small_world(("A1", "B1", "C1"), **socs)
 
 
 def test_an_eliminated_society_loses_the_army_it_sent_later_in_the_war() -> None:
