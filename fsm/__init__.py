@@ -2,7 +2,7 @@
 
 Imports nothing from ``hw/``.
 """
-from .base import GameMachine, OptionSpec, Player, Setup
-from .prompts import InvalidAnswer, Prompt, View
+from fsm.base import GameMachine, OptionSpec, Player, Setup
+from fsm.prompts import InvalidAnswer, Prompt, View
 
 __all__ = ["GameMachine", "OptionSpec", "Player", "Setup", "InvalidAnswer", "Prompt", "View"]

@@ -4,7 +4,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from .prompts import Choice, Confirm, Dice, Info, MultiSelect, Number, Prompt, Random, SecretVote
+from fsm.prompts import Choice, Confirm, Dice, Info, MultiSelect, Number, Prompt, Random, SecretVote
 
 
 def random_answer(prompt: Prompt, rng: random.Random) -> Any:

@@ -22,7 +22,7 @@ from typing import Any, ClassVar, Mapping, Sequence
 
 from transitions import Machine
 
-from .prompts import InvalidAnswer, Prompt, View
+from fsm.prompts import InvalidAnswer, Prompt, View
 
 JSON = Any
 

@@ -1,6 +1,6 @@
 """The ``clock`` switch a built-in game offers: none, sudden death, Fischer, Bronstein, simple delay, byo-yomi.
 
-The clock itself is a platform piece (:mod:`companion.clock`, run by the session); a game only declares the switch::
+The clock itself is a platform piece (:mod:`companion.session.clock`, run by the session); a game only declares the switch::
 
     OPTIONS = {"clock": ClockOption()}
 """
@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from companion.clock import ClockSpec, ClockSpecError
+from companion.session.clock import ClockSpec, ClockSpecError
 
-from .base import OptionSpec
+from fsm.base import OptionSpec
 
 #: what the new-game wizard offers (the configured value is offered too)
 PRESETS = ("none", "sudden 600", "fischer 300+3", "fischer 900+10", "bronstein 300+3", "delay 300+3",

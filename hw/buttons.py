@@ -30,7 +30,7 @@ from gpiozero import DigitalInputDevice, GPIOZeroError  # type: ignore[import-un
 from companion.errors import ConfigError
 from companion.events import Event, Key, KeyEvent
 
-from .gpio import default_pin_factory, pin_error, pin_errors
+from hw.gpio import default_pin_factory, pin_error, pin_errors
 
 log = logging.getLogger(__name__)
 

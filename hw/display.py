@@ -28,7 +28,7 @@ from PIL import Image
 
 from companion.errors import ConfigError, HardwareError
 
-from . import faults
+from hw import faults
 
 log = logging.getLogger(__name__)
 

@@ -20,8 +20,8 @@ from gpiozero import GPIOZeroError, RotaryEncoder  # type: ignore[import-untyped
 from companion.errors import HardwareError
 from companion.events import Event, Key, KeyEvent
 
-from .buttons import Buttons
-from .gpio import default_pin_factory, pin_error, pin_errors
+from hw.buttons import Buttons
+from hw.gpio import default_pin_factory, pin_error, pin_errors
 
 log = logging.getLogger(__name__)
 

@@ -18,7 +18,7 @@ from companion.errors import HardwareError
 log = logging.getLogger(__name__)
 
 FACTORIES = ("auto", "lgpio", "rpigpio", "native", "mock")
-from .faults import GPIO_BUSY, NO_GPIO
+from hw.faults import GPIO_BUSY, NO_GPIO
 
 _default: Any = None
 

@@ -21,7 +21,7 @@ from typing import Any, Literal, Sequence
 
 from companion.events import RollerState
 
-from .gpio import default_pin_factory, pin_error, pin_errors
+from hw.gpio import default_pin_factory, pin_error, pin_errors
 
 log = logging.getLogger(__name__)
 

@@ -28,7 +28,7 @@ from PIL import Image
 
 from companion.events import Event, Key, KeyEvent, QuitEvent
 
-from .leds import LedSnapshot
+from hw.leds import LedSnapshot
 
 log = logging.getLogger(__name__)
 

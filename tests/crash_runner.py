@@ -27,9 +27,9 @@ import time
 from pathlib import Path
 
 import companion.cli
-import companion.headless  # noqa: F401  (imported before the forks: each run pays only for playing)
-import companion.session  # noqa: F401
-from companion.journal import Journal
+import companion.session.headless  # noqa: F401  (imported before the forks: each run pays only for playing)
+import companion.session.core  # noqa: F401
+from companion.journal.store import Journal
 
 HANDSHAKE = 7_777_777  #: what strace makes getppid() return once it traces the child
 

@@ -7,8 +7,8 @@ from pathlib import Path
 from typing import Any
 
 from companion.games import load
-from companion.headless import parse_script
-from companion.session import Session
+from companion.session.headless import parse_script
+from companion.session.core import Session
 
 SCRIPTS = Path(__file__).parent / "scripts"
 NAMES = ("Ann", "Bob", "Cat", "Dan", "Eve", "Fay")

@@ -8,10 +8,10 @@ from typing import Any
 
 from PIL import Image
 
-from companion.app import App
-from companion.config import Config, GamesConfig, parse_config
+from companion.loop.app import App
+from companion.config.load import Config, GamesConfig, parse_config
 from companion.events import Key, KeyEvent, QuitEvent, RollerState, RollerStatusEvent, RollEvent
-from companion.journal import Journal
+from companion.journal.store import Journal
 from conftest import EXAMPLES
 
 
@@ -161,8 +161,8 @@ def test_a_display_fault_mid_game_loses_nothing(tmp_path: Path) -> None:
 
 
 def test_dice_fairness_page_lists_each_roller_and_die(tmp_path: Path) -> None:
-    from companion.journal import RollRecord
-    from companion.menus import fairness_lines
+    from companion.journal.store import RollRecord
+    from companion.ui.menus import fairness_lines
 
     app, _ = make_app(tmp_path)
     app.journal.record_rolls([RollRecord("pico", "roller", "d6", v) for v in [6] * 40])

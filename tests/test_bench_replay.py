@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from companion.bench import sovereign_script
-from companion.config import parse_config
-from companion.headless import new_record, open_session
-from companion.journal import Journal
-from companion.session import encode_event
+from companion.bench.run import sovereign_script
+from companion.config.load import parse_config
+from companion.session.headless import new_record, open_session
+from companion.journal.store import Journal
+from companion.session.core import encode_event
 
 
 def test_a_long_sovereign_game_replays_exactly(tmp_path: Path) -> None:
@@ -33,13 +33,13 @@ def test_a_childs_peak_memory_is_its_own_not_the_bench_processs() -> None:
     import subprocess
     import sys
 
-    from companion.bench import peak_rss_mb
+    from companion.bench.run import peak_rss_mb
 
     ballast = bytearray(96 * 2**20)
     for i in range(0, len(ballast), 4096):  # touch every page: this process is now over 96 MB resident
         ballast[i] = 1
     assert peak_rss_mb() > 96
-    out = subprocess.run([sys.executable, "-c", "from companion.bench import peak_rss_mb; print(peak_rss_mb())"],
+    out = subprocess.run([sys.executable, "-c", "from companion.bench.run import peak_rss_mb; print(peak_rss_mb())"],
                          capture_output=True, text=True, timeout=60, check=True)
     del ballast
     assert 1 < float(out.stdout) < 60, out.stdout  # a Python importing the bench module: tens of MB, not 96+

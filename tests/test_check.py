@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from companion.check import check_display, check_gpio, check_roller, border_pattern
-from companion.config import parse_config
+from companion.cli.check import check_display, check_gpio, check_roller, border_pattern
+from companion.config.load import parse_config
 from hw import faults
 from hw.fake_i2c import FakeI2CBus
 from hw.roller.virtual import VirtualRoller

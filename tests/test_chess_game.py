@@ -10,8 +10,8 @@ import pytest
 from companion.errors import ScriptError
 from companion.events import EntryEvent, Key, KeyEvent
 from companion.games import BUILTIN, load
-from companion.headless import play
-from companion.session import Session, decode_event, encode_event
+from companion.session.headless import play
+from companion.session.core import Session, decode_event, encode_event
 from fsm.base import Player, Setup
 from fsm.prompts import Choice, InvalidAnswer
 from fsm.sovereign_chess import SovereignChessGame
@@ -398,10 +398,10 @@ def test_the_glance_view_keeps_the_running_clock_in_view(tmp_path: Path) -> None
     the mover's time, ticking, and the move number; paused, it says so."""
     import queue
 
-    from companion.app import App
-    from companion.config import parse_config
-    from companion.idle import Level
-    from companion.journal import Journal
+    from companion.loop.app import App
+    from companion.config.load import parse_config
+    from companion.ui.idle import Level
+    from companion.journal.store import Journal
     from companion.ui.glance import render_glance
 
     t = [100.0]

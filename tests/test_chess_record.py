@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from companion.chess_record import RecordError, replay
-from companion.headless import play
+from companion.records.chess import RecordError, replay
+from companion.session.headless import play
 from companion.rules.sovereign_chess import START, SovereignChess
 from conftest import run_companion
 
@@ -61,7 +61,7 @@ def test_a_plain_file_of_moves_and_its_errors(tmp_path: Path) -> None:
 
 
 def test_a_bad_start_header_names_its_line_in_both_variants() -> None:
-    from companion.chess_record import RecordError, replay, replay_royale
+    from companion.records.chess import RecordError, replay, replay_royale
 
     text = '[Game "x"]\n[Start "not a position"]\n\nwPi2-i4\n'
     for play in (replay, replay_royale):

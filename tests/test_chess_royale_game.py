@@ -194,7 +194,7 @@ def test_an_army_with_no_piece_left_is_out_and_passed_over() -> None:
 
 def test_checked_seats_leds_flash_through_the_session() -> None:
     from companion.events import EntryEvent, Key, KeyEvent
-    from companion.session import Session
+    from companion.session.core import Session
     from hw.leds import SimLeds
 
     s = Session(SovereignChessRoyaleGame, seed=1, presets=list(NAMES),
@@ -255,10 +255,10 @@ def test_royale_is_easy_to_find(tmp_path: Any) -> None:
     the longest; the New game menu lists it by name."""
     import queue
 
-    from companion.app import App
-    from companion.config import parse_config
+    from companion.loop.app import App
+    from companion.config.load import parse_config
     from companion.events import Key, KeyEvent
-    from companion.journal import Journal
+    from companion.journal.store import Journal
     from conftest import run_companion
     from test_app import FakeOutput
 
@@ -280,10 +280,10 @@ def test_checked_seats_leds_flash_through_the_app(tmp_path: Any) -> None:
     """The app hands the game's alert seats (kings in check) to the LEDs with every frame, next to the active one."""
     import queue
 
-    from companion.app import App
-    from companion.config import parse_config
+    from companion.loop.app import App
+    from companion.config.load import parse_config
     from companion.events import EntryEvent, Key, KeyEvent
-    from companion.journal import Journal
+    from companion.journal.store import Journal
     from test_app import FakeOutput
 
     cfg = parse_config({"journal": {"path": str(tmp_path / "j.sqlite")}, "players": {"names": list(NAMES)},
@@ -398,7 +398,7 @@ def test_a_start_option_whose_seat_to_move_cannot_move_is_passed_over() -> None:
 
 def test_four_clocks_run_through_the_session() -> None:
     from companion.events import Key, KeyEvent
-    from companion.session import Session
+    from companion.session.core import Session
 
     s = Session(SovereignChessRoyaleGame, seed=1, presets=list(NAMES),
                 options={"armies": "seats", "clock": "sudden 300"})
@@ -410,7 +410,7 @@ def test_four_clocks_run_through_the_session() -> None:
 
 def test_board_screen_shows_only_the_running_seats_time_of_four() -> None:
     from companion.events import Key, KeyEvent
-    from companion.session import Session
+    from companion.session.core import Session
 
     s = Session(SovereignChessRoyaleGame, seed=1, presets=list(NAMES), options={"armies": "seats", "clock": "sudden 300"})
     s.handle(KeyEvent(Key.OK), 100.0)
@@ -420,7 +420,7 @@ def test_board_screen_shows_only_the_running_seats_time_of_four() -> None:
 
 
 def test_export_record_names_the_four_armies(tmp_path: Any) -> None:
-    from companion.headless import play
+    from companion.session.headless import play
     from conftest import run_companion
 
     journal = tmp_path / "j.sqlite"
@@ -446,7 +446,7 @@ def test_chess_inspect_shows_a_royale_position_and_replays_its_record(tmp_path: 
     import json
 
     from companion.cli import main
-    from companion.headless import play
+    from companion.session.headless import play
 
     assert main(["chess", "inspect", "--fen", royale_start()]) == 0
     out = capsys.readouterr().out.splitlines()
@@ -485,10 +485,10 @@ def test_four_clocks_follow_the_armies_at_the_table(tmp_path: Any) -> None:
     Ben Black), one clock per player; a flag falling takes that player's king off and says so."""
     import queue
 
-    from companion.app import App
-    from companion.config import parse_config
+    from companion.loop.app import App
+    from companion.config.load import parse_config
     from companion.events import EntryEvent, Key, KeyEvent, TickEvent
-    from companion.journal import Journal
+    from companion.journal.store import Journal
     from test_app import FakeOutput
 
     t = [100.0]

@@ -18,7 +18,7 @@ def test_mypy_strict_passes(tmp_path: Path) -> None:
     cache = tmp_path / "mypy_cache"  # a private cache: other test runs may be using the shared one
     result = subprocess.run(
         [sys.executable, "-m", "mypy", "--strict", "--cache-dir", str(cache), str(PACKAGE),
-         str(ROOT / "companion" / "cli_chess.py")],
+         str(ROOT / "companion" / "cli" / "chess.py")],
         capture_output=True,
         text=True,
         cwd=ROOT,
@@ -37,4 +37,4 @@ def test_engine_imports_nothing_from_hw_or_fsm() -> None:
             elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
                 names = [node.module]
             for name in names:
-                assert not name.startswith(("hw", "fsm", "companion.app", "companion.ui")), (path.name, name)
+                assert not name.startswith(("hw", "fsm", "companion.loop.app", "companion.ui")), (path.name, name)

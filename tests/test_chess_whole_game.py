@@ -9,11 +9,11 @@ from typing import Any
 
 from PIL import Image
 
-from companion.app import App
-from companion.chess_record import replay
-from companion.config import parse_config
+from companion.loop.app import App
+from companion.records.chess import replay
+from companion.config.load import parse_config
 from companion.events import Event, Key, KeyEvent
-from companion.journal import Journal
+from companion.journal.store import Journal
 from companion.ui.board_screens import BoardChoiceScreen, PathChoice, path
 
 GAME = Path(__file__).parent / "data" / "sovereign_chess_game.txt"

@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from companion.config import Config, load_config, parse_config
+from companion.config.load import Config, load_config, parse_config
 from companion.errors import ConfigError
 from conftest import run_companion
 

@@ -8,7 +8,7 @@ import pytest
 
 from companion import games
 from companion.cli import main
-from companion.cli_diagram import DIAGRAM_DIR, DiagramError, mermaid, stale, write_all
+from companion.cli.diagram import DIAGRAM_DIR, DiagramError, mermaid, stale, write_all
 from fsm.base import GameMachine
 from fsm.prompts import Choice, Prompt, options
 

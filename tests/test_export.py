@@ -4,7 +4,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from companion.headless import play
+from companion.session.headless import play
 from conftest import EXAMPLES, run_companion
 
 

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from companion.check import check_display, check_roller
-from companion.config import ButtonsConfig, Config
+from companion.cli.check import check_display, check_roller
+from companion.config.load import ButtonsConfig, Config
 from hw import faults
 
 DOCS = Path(__file__).resolve().parent.parent / "firmware_docs"
@@ -108,7 +108,7 @@ def test_wrong_driver_is_explained_as_the_end_of_checks_display_line() -> None:
 
 def test_first_boot_quotes_checks_roller_line() -> None:
     """first-boot.md says what `companion check` prints before the roller is plugged in."""
-    from companion.check import Result
+    from companion.cli.check import Result
 
     first_boot = (DOCS / "first-boot.md").read_text()
     m = re.search(r"`(FAIL  roller   [^`(]*)\(…\)`", first_boot)
@@ -151,7 +151,7 @@ def gpio_and_pin(row: list[str]) -> tuple[int, int]:
 
 
 def expected_rows() -> dict[str, int]:
-    from companion.config import ButtonsConfig, EncoderConfig, LedsConfig
+    from companion.config.load import ButtonsConfig, EncoderConfig, LedsConfig
 
     b, e, leds = ButtonsConfig(), EncoderConfig(), LedsConfig()
     rows = {"Button UP": b.up, "Button DOWN": b.down, "Button OK": b.ok, "Button BACK": b.back,
@@ -161,10 +161,10 @@ def expected_rows() -> dict[str, int]:
 
 
 def test_wiring_table_uses_the_config_defaults() -> None:
-    from companion.config import EncoderConfig
+    from companion.config.load import EncoderConfig
 
     for part, gpio in expected_rows().items():
-        assert gpio_and_pin(row_for(part))[0] == gpio, f"{part}: wiring.md and companion/config.py disagree"
+        assert gpio_and_pin(row_for(part))[0] == gpio, f"{part}: wiring.md and companion/config/load.py disagree"
     encoder = [r for r in wiring_rows() if r[0].startswith("Encoder")]
     assert {r[1]: gpio_and_pin(r)[0] for r in encoder} == {"A (CLK)": EncoderConfig().a, "B (DT)": EncoderConfig().b,
                                                            "push (SW)": EncoderConfig().push}

@@ -307,7 +307,7 @@ def test_interpreter_exit_is_clean(ending: str) -> None:
 
 
 def test_the_leds_are_set_before_the_frame_so_a_failing_bus_leaves_them_following_the_game() -> None:
-    from companion.runtime import PiOutput
+    from companion.loop.runtime import PiOutput
 
     calls: list[str] = []
 

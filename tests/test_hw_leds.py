@@ -156,9 +156,9 @@ def test_active_high_is_the_default_and_starts_dark(factory: MockFactory) -> Non
 
 
 def test_the_config_switch_reaches_the_leds(monkeypatch: pytest.MonkeyPatch) -> None:
-    """[leds] active_high = false is what companion.runtime builds the LEDs with."""
-    from companion import runtime
-    from companion.config import parse_config
+    """[leds] active_high = false is what companion.loop.runtime builds the LEDs with."""
+    from companion.loop import runtime
+    from companion.config.load import parse_config
 
     made: dict[str, object] = {}
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from companion.config import ScreenConfig, parse_config
+from companion.config.load import ScreenConfig, parse_config
 from companion.events import Key, KeyEvent, TickEvent
-from companion.idle import SHIFTS, Idle, Level, shifted
+from companion.ui.idle import SHIFTS, Idle, Level, shifted
 from companion.ui import draw
 from companion.ui.glance import Glance, render_glance
 from conftest import EXAMPLES

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from companion.errors import JournalError
-from companion.journal import Journal, RollRecord
+from companion.journal.store import Journal, RollRecord
 
 
 def test_wal_and_full_sync(tmp_path: Path) -> None:

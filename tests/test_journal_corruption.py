@@ -13,7 +13,7 @@ from typing import Callable
 import pytest
 
 from companion.cli import main
-from companion.journal_salvage import open_for_run
+from companion.journal.salvage import open_for_run
 from conftest import EXAMPLES, run_companion
 
 VP = str(EXAMPLES / "vp-tracker.toml")
@@ -151,7 +151,7 @@ def test_play_never_writes_into_a_file_sqlite_reports_damaged(played: Path, tmp_
     j = tmp_path / "j.sqlite"
     shutil.copy(played / "j.sqlite", j)
     CORRUPTIONS["garbage in the middle"](j)
-    from companion.journal_salvage import check
+    from companion.journal.salvage import check
 
     assert check(j).sqlite is not None
     damaged = hashlib.sha256(j.read_bytes()).hexdigest()

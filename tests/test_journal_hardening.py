@@ -10,8 +10,8 @@ import pytest
 
 from companion.errors import JournalBusyError, JournalDamagedError, JournalError, JournalFullError
 from companion.events import Key, KeyEvent
-from companion.journal import APP_ID, SCHEMA_VERSION, Journal
-from companion.journal_salvage import check, open_for_run, salvage
+from companion.journal.store import APP_ID, SCHEMA_VERSION, Journal
+from companion.journal.salvage import check, open_for_run, salvage
 from conftest import EXAMPLES, run_companion
 from test_app import make_app, press
 
@@ -113,7 +113,7 @@ def test_a_full_disk_refuses_the_press_keeps_the_game_and_plays_on(tmp_path: Pat
     assert app.session.toast == "Disk full: that press was not saved"
     n = app.journal.count_inputs(app.record.id)
     assert app.session.n_inputs == n >= saved  # the screen is what is saved, nothing more, nothing lost
-    from companion.headless import open_session
+    from companion.session.headless import open_session
     assert app.session.state_json() == open_session(app.journal, app.record, app.cfg).state_json()
     app.journal.db.execute("PRAGMA max_page_count=1073741823")  # space freed
     press(app, "ok")
@@ -121,7 +121,7 @@ def test_a_full_disk_refuses_the_press_keeps_the_game_and_plays_on(tmp_path: Pat
 
 
 def test_full_disk_and_damage_messages(tmp_path: Path) -> None:
-    from companion.journal_guard import sqlite_error
+    from companion.journal.guard import sqlite_error
 
     full = sqlite3.OperationalError("database or disk is full")
     full.sqlite_errorcode = 13  # type: ignore[attr-defined]
@@ -232,7 +232,7 @@ def test_the_box_starts_although_a_saved_game_cannot_be_read(tmp_path: Path) -> 
 
 
 def test_a_damaged_journal_at_start_up_is_said_on_the_screen_until_ok(tmp_path: Path) -> None:
-    from companion.runtime import DAMAGED_LINES, show_damaged_journal
+    from companion.loop.runtime import DAMAGED_LINES, show_damaged_journal
 
     app, out = make_app(tmp_path)
     show_damaged_journal(app)
@@ -301,7 +301,7 @@ def test_a_really_full_disk_refuses_the_press_on_screen_and_in_the_log_and_plays
     assert app.journal.count_inputs(app.record.id) == saved and app.session.state_json() == state
     again = Journal(small_disk / "j.sqlite")  # what a power cut now would boot into: everything saved
     try:
-        from companion.headless import open_session
+        from companion.session.headless import open_session
         assert open_session(again, again.game(app.record.id), app.cfg).state_json() == state
     finally:
         again.close(checkpoint=False)
@@ -368,9 +368,9 @@ def test_companion_run_on_a_damaged_journal_keeps_it_aside_and_the_first_frame_s
     """Through `companion run`'s own start-up (runtime.run), with the loop stopped after its first frame."""
     import sys
 
-    from companion import runtime
-    from companion.app import App
-    from companion.config import parse_config
+    from companion.loop import runtime
+    from companion.loop.app import App
+    from companion.config.load import parse_config
     from test_app import FakeOutput
 
     p = tmp_path / "journal.sqlite"
@@ -383,8 +383,8 @@ def test_companion_run_on_a_damaged_journal_keeps_it_aside_and_the_first_frame_s
     monkeypatch.setattr(sys.stdout, "isatty", lambda: True, raising=False)
     import io
 
-    import companion.logsetup
-    monkeypatch.setattr(companion.logsetup, "setup_logging", lambda *a, **k: None)
+    import companion.loop.logsetup
+    monkeypatch.setattr(companion.loop.logsetup, "setup_logging", lambda *a, **k: None)
     monkeypatch.setattr(runtime, "stack_file", lambda path: io.StringIO())
     titles: list[str] = []
 

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from companion.errors import ConfigError
-from companion.logsetup import crash_line, is_journal_stream, log_crash, parse_level, setup_logging
+from companion.loop.logsetup import crash_line, is_journal_stream, log_crash, parse_level, setup_logging
 
 
 @pytest.fixture(autouse=True)
@@ -56,9 +56,9 @@ def test_plain_format_is_readable_with_a_timestamp(monkeypatch: pytest.MonkeyPat
     monkeypatch.delenv("JOURNAL_STREAM", raising=False)
     out = io.StringIO()
     setup_logging("info", stream=out)
-    logging.getLogger("companion.app").warning("roller offline")
+    logging.getLogger("companion.loop.app").warning("roller offline")
     line = out.getvalue().rstrip("\n")
-    assert re.fullmatch(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d WARNING companion\.app: roller offline", line), line
+    assert re.fullmatch(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d WARNING companion\.loop\.app: roller offline", line), line
     assert not line.startswith("<")
 
 
@@ -143,9 +143,9 @@ def test_crash_in_a_real_process_under_journald_env(tmp_path: Path) -> None:
     """What journald would receive: the whole run, then the crash as the last line, and a non-zero exit."""
     script = (
         "import sys\n"
-        "from companion.logsetup import setup_logging, log_crash\n"
+        "from companion.loop.logsetup import setup_logging, log_crash\n"
         "setup_logging('info')\n"
-        "import logging; logging.getLogger('companion.app').info('started')\n"
+        "import logging; logging.getLogger('companion.loop.app').info('started')\n"
         "try:\n"
         "    {}['missing']\n"
         "except Exception as e:\n"
@@ -159,6 +159,6 @@ def test_crash_in_a_real_process_under_journald_env(tmp_path: Path) -> None:
         err.seek(0)
         lines = err.read().splitlines()
     assert proc.returncode == 1
-    assert lines[0] == "<6>companion.app: started"
+    assert lines[0] == "<6>companion.loop.app: started"
     assert lines[-1].startswith("<2>companion: companion stopped by an unexpected error at <string>:6 in <module>: ")
     assert lines[-1].endswith("KeyError: 'missing'")

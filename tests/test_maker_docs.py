@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from companion.cli import build_parser
-from companion.config import (EIGHT_BIT_ADDRESS, ButtonsConfig, Config, DisplayConfig, EncoderConfig, LedsConfig,
+from companion.config.load import (EIGHT_BIT_ADDRESS, ButtonsConfig, Config, DisplayConfig, EncoderConfig, LedsConfig,
                               parse_config)
 from companion.errors import ConfigError
 
@@ -275,7 +275,7 @@ def test_a_changed_firmware_pin_would_be_caught() -> None:
 
 def test_first_boot_quotes_checks_line_for_no_roller() -> None:
     """first-boot.md: with `[roller] port = "none"` the roller's line says ok and off."""
-    from companion.check import check_roller
+    from companion.cli.check import check_roller
 
     first_boot = (DOCS / "first-boot.md").read_text()
     assert 'Set `[roller] port = "none"`' in first_boot and 'the line then says `ok` and "off"' in first_boot

@@ -14,10 +14,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from companion.cli import main
-from companion.config import Config, load_config
+from companion.config.load import Config, load_config
 from companion.errors import CompanionError, ConfigError, GameFileError, ScriptError
 from companion.games.toml_spec import read_spec
-from companion.headless import read_script
+from companion.session.headless import read_script
 from conftest import EXAMPLES
 
 VP = str(EXAMPLES / "vp-tracker.toml")

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
-from companion.headless import parse_script, play
+from companion.session.headless import parse_script, play
 from companion.errors import ScriptError
 from conftest import EXAMPLES, ROOT, run_companion
 

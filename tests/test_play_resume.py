@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 
 from companion.errors import CompanionError, ScriptError
-from companion.headless import play
-from companion.journal import Journal
+from companion.session.headless import play
+from companion.journal.store import Journal
 from conftest import EXAMPLES
 
 VP = str(EXAMPLES / "vp-tracker.toml")

@@ -14,7 +14,7 @@ from typing import Iterator
 import pytest
 
 from companion.events import RollerState
-from companion.journal import Journal, RollRecord
+from companion.journal.store import Journal, RollRecord
 from conftest import ROOT, run_companion
 from hw.roller.reader import COUNTER_KEYS, RollerReader
 from hw.roller.virtual import VirtualRoller

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 import pytest
 
-from companion.fairness import (BF_THRESHOLD, PRIOR_ALPHA, assess, assess_counts, chi2_sf, chi_square,
+from companion.records.fairness import (BF_THRESHOLD, PRIOR_ALPHA, assess, assess_counts, chi2_sf, chi_square,
                                 face_counts, log_bayes_factor)
 
 # chi-square critical values (upper 5% and 1% points), from the standard tables

@@ -8,7 +8,7 @@ from PIL import ImageDraw
 
 from companion.events import Key, KeyEvent, RollEvent
 from companion.games import load
-from companion.session import Session
+from companion.session.core import Session
 from companion.ui import draw
 from companion.ui.widgets import Item, ListWidget
 from conftest import EXAMPLES, run_companion
@@ -179,7 +179,7 @@ def test_the_chart_soveranas_specials_and_the_fairness_page_speak_in_words() -> 
     import re
     from types import SimpleNamespace
 
-    from companion.menus import fairness_lines
+    from companion.ui.menus import fairness_lines
     from fsm.sovereign.views import chart
     from test_sovereign_kit import new_game
 
@@ -223,7 +223,7 @@ def test_a_unit_with_nothing_is_refused_and_the_add_step_shows_the_round() -> No
 
 def test_the_examples_shipped_in_the_package_are_the_examples() -> None:
     """A fresh install (not a checkout) still offers the example games: the package carries copies of examples/."""
-    from companion.menus import EXAMPLES as SHIPPED
+    from companion.ui.menus import EXAMPLES as SHIPPED
 
     ours = sorted(p.name for p in EXAMPLES.glob("*.toml"))
     assert ours and sorted(p.name for p in SHIPPED.glob("*.toml")) == ours

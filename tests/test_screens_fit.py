@@ -174,10 +174,10 @@ def test_home_menus_and_settings_fit(recorder: Recorder, tmp_path) -> None:  # t
     import queue
     import random
 
-    from companion.app import App
-    from companion.config import load_config
+    from companion.loop.app import App
+    from companion.config.load import load_config
     from companion.events import Key, KeyEvent
-    from companion.journal import Journal
+    from companion.journal.store import Journal
     from test_app import FakeOutput
 
     p = tmp_path / "c.toml"

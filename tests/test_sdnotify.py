@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from companion.sdnotify import Notifier
+from companion.loop.sdnotify import Notifier
 
 
 class FakeSystemd:
@@ -139,7 +139,7 @@ def test_a_vanished_socket_warns_once_and_never_raises(caplog: pytest.LogCapture
     d = Path(tempfile.mkdtemp(prefix="sdn", dir="/tmp"))
     try:
         n = Notifier.from_env({"NOTIFY_SOCKET": str(d / "gone"), "WATCHDOG_USEC": "1000000"})
-        with caplog.at_level(logging.WARNING, logger="companion.sdnotify"):
+        with caplog.at_level(logging.WARNING, logger="companion.loop.sdnotify"):
             n.ready()
             n.ping()
             n.ping()

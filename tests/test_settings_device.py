@@ -7,12 +7,12 @@ from pathlib import Path
 
 import pytest
 
-from companion.app import App
-from companion.config import load_config
-from companion.config_write import save_settings, updated_text
+from companion.loop.app import App
+from companion.config.load import load_config
+from companion.config.write import save_settings, updated_text
 from companion.errors import ConfigError
 from companion.events import Key, KeyEvent
-from companion.journal import Journal
+from companion.journal.store import Journal
 from companion.ui.picker import CHARS, DONE, CharPicker
 from companion.ui.widgets import Back, Done
 from conftest import EXAMPLES
@@ -198,7 +198,7 @@ def test_a_rule_switch_from_the_menu_applies_to_new_games_not_the_running_one(tm
 
 
 def test_a_rule_row_keeps_its_value_in_view() -> None:
-    from companion.settings_menu import _rule_label
+    from companion.ui.settings_menu import _rule_label
     from companion.ui.draw import LIST_W, text_width
 
     label = _rule_label("ousted_mayor_eligible", "off")

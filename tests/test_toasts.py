@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from companion.app import TOAST_SECONDS, toast_seconds
+from companion.loop.app import TOAST_SECONDS, toast_seconds
 from companion.events import Key, KeyEvent, RollerState, RollerStatusEvent, RollEvent, TickEvent
 from companion.games import load
-from companion.session import Session
+from companion.session.core import Session
 from conftest import EXAMPLES
 from test_app import make_app, press
 

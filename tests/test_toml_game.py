@@ -8,7 +8,7 @@ import pytest
 from companion.errors import GameFileError
 from companion.games import load
 from companion.games.toml_game import load_toml_game
-from companion.headless import play
+from companion.session.headless import play
 from conftest import EXAMPLES, run_companion
 
 VALID = """

@@ -9,9 +9,8 @@ import pytest
 from conftest import ROOT
 
 STRICT = ["fsm", "companion/rules"]
-PLATFORM = ["companion/session.py", "companion/journal.py", "companion/config.py", "companion/app.py",
-            "companion/headless.py", "companion/wizard.py", "companion/menus.py", "companion/games",
-            "companion/ui", "companion/web"]
+PLATFORM = ["companion/session", "companion/journal", "companion/config", "companion/loop/app.py", "companion/games",
+            "companion/ui", "companion/web", "companion/records"]
 
 
 @pytest.mark.slow

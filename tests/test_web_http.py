@@ -15,8 +15,8 @@ from typing import Any, Iterator
 import pytest
 
 import companion.games
-from companion.config import parse_config
-from companion.headless import open_session
+from companion.config.load import parse_config
+from companion.session.headless import open_session
 from companion.web import start_web
 from companion.web.pairing import WRONG_PER_MINUTE
 from companion.web.screen import cover_frame
@@ -433,10 +433,10 @@ def test_settings_pair_a_phone_shows_the_pin_over_the_settings_menu(tmp_path: Pa
 def test_companion_run_prints_the_address_and_settings_list_it(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """`companion run` on a Pi: the web view starts before the hardware, says where to open it, and Settings lists
     host and port (the Pair a phone screen shows the same address as a QR code)."""
-    import companion.logsetup
-    from companion import runtime
+    import companion.loop.logsetup
+    from companion.loop import runtime
     from companion.events import QuitEvent
-    from companion.menus import settings_lines
+    from companion.ui.menus import settings_lines
     from webtable import FakeOutput
 
     with socket.socket() as s:
@@ -458,7 +458,7 @@ def test_companion_run_prints_the_address_and_settings_list_it(tmp_path: Path, m
     monkeypatch.setattr(runtime, "_build_pi", hardware)
     monkeypatch.setattr(runtime, "App", app)
     monkeypatch.setattr(runtime, "install_signal_handlers", lambda events: None)
-    monkeypatch.setattr(companion.logsetup, "setup_logging", lambda *a, **kw: None)
+    monkeypatch.setattr(companion.loop.logsetup, "setup_logging", lambda *a, **kw: None)
     said: list[str] = []
     assert runtime.run(cfg, mode="pi", say=said.append) == 0
     assert f"Web view: open http://127.0.0.1:{port}/ on a phone" in said

@@ -13,11 +13,11 @@ import pytest
 from gpiozero import Device
 from gpiozero.pins.mock import MockFactory
 
-from companion.app import App
-from companion.config import parse_config
+from companion.loop.app import App
+from companion.config.load import parse_config
 from companion.events import Event
-from companion.journal import Journal
-from companion.runtime import PiOutput
+from companion.journal.store import Journal
+from companion.loop.runtime import PiOutput
 from conftest import EXAMPLES
 from hw.buttons import Buttons
 from hw.display import OledDisplay

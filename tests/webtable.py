@@ -12,10 +12,10 @@ from typing import Any, Callable
 
 from PIL import Image
 
-from companion.app import App
-from companion.config import parse_config
+from companion.loop.app import App
+from companion.config.load import parse_config
 from companion.events import Key, KeyEvent, QuitEvent, RollerState
-from companion.journal import Journal
+from companion.journal.store import Journal
 from companion.web.hub import Hub
 from companion.web.server import WebServer
 from fsm.base import GameMachine

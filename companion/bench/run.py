@@ -31,7 +31,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 BENCH_GAME = """
 [game]
 id = "bench"
@@ -55,10 +55,10 @@ each_player = false
 
 
 def _app(tmp: Path) -> Any:
-    from companion.app import App
-    from companion.config import parse_config
-    from companion.journal import Journal
-    from companion.runtime import PiOutput
+    from companion.loop.app import App
+    from companion.config.load import parse_config
+    from companion.journal.store import Journal
+    from companion.loop.runtime import PiOutput
     from hw.display import OledDisplay
     from hw.fake_i2c import FakeI2CBus
 
@@ -103,11 +103,11 @@ def press_to_frame(n: int = 600) -> dict[str, Any]:
 
 
 def replay_10k() -> dict[str, float]:
-    from companion.config import parse_config
+    from companion.config.load import parse_config
     from companion.events import Key, KeyEvent
-    from companion.headless import new_record, open_session
-    from companion.journal import Journal
-    from companion.session import Session, encode_event
+    from companion.session.headless import new_record, open_session
+    from companion.journal.store import Journal
+    from companion.session.core import Session, encode_event
 
     with tempfile.TemporaryDirectory() as d:
         game = Path(d) / "bench.toml"
@@ -135,10 +135,10 @@ def replay_10k() -> dict[str, float]:
 def sovereign_script(n: int, seed: int = 3) -> list[Any]:
     """A long Sovereign game as the table plays it: presses (mostly OK, some moves, a few BACKs) and roller
     rolls whenever dice are asked for; deterministic for a seed."""
-    from companion.config import parse_config
+    from companion.config.load import parse_config
     from companion.events import Key, KeyEvent, RollEvent
-    from companion.headless import new_record, open_session
-    from companion.journal import Journal
+    from companion.session.headless import new_record, open_session
+    from companion.journal.store import Journal
     from fsm.prompts import Dice
 
     cfg = parse_config({})
@@ -162,10 +162,10 @@ def sovereign_script(n: int, seed: int = 3) -> list[Any]:
 
 def replay_10k_sovereign() -> dict[str, Any]:
     """Resuming a real game (Sovereign, 10,000 inputs of :func:`sovereign_script`) from its journal: best of 3."""
-    from companion.config import parse_config
-    from companion.headless import new_record, open_session
-    from companion.journal import Journal
-    from companion.session import Session, encode_event
+    from companion.config.load import parse_config
+    from companion.session.headless import new_record, open_session
+    from companion.journal.store import Journal
+    from companion.session.core import Session, encode_event
 
     events = sovereign_script(10_000)
     with tempfile.TemporaryDirectory() as d:
@@ -215,7 +215,7 @@ def _child(mode: str, tmp: str) -> None:
     app, _display = _app(Path(tmp))
     stack = ExitStack()
     if mode == "cold-web":
-        from companion.config import Config, WebConfig
+        from companion.config.load import Config, WebConfig
         from companion.web import start_web
 
         app.web = start_web(Config(web=WebConfig(port=0)), "sim", app.events.put, stack)
@@ -370,11 +370,11 @@ def clock_idle_cpu(seconds: float = 10.0) -> float:
 
 def _clock_child(tmp: str) -> None:
     """A Sovereign Chess game with a Fischer clock running for the first mover; block in the loop."""
-    from companion.app import App
-    from companion.config import parse_config
+    from companion.loop.app import App
+    from companion.config.load import parse_config
     from companion.events import Key, KeyEvent
-    from companion.journal import Journal
-    from companion.runtime import PiOutput
+    from companion.journal.store import Journal
+    from companion.loop.runtime import PiOutput
     from hw.display import OledDisplay
     from hw.fake_i2c import FakeI2CBus
 

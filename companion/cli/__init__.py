@@ -13,13 +13,13 @@ from typing import Callable, Sequence
 
 #: each module defines ``register(sub)``; add yours here
 COMMAND_MODULES: list[str] = [
-    "companion.cli_core",
-    "companion.cli_diagram",
-    "companion.cli_odds",
-    "companion.cli_calc",
-    "companion.cli_chess",
-    "companion.cli_dice",
-    "companion.cli_journal",
+    "companion.cli.core",
+    "companion.cli.diagram",
+    "companion.cli.odds",
+    "companion.cli.calc",
+    "companion.cli.chess",
+    "companion.cli.dice",
+    "companion.cli.journal",
 ]
 
 
@@ -48,7 +48,7 @@ def _config_everywhere(parser: argparse.ArgumentParser) -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    from .errors import CompanionError
+    from companion.errors import CompanionError
 
     parser = build_parser()
     try:

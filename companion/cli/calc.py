@@ -6,7 +6,7 @@ import argparse
 import json
 from typing import Any, Callable
 
-from .errors import CompanionError
+from companion.errors import CompanionError
 
 GAMES = ("society",)
 
@@ -91,7 +91,7 @@ def parse_flags(formula: str, words: list[str]) -> tuple[dict[str, Any], bool]:
 
 
 def compute(formula: str, v: dict[str, Any], options: dict[str, Any] | None = None) -> dict[str, Any]:
-    from .rules.society import formulas as f
+    from companion.rules.society import formulas as f
 
     r = f.Readings.from_options(options or {})
     if formula == "capture":
@@ -116,7 +116,7 @@ def compute(formula: str, v: dict[str, Any], options: dict[str, Any] | None = No
 
 
 def cmd_calc(args: argparse.Namespace) -> int:
-    from .config import load_config
+    from companion.config.load import load_config
 
     if args.game not in GAMES:
         raise CalcError(f"no calculator for {args.game!r}; games with one: {', '.join(GAMES)}")
@@ -133,7 +133,7 @@ def cmd_calc(args: argparse.Namespace) -> int:
     values, as_json = parse_flags(args.formula, rest)
     cfg = load_config(config)
     options = dict(cfg.game_options("society"))
-    from .games import load
+    from companion.games import load
 
     try:
         load("society").resolve_options(options)

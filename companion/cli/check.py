@@ -11,9 +11,9 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
-from .config import Config
-from .errors import CompanionError
-from .events import Event, RollerState, RollerStatusEvent
+from companion.config.load import Config
+from companion.errors import CompanionError
+from companion.events import Event, RollerState, RollerStatusEvent
 
 
 @dataclass(frozen=True)
@@ -28,7 +28,7 @@ class Result:
 
 def border_pattern(driver: str) -> Image.Image:
     """A border on the outermost pixels and a label: a shifted or garbled border means the wrong driver."""
-    from .ui.draw import font
+    from companion.ui.draw import font
 
     img = Image.new("1", (128, 64))
     d = ImageDraw.Draw(img)

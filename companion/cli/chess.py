@@ -7,10 +7,10 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .errors import CompanionError
+from companion.errors import CompanionError
 
 if TYPE_CHECKING:
-    from .rules.sovereign_chess import AnyChess, SovereignChess
+    from companion.rules.sovereign_chess import AnyChess, SovereignChess
 
 PERFT_GAMES = ("sovereign-chess", "sovereign-chess-royale")
 
@@ -56,7 +56,7 @@ def _chess_help(parser: argparse.ArgumentParser) -> int:
 
 
 def _game(fen: str | None) -> "SovereignChess":
-    from .rules.sovereign_chess import START, ChessError, SovereignChess
+    from companion.rules.sovereign_chess import START, ChessError, SovereignChess
 
     try:
         return SovereignChess(START if fen is None else fen)
@@ -65,7 +65,7 @@ def _game(fen: str | None) -> "SovereignChess":
 
 
 def cmd_perft(args: argparse.Namespace) -> int:
-    from .rules.sovereign_chess import divide, perft
+    from companion.rules.sovereign_chess import divide, perft
 
     if args.game not in PERFT_GAMES:
         raise ChessInputError(f"perft: unknown game {args.game!r}; perft knows {', '.join(PERFT_GAMES)}")
@@ -77,7 +77,7 @@ def cmd_perft(args: argparse.Namespace) -> int:
     pos = game.position
     t0 = time.perf_counter()
     if args.divide and args.depth > 0:
-        from .rules.sovereign_chess.moves import move_from_packed
+        from companion.rules.sovereign_chess.moves import move_from_packed
 
         rows = [(move_from_packed(pos.board, m).text, n) for m, n in divide(pos, args.depth)]
         nodes = sum(n for _, n in rows)
@@ -94,8 +94,8 @@ def cmd_perft(args: argparse.Namespace) -> int:
 
 
 def _perft_royale(args: argparse.Namespace) -> int:
-    from .rules.sovereign_chess import ChessError, parse_royale, royale_divide, royale_perft, royale_start
-    from .rules.sovereign_chess.moves import move_from_packed
+    from companion.rules.sovereign_chess import ChessError, parse_royale, royale_divide, royale_perft, royale_start
+    from companion.rules.sovereign_chess.moves import move_from_packed
 
     try:
         pos = parse_royale(royale_start() if args.fen is None else args.fen)
@@ -121,7 +121,7 @@ def _print_speed(nodes: int, dt: float) -> None:
 
 
 def inspect_json(game: "SovereignChess") -> dict[str, Any]:
-    from .rules.sovereign_chess import square_name
+    from companion.rules.sovereign_chess import square_name
 
     return {
         "position": game.text,
@@ -138,7 +138,7 @@ def inspect_json(game: "SovereignChess") -> dict[str, Any]:
 def board_diagram(game: "AnyChess") -> list[str]:
     """The board as text, rank 16 at the top: a piece is its colour letter and role (``wK``); an empty square of
     colour shows its colour letter and ``:``, or ``#`` when blocked by its twin."""
-    from .rules.sovereign_chess.squares import FILES, SQ_COLOUR, COLOUR_LETTERS
+    from companion.rules.sovereign_chess.squares import FILES, SQ_COLOUR, COLOUR_LETTERS
 
     blocked = set(game.blocked())
     lines = []
@@ -166,7 +166,7 @@ def _read_moves_file(path: Path) -> str:
 
 
 def cmd_inspect(args: argparse.Namespace) -> int:
-    from .chess_record import is_royale_record
+    from companion.records.chess import is_royale_record
 
     text = _read_moves_file(args.moves_file) if args.moves_file is not None else None
     # Royale: asked for, or Royale position text (8 fields), or a Royale game record
@@ -175,7 +175,7 @@ def cmd_inspect(args: argparse.Namespace) -> int:
     game = _game(args.fen)
     played: list[str] | None = None
     if text is not None:
-        from .chess_record import RecordError, replay
+        from companion.records.chess import RecordError, replay
 
         try:
             rec = replay(text, game.text, args.moves_file.name)
@@ -213,8 +213,8 @@ def cmd_inspect(args: argparse.Namespace) -> int:
 
 def _inspect_royale(args: argparse.Namespace, text: str | None) -> int:
     """`chess inspect` of a Royale position: the board, each seat's army, colours and king, the checks."""
-    from .chess_record import RecordError, replay_royale
-    from .rules.sovereign_chess import ChessError, SovereignChessRoyale, square_name
+    from companion.records.chess import RecordError, replay_royale
+    from companion.rules.sovereign_chess import ChessError, SovereignChessRoyale, square_name
 
     played: list[str] | None = None
     try:

@@ -20,22 +20,22 @@ def register(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None
 
 def cmd_games(args: argparse.Namespace) -> int:
     """The built-in games, then the TOML games of the games folder and the shipped examples (as the menu has them)."""
-    from .config import load_config
-    from .errors import CompanionError
-    from .games import BUILTIN, load
-    from .menus import toml_game_files
+    from companion.config.load import load_config
+    from companion.errors import CompanionError
+    from companion.games import BUILTIN, load
+    from companion.ui.menus import toml_game_files
 
     width = max(18, *(len(gid) for gid in BUILTIN))  # the descriptions in one column
     for gid in BUILTIN:
         cls = load(gid)
         print(gid if args.ids else f"{gid:{width}} {cls.description}")
-    from .menus import EXAMPLES
+    from companion.ui.menus import EXAMPLES
 
     for path in toml_game_files(load_config(getattr(args, "config", None))):
         if args.ids and path.parent == EXAMPLES:  # --ids: the ids a script may name; examples are played by path
             continue
         try:
-            from .games.toml_game import load_toml_game
+            from companion.games.toml_game import load_toml_game
 
             cls = load_toml_game(path)
             print(str(path) if args.ids else f"{cls.game_id:{width}} {cls.description}  ({path})")
@@ -71,7 +71,7 @@ def _register_play(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -
 
 
 def cmd_play(args: argparse.Namespace) -> int:
-    from .headless import play
+    from companion.session.headless import play
 
     state = play(args.game, args.script, seed=args.seed, journal_path=args.journal, resume=args.resume,
                  state_json=args.state_json, frames=args.frames, config=args.config,
@@ -82,10 +82,10 @@ def cmd_play(args: argparse.Namespace) -> int:
 
 
 def cmd_export(args: argparse.Namespace) -> int:
-    from .config import load_config
-    from .errors import JournalError
-    from .headless import replay
-    from .journal import Journal
+    from companion.config.load import load_config
+    from companion.errors import JournalError
+    from companion.session.headless import replay
+    from companion.journal.store import Journal
 
     cfg = load_config(args.config)
     path = args.journal or cfg.journal_path()
@@ -114,7 +114,7 @@ def cmd_export(args: argparse.Namespace) -> int:
             out = {"id": record.id, "status": record.status, "seed": record.seed, "created": record.created,
                    "updated": record.updated, **session.export(), "inputs": len(times)}
             if "record" in out:  # the game record as text too, dated from the journal
-                from .chess_record import record_text
+                from companion.records.chess import record_text
 
                 headers = dict(out["record"]["headers"])
                 headers = {"Game": headers.pop("Game", record.title),
@@ -137,7 +137,7 @@ REPORT_FORMATS = ("markdown", "bbcode")
 
 def _report(session: "Any", game_id: int, fmt: str) -> str:
     """A game's turn report (a game machine with a ``report(fmt)`` method), for `companion export --report`."""
-    from .errors import JournalError
+    from companion.errors import JournalError
 
     game = session.game
     render = getattr(game, "report", None)
@@ -157,18 +157,18 @@ def _register_run(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") ->
 
 
 def _run(args: argparse.Namespace, mode: str | None) -> int:
-    from .config import load_config
-    from .logsetup import log_crash
-    from .runtime import run
+    from companion.config.load import load_config
+    from companion.loop.logsetup import log_crash
+    from companion.loop.runtime import run
 
     cfg = load_config(args.config)
-    from .games import check_options
+    from companion.games import check_options
 
     check_options(cfg.games.options, cfg.games.folder, also=args.game)  # a bad game file stops here too
     try:
         return run(cfg, mode=mode, game=args.game, say=lambda line: print(line, flush=True))
     except Exception as e:
-        from .errors import CompanionError
+        from companion.errors import CompanionError
 
         if isinstance(e, CompanionError):
             raise
@@ -190,8 +190,8 @@ def _register_check(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") 
 
 
 def cmd_check(args: argparse.Namespace) -> int:
-    from .check import run_checks
-    from .config import load_config
+    from companion.cli.check import run_checks
+    from companion.config.load import load_config
 
     results = run_checks(load_config(args.config))
     for r in results:

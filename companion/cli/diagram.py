@@ -15,7 +15,7 @@ import logging
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .errors import CompanionError
+from companion.errors import CompanionError
 
 if TYPE_CHECKING:
     from fsm.base import GameMachine
@@ -79,7 +79,7 @@ def _check_graph(cls: "type[GameMachine]", label: str, names: list[str]) -> None
 
 def diagram_for(game: str, games_dir: Path | None = None) -> tuple[str, str]:
     """``(game_id, mermaid source)`` for a built-in id or a TOML game path."""
-    from .games import load
+    from companion.games import load
 
     cls = load(game, games_dir)
     return cls.game_id or game, mermaid(cls)
@@ -87,7 +87,7 @@ def diagram_for(game: str, games_dir: Path | None = None) -> tuple[str, str]:
 
 def write_all(directory: Path) -> list[tuple[Path, bool]]:
     """Write ``<id>.mmd`` for every built-in game into ``directory``; returns (path, changed) per game."""
-    from .games import builtin_ids
+    from companion.games import builtin_ids
 
     try:
         directory.mkdir(parents=True, exist_ok=True)
@@ -102,7 +102,7 @@ def write_all(directory: Path) -> list[tuple[Path, bool]]:
 
 def stale(directory: Path) -> list[str]:
     """What is wrong with the diagrams in ``directory``: one line per missing, outdated or orphaned file."""
-    from .games import builtin_ids
+    from companion.games import builtin_ids
 
     problems: list[str] = []
     ids = builtin_ids()
@@ -145,7 +145,7 @@ def register(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None
 def cmd_diagram(args: argparse.Namespace) -> int:
     if args.all:
         if args.write is None:
-            from .games import builtin_ids
+            from companion.games import builtin_ids
 
             for i, gid in enumerate(builtin_ids()):
                 print(("\n" if i else "") + f"%% {gid}")

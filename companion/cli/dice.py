@@ -14,12 +14,12 @@ from pathlib import Path
 from types import FrameType
 from typing import TYPE_CHECKING, Any, Callable, Iterator
 
-from .errors import CompanionError
+from companion.errors import CompanionError
 
 if TYPE_CHECKING:
     from hw.roller.virtual import VirtualRoller
 
-    from .fairness import FairnessResult
+    from companion.records.fairness import FairnessResult
 
 
 class DiceInputError(CompanionError, ValueError):
@@ -90,7 +90,7 @@ def _until_signalled() -> Iterator[threading.Event]:
 def cmd_roller_listen(args: argparse.Namespace) -> int:
     from hw.roller.reader import COUNTER_KEYS, RollerReader
 
-    from .events import Event, RollerStatusEvent, RollEvent
+    from companion.events import Event, RollerStatusEvent, RollEvent
 
     events: queue.Queue[Event] = queue.Queue()
     reader = RollerReader(args.port, events.put, name=args.name)
@@ -304,7 +304,7 @@ def cmd_roller_sim(args: argparse.Namespace) -> int:
 
 def read_rolls(path: str, die: str) -> list[int]:
     """One face per line; blank lines and ``#`` comments are skipped. Raises DiceInputError naming the line."""
-    from .fairness import sides_of
+    from companion.records.fairness import sides_of
 
     sides = sides_of(die)
     try:
@@ -342,7 +342,7 @@ def _report(r: "FairnessResult", title: str, out: Callable[[str], None] = print)
 
 
 def cmd_dice_fairness(args: argparse.Namespace) -> int:
-    from .fairness import assess
+    from companion.records.fairness import assess
 
     values = read_rolls(args.file, args.die)
     result = assess(values, args.die)
@@ -354,9 +354,9 @@ def cmd_dice_fairness(args: argparse.Namespace) -> int:
 
 
 def cmd_dice_stats(args: argparse.Namespace) -> int:
-    from .config import load_config
-    from .fairness import assess
-    from .journal import Journal
+    from companion.config.load import load_config
+    from companion.records.fairness import assess
+    from companion.journal.store import Journal
 
     path = args.journal if args.journal is not None else load_config(args.config).journal_path()
     results: list[tuple[str, Any]] = []
@@ -372,7 +372,7 @@ def cmd_dice_stats(args: argparse.Namespace) -> int:
             except ValueError as e:  # a die type or face this version does not know: report the rest
                 print(f"companion: skipping {roller} {die}: {e}", file=sys.stderr)
     elif args.journal is not None:
-        from .errors import JournalError
+        from companion.errors import JournalError
 
         raise JournalError(f"no journal at {path}; check the --journal path")
     if args.json:

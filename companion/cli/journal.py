@@ -19,8 +19,8 @@ def register(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None
 
 def cmd_check(args: argparse.Namespace) -> int:
     """Exit 0 when everything verifies, 1 when something is damaged (the lines say what), 2 on errors."""
-    from .config import load_config
-    from .journal_salvage import check
+    from companion.config.load import load_config
+    from companion.journal.salvage import check
 
     path = args.path or load_config(args.config).journal_path()
     report = check(path)
@@ -30,7 +30,7 @@ def cmd_check(args: argparse.Namespace) -> int:
 
 
 def cmd_salvage(args: argparse.Namespace) -> int:
-    from .journal_salvage import salvage
+    from companion.journal.salvage import salvage
 
     report, copied = salvage(args.path, args.output)
     for line in report.lines():

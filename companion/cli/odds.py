@@ -4,7 +4,7 @@ from __future__ import annotations
 import argparse
 import json
 
-from .errors import CompanionError
+from companion.errors import CompanionError
 
 GAMES = ("sovereign",)
 
@@ -35,8 +35,8 @@ def register(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None
 
 
 def _field(args: argparse.Namespace) -> "object":
-    from .rules.sovereign.battle import MAX_ADJACENT, Field, Where
-    from .rules.sovereign.terrain import FORT_VALUES
+    from companion.rules.sovereign.battle import MAX_ADJACENT, Field, Where
+    from companion.rules.sovereign.terrain import FORT_VALUES
 
     if args.fort is not None and (args.city_tiles is not None or args.construction):
         raise OddsError("a unit defends either a city (--city-tiles/--construction) or a fort (--fort), not both")
@@ -60,9 +60,9 @@ def _units(n: int) -> str:
 def cmd_odds(args: argparse.Namespace) -> int:
     from fractions import Fraction
 
-    from .rules.sovereign.battle import MAX_ARMY_ATOMIC, Explode, Field, Side, army_sum, defence_bonus
-    from .rules.sovereign.odds import RollModel, battle_odds
-    from .rules.sovereign.units import UnitSpecError, UnitTableError, parse_specs
+    from companion.rules.sovereign.battle import MAX_ARMY_ATOMIC, Explode, Field, Side, army_sum, defence_bonus
+    from companion.rules.sovereign.odds import RollModel, battle_odds
+    from companion.rules.sovereign.units import UnitSpecError, UnitTableError, parse_specs
 
     if args.game not in GAMES:
         raise OddsError(f"no odds for {args.game!r}; games with odds: {', '.join(GAMES)}")

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Mapping
 
-from .errors import ConfigError
+from companion.errors import ConfigError
 
 DEFAULT_PATH = Path("/etc/companion/config.toml")
 DICE_SOURCES = ("roller", "typed", "rng")
@@ -80,7 +80,7 @@ class GamesConfig:
 
 @dataclass(frozen=True)
 class ScreenConfig:
-    """The screen when nobody touches it (companion/idle.py); 0 turns a step off."""
+    """The screen when nobody touches it (companion/ui/idle.py); 0 turns a step off."""
 
     glance_seconds: int = 8  #: idle seconds before the glance view (whose turn, in large type)
     dim_minutes: int = 5  #: idle minutes before the OLED dims

@@ -16,8 +16,8 @@ from typing import Any, Mapping
 import tomlkit
 import tomlkit.exceptions
 
-from .config import Config, parse_config
-from .errors import ConfigError
+from companion.config.load import Config, parse_config
+from companion.errors import ConfigError
 
 log = logging.getLogger(__name__)
 

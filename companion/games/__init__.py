@@ -25,19 +25,19 @@ def builtin_ids() -> list[str]:
 
 def load(game: str, games_dir: Path | None = None) -> "type[GameMachine]":
     """A game class from a built-in id, a TOML path, or the id of a TOML game in ``games_dir``."""
-    from ..errors import GameFileError
+    from companion.errors import GameFileError
 
     if game in BUILTIN:
         mod, _, cls = BUILTIN[game].partition(":")
         return getattr(importlib.import_module(mod), cls)  # type: ignore[no-any-return]
     path = Path(game).expanduser()
     if path.suffix == ".toml" or path.exists():
-        from .toml_game import load_toml_game
+        from companion.games.toml_game import load_toml_game
 
         return load_toml_game(path)
     if games_dir is not None:
         for p in sorted(Path(games_dir).expanduser().glob("*.toml")):
-            from .toml_game import load_toml_game, peek_id
+            from companion.games.toml_game import load_toml_game, peek_id
 
             if peek_id(p) == game:
                 return load_toml_game(p)
@@ -50,7 +50,7 @@ def check_options(options: "dict[str, Any] | Any", games_dir: Path | None = None
 
     ``also`` is the game this run starts (an id or a .toml path), whose id counts as known too.
     """
-    from ..errors import ConfigError, GameFileError
+    from companion.errors import ConfigError, GameFileError
 
     extra = load(also, games_dir) if also else None
     for gid, table in options.items():

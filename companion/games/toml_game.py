@@ -10,7 +10,7 @@ from fsm.base import GameMachine
 from fsm.prompts import Choice, Dice, Info, Number, Option, Prompt, Random, View
 from fsm.turns import next_seat, order_from, rolloff_lines, rolloff_next, rolloff_record, rolloff_start, rolloff_tie
 
-from .toml_spec import GameSpec, read_spec
+from companion.games.toml_spec import GameSpec, read_spec
 
 FIRST_STATE = {"rolloff": "rolloff", "choose": "choose_first", "random": "random_first"}
 
@@ -24,7 +24,7 @@ class TomlGame(GameMachine):
     @property
     def clock_spec(self) -> Any:
         """The ``[clock]`` table's clock (the session runs it)."""
-        from ..clock import ClockSpec
+        from companion.session.clock import ClockSpec
 
         return ClockSpec.parse(self.spec.clock)
 
@@ -219,7 +219,7 @@ def _cached(path: Path, mtime: float) -> type[TomlGame]:
 
 
 def load_toml_game(path: Path) -> type[TomlGame]:
-    from ..errors import GameFileError
+    from companion.errors import GameFileError
 
     p = Path(path).expanduser().resolve()
     if not p.exists():

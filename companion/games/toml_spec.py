@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..errors import GameFileError
+from companion.errors import GameFileError
 
 FIRST_PLAYER = ("rolloff", "choose", "random", "seat1")
 ID_RE = re.compile(r"[a-z0-9][a-z0-9-]{0,39}")  #: use with fullmatch: "$" would let a trailing newline through
@@ -59,7 +59,7 @@ class GameSpec:
     winner_counter: str | None
     winner_order: str  #: "highest" or "lowest"
     path: Path
-    clock: str = "none"  #: the ``[clock]`` table as clock text (``fischer 300+5``); see companion.clock
+    clock: str = "none"  #: the ``[clock]`` table as clock text (``fischer 300+5``); see companion.session.clock
 
 
 class _Reader:
@@ -206,7 +206,7 @@ def read_spec(path: Path) -> GameSpec:
 def _clock(path: Path, table: dict[str, Any]) -> str:
     """``[clock]``: mode (none, sudden, fischer, bronstein, delay, byoyomi), main, increment/delay/period,
     periods, warn — seconds."""
-    from ..clock import ClockSpec, ClockSpecError
+    from companion.session.clock import ClockSpec, ClockSpecError
 
     try:
         return ClockSpec.from_table(table).text

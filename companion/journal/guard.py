@@ -12,7 +12,7 @@ import sqlite3
 from pathlib import Path
 from typing import IO
 
-from .errors import JournalBusyError, JournalDamagedError, JournalError, JournalFullError, NotAJournalError
+from companion.errors import JournalBusyError, JournalDamagedError, JournalError, JournalFullError, NotAJournalError
 
 # SQLite's primary result codes (the low byte of sqlite_errorcode)
 _PERM, _BUSY, _LOCKED, _READONLY, _IOERR, _CORRUPT, _FULL, _CANTOPEN, _CONSTRAINT, _NOTADB = \

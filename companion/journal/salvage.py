@@ -13,9 +13,9 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .errors import JournalDamagedError, JournalError, NotAJournalError
-from .journal import ChainBreak, Journal, chain_hash, genesis_hash
-from .journal_guard import looks_like_a_journal, sqlite_error
+from companion.errors import JournalDamagedError, JournalError, NotAJournalError
+from companion.journal.store import ChainBreak, Journal, chain_hash, genesis_hash
+from companion.journal.guard import looks_like_a_journal, sqlite_error
 
 log = logging.getLogger(__name__)
 

@@ -1,7 +1,7 @@
 """The journal: every input of every game, committed to SQLite before the screen changes.
 
 WAL mode with ``synchronous=FULL``: a commit is on the disk when :meth:`Journal.commit` returns, so pulling the
-plug loses at most the press in flight. A game is rebuilt by replaying its inputs (see :mod:`companion.session`);
+plug loses at most the press in flight. A game is rebuilt by replaying its inputs (see :mod:`companion.session.core`);
 the physical dice history is kept beside them for the fairness monitor.
 """
 from __future__ import annotations
@@ -16,9 +16,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterable, Iterator
 
-from .config import default_journal_path
-from .errors import JournalDamagedError, JournalError
-from .journal_guard import InstanceLock, damaged_advice, sqlite_error
+from companion.config.load import default_journal_path
+from companion.errors import JournalDamagedError, JournalError
+from companion.journal.guard import InstanceLock, damaged_advice, sqlite_error
 
 log = logging.getLogger(__name__)
 

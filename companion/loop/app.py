@@ -14,17 +14,17 @@ from typing import Any, Callable, Protocol
 
 from PIL import Image
 
-from .config import Config
-from .errors import CompanionError
-from .errors import JournalError, JournalFullError
-from .events import (AnswerEvent, ClockEvent, Event, KeyEvent, QuitEvent, RollerState, RollerStatusEvent, RollEvent,
+from companion.config.load import Config
+from companion.errors import CompanionError
+from companion.errors import JournalError, JournalFullError
+from companion.events import (AnswerEvent, ClockEvent, Event, KeyEvent, QuitEvent, RollerState, RollerStatusEvent, RollEvent,
                      RollRequestEvent, TickEvent)
-from .headless import new_record, open_session, resume_verified
-from .idle import Idle, Level, shifted
-from .journal import GameRecord, Journal, RollRecord
-from .menus import Home
-from .session import Session, encode_event
-from .ui.draw import new_frame, text_row, title_bar
+from companion.session.headless import new_record, open_session, resume_verified
+from companion.ui.idle import Idle, Level, shifted
+from companion.journal.store import GameRecord, Journal, RollRecord
+from companion.ui.menus import Home
+from companion.session.core import Session, encode_event
+from companion.ui.draw import new_frame, text_row, title_bar
 
 log = logging.getLogger(__name__)
 
@@ -137,7 +137,7 @@ class App:
 
     def open_pairing(self) -> None:
         """Settings → Pair a phone: a fresh PIN and the address (with its QR code) on the OLED until a key."""
-        from .web.screen import PairScreen
+        from companion.web.screen import PairScreen
 
         if self.web is None or not self.web.address:
             why = "Set [web] enabled = true" if not self.cfg.web.enabled else "It did not start: see the log"
@@ -166,7 +166,7 @@ class App:
         """What the glance view would show now (companion/ui/glance.py), or None."""
         if self.session is None or self.pair_screen is not None:
             return None
-        from .ui.glance import glance_for
+        from companion.ui.glance import glance_for
 
         return glance_for(self.session)
 
@@ -186,7 +186,7 @@ class App:
         if lv is Level.BLANK:
             return Image.new("1", img.size, 0)
         if lv in (Level.GLANCE, Level.DIM) and (g := self.glance()) is not None:
-            from .ui.glance import render_glance
+            from companion.ui.glance import render_glance
 
             img = render_glance(g, self.session.toast if self.session is not None else None)
         self._shown_offset = self.idle.offset()
@@ -207,7 +207,7 @@ class App:
     def _boot(self) -> None:
         latest = self.journal.latest_active()
         if self._game_arg is not None:
-            from .headless import game_key
+            from companion.session.headless import game_key
 
             key = game_key(self._game_arg, self.cfg)
             if latest is not None and latest.game == key:

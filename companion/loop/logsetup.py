@@ -2,7 +2,7 @@
 
 Under systemd, stderr is a stream into journald and ``JOURNAL_STREAM`` names it (``device:inode``). There every line
 starts with a ``<N>`` syslog priority (journald strips it and files the line at that priority) and carries no
-timestamp (journald adds its own). Anywhere else lines look like ``2024-05-01 20:15:02 WARNING companion.app: ...``.
+timestamp (journald adds its own). Anywhere else lines look like ``2024-05-01 20:15:02 WARNING companion.loop.app: ...``.
 
 The level comes from config ``[log] level`` (debug, info, warning, error).
 """
@@ -14,7 +14,7 @@ import sys
 import traceback
 from typing import IO
 
-from .errors import ConfigError
+from companion.errors import ConfigError
 
 LEVELS: dict[str, int] = {
     "debug": logging.DEBUG,

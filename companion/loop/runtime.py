@@ -10,10 +10,10 @@ from typing import Any, Callable
 
 from PIL import Image
 
-from .app import App, install_signal_handlers
-from .config import Config
-from .events import Event, RollerState, RollRequestEvent
-from .journal_salvage import open_for_run
+from companion.loop.app import App, install_signal_handlers
+from companion.config.load import Config
+from companion.events import Event, RollerState, RollRequestEvent
+from companion.journal.salvage import open_for_run
 
 log = logging.getLogger(__name__)
 
@@ -82,8 +82,8 @@ def choose_mode(cfg: Config, forced: str | None) -> str:
 def run(cfg: Config, *, mode: str | None = None, game: str | None = None,
         say: Callable[[str], None] = lambda line: None) -> int:
     """`companion run` / `companion sim`: returns the exit status. ``say`` prints a line for the user (the CLI's)."""
-    from .logsetup import setup_logging
-    from .sdnotify import Notifier
+    from companion.loop.logsetup import setup_logging
+    from companion.loop.sdnotify import Notifier
 
     mode = choose_mode(cfg, mode)
     if mode == "sim":  # the terminal is the screen: the log goes to a file beside the journal
@@ -95,7 +95,7 @@ def run(cfg: Config, *, mode: str | None = None, game: str | None = None,
     events: "queue.SimpleQueue[Event]" = queue.SimpleQueue()
     notifier = Notifier.from_env()
     if mode != "pi" and (not sys.stdin.isatty() or not sys.stdout.isatty()):
-        from .errors import HardwareError
+        from companion.errors import HardwareError
 
         raise HardwareError("the simulator needs a terminal: run it in a terminal, or use "
                             "'companion play GAME --script FILE' for headless play")
@@ -104,7 +104,7 @@ def run(cfg: Config, *, mode: str | None = None, game: str | None = None,
         stack.callback(journal.close)  # after app.shutdown() closed it this is a no-op; on a failed start it matters
         web = None
         if cfg.web.enabled:
-            from .web import start_web
+            from companion.web import start_web
 
             web = start_web(cfg, mode, events.put, stack)
             say(f"Web view: open {web.address} on a phone" if web is not None else
@@ -133,7 +133,7 @@ DAMAGED_LINES = ("The saved-games file", "was damaged. It is", "kept beside it, 
 
 def show_damaged_journal(app: App) -> None:
     """A page over the home menu that stays until OK or BACK (a toast would be gone, or replaced by the roller's)."""
-    from .ui.widgets import TextView
+    from companion.ui.widgets import TextView
 
     app.home.stack.append(("page", "Journal damaged", TextView(list(DAMAGED_LINES), top=0)))
 

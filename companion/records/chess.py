@@ -25,7 +25,7 @@ import re
 from dataclasses import dataclass
 from typing import Any, Callable, Mapping, TypeVar
 
-from .rules.sovereign_chess import START, ChessError, SovereignChess, SovereignChessRoyale
+from companion.rules.sovereign_chess import START, ChessError, SovereignChess, SovereignChessRoyale
 
 RESULTS = ("1-0", "0-1", "1/2-1/2", "*")
 G = TypeVar("G", SovereignChess, SovereignChessRoyale)

@@ -20,14 +20,14 @@ from PIL import Image
 from fsm.base import GameMachine
 from fsm.prompts import Dice, InvalidAnswer, Prompt, Random, SecretVote, validate_answer
 
-from .events import AnswerEvent, ClockEvent, EntryEvent, Key, KeyEvent, RollEvent
-from .journal import RollRecord
-from .timekeeper import Timekeeper, clock_setting, draw_time, time_width
-from .ui.draw import LIST_W, new_frame, title_bar, wrap
-from .ui.prompt_screens import DiceContext, PromptScreen, roll_summary, screen_for
-from .ui.widgets import (ANNOUNCE_LINES, ANNOUNCE_MORE, TOAST_W, Back, ConfirmWidget, Done, Item, ListWidget, TextView, Toast,
+from companion.events import AnswerEvent, ClockEvent, EntryEvent, Key, KeyEvent, RollEvent
+from companion.journal.store import RollRecord
+from companion.session.timekeeper import Timekeeper, clock_setting, draw_time, time_width
+from companion.ui.draw import LIST_W, new_frame, title_bar, wrap
+from companion.ui.prompt_screens import DiceContext, PromptScreen, roll_summary, screen_for
+from companion.ui.widgets import (ANNOUNCE_LINES, ANNOUNCE_MORE, TOAST_W, Back, ConfirmWidget, Done, Item, ListWidget, TextView, Toast,
                          draw_lines, draw_toast)
-from .wizard import SetupWizard
+from companion.ui.wizard import SetupWizard
 
 log = logging.getLogger(__name__)
 

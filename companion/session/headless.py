@@ -16,13 +16,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
 
-from .config import Config, load_config
-from .errors import CompanionError, ScriptError
-from .events import EntryEvent, Key, KeyEvent, RollEvent
-from .errors import JournalDamagedError
-from .journal import ChainBreak, GameRecord, Journal
-from .journal_guard import damaged_advice
-from .session import Session, decode_event, encode_event
+from companion.config.load import Config, load_config
+from companion.errors import CompanionError, ScriptError
+from companion.events import EntryEvent, Key, KeyEvent, RollEvent
+from companion.errors import JournalDamagedError
+from companion.journal.store import ChainBreak, GameRecord, Journal
+from companion.journal.guard import damaged_advice
+from companion.session.core import Session, decode_event, encode_event
 
 log = logging.getLogger(__name__)
 
@@ -84,14 +84,14 @@ def _ascii_int(v: str) -> int:
 
 def game_key(game: str, cfg: Config) -> str:
     """What the journal stores for a game: a built-in id, or a TOML file's absolute path."""
-    from .games import BUILTIN
+    from companion.games import BUILTIN
 
     if game in BUILTIN:
         return game
     p = Path(game).expanduser()
     if p.exists():
         return str(p.resolve())
-    from .games import load
+    from companion.games import load
 
     cls = load(game, cfg.games.folder)
     src = getattr(cls, "source_path", None)
@@ -107,7 +107,7 @@ def replay(journal: Journal, record: GameRecord, cfg: Config, roller_connected: 
         -> tuple[Session, ChainBreak | None]:
     """Replay a saved game's verified inputs. Replay stops at the first input failing its check (see
     :meth:`Journal.verified_inputs`) or that cannot be decoded, and returns that break with the session."""
-    from .games import load
+    from companion.games import load
 
     cls = load(record.game, cfg.games.folder)
     setup = record.setup
@@ -137,7 +137,7 @@ def resume_verified(journal: Journal, record: GameRecord, cfg: Config, roller_co
 
 
 def new_record(journal: Journal, game: str, cfg: Config, seed: int | None) -> GameRecord:
-    from .games import load
+    from companion.games import load
 
     key = game_key(game, cfg)
     cls = load(key, cfg.games.folder)
@@ -145,7 +145,7 @@ def new_record(journal: Journal, game: str, cfg: Config, seed: int | None) -> Ga
     try:
         cls.resolve_options(options)
     except ValueError as e:
-        from .errors import ConfigError
+        from companion.errors import ConfigError
 
         raise ConfigError(str(e)) from None
     seed = int.from_bytes(os.urandom(4), "big") if seed is None else seed
@@ -196,7 +196,7 @@ def play(game: str, script: Path, *, seed: int | None = None, journal_path: Path
          config: str | None = None, notify: Callable[[str], None] | None = None) -> dict[str, Any]:
     """Play a script headless. ``notify`` hears the lines a user should see besides the state (a damaged game)."""
     cfg = load_config(config)
-    from .games import check_options
+    from companion.games import check_options
 
     check_options(cfg.games.options, cfg.games.folder, also=game)
     lines = read_script(script)

@@ -1,6 +1,6 @@
 """The session's game clock: it follows the game's active seat, is journaled, flags, pauses.
 
-The clock itself (:mod:`companion.clock`) is pure; this is the glue. Time is the app's monotonic clock, handed in
+The clock itself (:mod:`companion.session.clock`) is pure; this is the glue. Time is the app's monotonic clock, handed in
 with each input (``now``); while a saved game is replayed ``now`` is None and nothing is charged — the journaled
 ``clock state`` lines carry the time each seat had used, and :meth:`Timekeeper.restart` starts the running seat
 again from the moment the game is resumed, so the time the companion was off is not charged.
@@ -13,9 +13,9 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
-from .clock import ClockSpec, GameClock
-from .events import ClockEvent
-from .ui.draw import ROW, font
+from companion.session.clock import ClockSpec, GameClock
+from companion.events import ClockEvent
+from companion.ui.draw import ROW, font
 
 CHECKPOINT_S = 10.0  #: a running clock's state is journaled at least this often (what a power cut can lose)
 

@@ -12,12 +12,12 @@ from PIL import Image, ImageDraw
 
 from fsm.prompts import BoardView, Choice, Info, Option
 
-from ..events import Key
-from ..timekeeper import draw_time, time_width
-from .board import CELL, paste_board
-from .draw import HEIGHT, ROW, WIDTH, font, new_frame, text_row
-from .prompt_screens import PromptScreen
-from .widgets import Back, Done, Outcome, Toast
+from companion.events import Key
+from companion.session.timekeeper import draw_time, time_width
+from companion.ui.board import CELL, paste_board
+from companion.ui.draw import HEIGHT, ROW, WIDTH, font, new_frame, text_row
+from companion.ui.prompt_screens import PromptScreen
+from companion.ui.widgets import Back, Done, Outcome, Toast
 
 TEXT_X = 66  #: the text half starts here, right of the board
 TEXT_W = WIDTH - TEXT_X - 1

@@ -11,10 +11,10 @@ from typing import TYPE_CHECKING
 
 from PIL import Image
 
-from .draw import ROW, WIDTH, big_text, draw_text, new_frame, text_width
+from companion.ui.draw import ROW, WIDTH, big_text, draw_text, new_frame, text_width
 
 if TYPE_CHECKING:
-    from ..session import Session
+    from companion.session.core import Session
 
 GLANCE_MORE = "any key: read it all"  #: an announcement too long for the glance view's two lines ends so
 NAME_Y = 12  #: top of the large name's cell (its capitals start 3 px lower and are 15 px tall)
@@ -57,7 +57,7 @@ def render_glance(info: Glance, toast: str | None = None) -> Image.Image:
     _centred(d, 41, f"{info.doing} · {info.clock}" if info.clock else info.doing)  # a running clock stays in view
     _centred(d, 53, "any key: back")
     if toast:
-        from .widgets import draw_toast
+        from companion.ui.widgets import draw_toast
 
         draw_toast(d, toast, max_lines=2, more=GLANCE_MORE)
     return img

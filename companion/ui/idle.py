@@ -13,7 +13,7 @@ from typing import Callable
 
 from PIL import Image
 
-from .config import ScreenConfig
+from companion.config.load import ScreenConfig
 
 #: the pixel shift cycles through these offsets (never more than one pixel from home)
 SHIFTS = ((0, 0), (1, 0), (1, 1), (0, 1))

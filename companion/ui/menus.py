@@ -11,19 +11,19 @@ from typing import TYPE_CHECKING, Any
 
 from PIL import Image
 
-from .errors import CompanionError
-from .events import Key
-from .ui.draw import BAR, LIST_W, new_frame, title_bar, wrap
-from .ui.widgets import Back, Done, Item, ListWidget, TextView, Toast, draw_toast
+from companion.errors import CompanionError
+from companion.events import Key
+from companion.ui.draw import BAR, LIST_W, new_frame, title_bar, wrap
+from companion.ui.widgets import Back, Done, Item, ListWidget, TextView, Toast, draw_toast
 
 if TYPE_CHECKING:
-    from .app import App
+    from companion.loop.app import App
 
 log = logging.getLogger(__name__)
 
 
 #: the example TOML games, shipped in the package (copies of examples/, kept equal by a test); listed after the user's
-EXAMPLES = Path(__file__).resolve().parent / "data" / "examples"
+EXAMPLES = Path(__file__).resolve().parent.parent / "data" / "examples"
 
 
 def toml_game_files(cfg: Any) -> list[Path]:
@@ -37,8 +37,8 @@ def toml_game_files(cfg: Any) -> list[Path]:
 
 def game_choices(app: "App") -> list[Item]:
     """Built-in games, then every *.toml in the games folder and the shipped examples."""
-    from .games import BUILTIN, load
-    from .games.toml_game import load_toml_game
+    from companion.games import BUILTIN, load
+    from companion.games.toml_game import load_toml_game
 
     items = []
     for gid in BUILTIN:
@@ -94,7 +94,7 @@ class Home:
             elif value == "pair":
                 app.open_pairing()
             elif value == "settings":
-                from .settings_menu import SettingsMenu
+                from companion.ui.settings_menu import SettingsMenu
 
                 self.stack.append(("settings", "Settings", SettingsMenu(app)))
         elif kind == "new":
@@ -129,7 +129,7 @@ def resume_items(app: "App") -> list[Item]:
 
 
 def fairness_lines(app: "App") -> list[str]:
-    from .fairness import assess
+    from companion.records.fairness import assess
 
     rolls = app.journal.physical_rolls()
     if not rolls:

@@ -9,9 +9,9 @@ from dataclasses import dataclass, field
 
 from PIL import ImageDraw
 
-from ..events import Key
-from .draw import HEIGHT, ROW, WIDTH, draw_text, text_row, text_width
-from .widgets import Back, Done, Outcome, Toast
+from companion.events import Key
+from companion.ui.draw import HEIGHT, ROW, WIDTH, draw_text, text_row, text_width
+from companion.ui.widgets import Back, Done, Outcome, Toast
 
 DONE = "✓"
 #: the cycle UP walks through; DOWN walks it backwards (so the tick is one step down from "a")

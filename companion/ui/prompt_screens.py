@@ -8,9 +8,9 @@ from PIL import ImageDraw
 
 from fsm.prompts import Choice, Confirm, Dice, Info, MultiSelect, Number, Prompt, SecretVote
 
-from ..events import Key, RollEvent
-from .draw import BAR, HEIGHT, ROW, text_row, title_bar
-from .widgets import (Back, ButtonRow, ConfirmWidget, Done, Item, ListWidget, MultiSelectWidget, Outcome, Spinner, TextView,
+from companion.events import Key, RollEvent
+from companion.ui.draw import BAR, HEIGHT, ROW, text_row, title_bar
+from companion.ui.widgets import (Back, ButtonRow, ConfirmWidget, Done, Item, ListWidget, MultiSelectWidget, Outcome, Spinner, TextView,
                       Toast, draw_lines)
 
 ROWS = (HEIGHT - BAR) // ROW  #: text rows under the title bar (5)
@@ -281,7 +281,7 @@ class DiceScreen(PromptScreen):
 
 def screen_for(prompt: Prompt, names: Sequence[str], dice: DiceContext) -> PromptScreen:
     if prompt.board is not None and isinstance(prompt, (Choice, Info)):
-        from .board_screens import BoardChoiceScreen, BoardInfoScreen
+        from companion.ui.board_screens import BoardChoiceScreen, BoardInfoScreen
 
         return BoardChoiceScreen(prompt, names) if isinstance(prompt, Choice) else BoardInfoScreen(prompt, names)
     if isinstance(prompt, Choice):

@@ -1,5 +1,5 @@
 """Settings on the device: contrast, dice sources, player names, rule switches for the next game, the screen's
-idle times. Each change is saved to the config file at once (companion/config_write.py); a game already running
+idle times. Each change is saved to the config file at once (companion/config/write.py); a game already running
 keeps the settings it started with (its session holds its own dice sources and rule switches).
 """
 from __future__ import annotations
@@ -9,16 +9,16 @@ from typing import TYPE_CHECKING, Any
 
 from PIL import ImageDraw
 
-from .config import DEFAULT_PATH, Config
-from .config_write import Key as ConfigKey
-from .config_write import save_settings
-from .errors import CompanionError
-from .events import Key
-from .ui.picker import CharPicker
-from .ui.widgets import Back, Done, Item, ListWidget, MultiSelectWidget, Outcome, Spinner, TextView, Toast
+from companion.config.load import DEFAULT_PATH, Config
+from companion.config.write import Key as ConfigKey
+from companion.config.write import save_settings
+from companion.errors import CompanionError
+from companion.events import Key
+from companion.ui.picker import CharPicker
+from companion.ui.widgets import Back, Done, Item, ListWidget, MultiSelectWidget, Outcome, Spinner, TextView, Toast
 
 if TYPE_CHECKING:
-    from .app import App
+    from companion.loop.app import App
 
 log = logging.getLogger(__name__)
 
@@ -69,7 +69,7 @@ class SettingsMenu:
         return items
 
     def _rules_games(self) -> list[Item]:
-        from .games import BUILTIN, load
+        from companion.games import BUILTIN, load
 
         out = []
         for gid in BUILTIN:
@@ -79,7 +79,7 @@ class SettingsMenu:
         return out
 
     def _rule_items(self, gid: str) -> list[Item]:
-        from .games import load
+        from companion.games import load
 
         cls = load(gid)
         now = cls.resolve_options(self.cfg.game_options(gid))
@@ -138,7 +138,7 @@ class SettingsMenu:
             elif value == "pair":
                 self.app.open_pairing()
             elif value == "about":
-                from .menus import settings_lines
+                from companion.ui.menus import settings_lines
 
                 self.push("page", "About", TextView(settings_lines(self.app), top=0))
             return None
@@ -166,14 +166,14 @@ class SettingsMenu:
             self.stack[-1][2].items = self._name_items()
             return self._save({("players", "names"): names}, f"Seat {seat}: {value}")
         if kind == "rules_games":
-            from .games import load
+            from companion.games import load
 
             self.push(f"rules:{value}", load(str(value)).name, ListWidget(self._rule_items(str(value))))
             return None
         if kind.startswith("rules:"):
             return self._edit_rule(kind[6:], str(value))
         if kind.startswith("rulechoice:"):
-            from .games import load
+            from companion.games import load
 
             gid, name = kind[11:].split("/", 1)
             choice = load(gid).OPTIONS[name].choices or ()
@@ -196,7 +196,7 @@ class SettingsMenu:
         return [Item(str(i + 1), f"Seat {i + 1}: {names[i] if i < len(names) else '-'}") for i in range(6)]
 
     def _edit_rule(self, gid: str, name: str) -> Outcome:
-        from .games import load
+        from companion.games import load
 
         spec = load(gid).OPTIONS[name]
         now = load(gid).resolve_options(self.cfg.game_options(gid))[name]
@@ -233,7 +233,7 @@ class SettingsMenu:
 
 def _rule_label(name: str, value: str) -> str:
     """A switch's row: its value always in view, the name shortened with "…" when the row is too narrow."""
-    from .ui.draw import ELLIPSIS, LIST_W, fit, text_width
+    from companion.ui.draw import ELLIPSIS, LIST_W, fit, text_width
 
     tail = f": {value}"
     if text_width(name + tail) <= LIST_W:

@@ -10,8 +10,8 @@ from typing import Any, Sequence
 
 from PIL import ImageDraw
 
-from ..events import Key
-from .draw import (BAR, HEIGHT, LIST_W, MARK_W, ROW, WIDTH, big_text, cover, draw_text, fit, scroll_marks, text_row, text_width,
+from companion.events import Key
+from companion.ui.draw import (BAR, HEIGHT, LIST_W, MARK_W, ROW, WIDTH, big_text, cover, draw_text, fit, scroll_marks, text_row, text_width,
                    wrap)
 
 

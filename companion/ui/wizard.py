@@ -49,7 +49,7 @@ class SetupWizard:
             opts = [Option("start", "Start game")]
             opts += [Option(f"seat{i + 1}", f"Seat {i + 1}: {n}") for i, n in enumerate(d["names"])]
             if "clock" in d:
-                from companion.clock import ClockSpec
+                from companion.session.clock import ClockSpec
 
                 opts.append(Option("clock", f"Clock: {ClockSpec.parse(d['clock']).label}"))
             return Choice(g.name, lines=(f"{d['count']} players; OK starts",), options=tuple(opts),

@@ -13,11 +13,11 @@ import socket
 from contextlib import ExitStack
 from typing import Callable
 
-from companion.config import Config
+from companion.config.load import Config
 from companion.errors import CompanionError
 from companion.events import Event
 
-from .hub import Hub
+from companion.web.hub import Hub
 
 log = logging.getLogger(__name__)
 
@@ -47,7 +47,7 @@ def start_web(cfg: Config, mode: str, put: Callable[[Event], None], stack: ExitS
         return None
     host = cfg.web.bind_for(mode)
     try:
-        from .server import WebServer
+        from companion.web.server import WebServer
     except ImportError as e:
         log.error("web view off: %s is not installed (pip install aiohttp, or [web] enabled = false)", e.name)
         return None

@@ -16,11 +16,11 @@ from PIL import Image
 
 from companion.events import AnswerEvent, Event
 
-from .pairing import Pairing
-from .snapshot import EMPTY, Snapshot, SnapshotBuilder
+from companion.web.pairing import Pairing
+from companion.web.snapshot import EMPTY, Snapshot, SnapshotBuilder
 
 if TYPE_CHECKING:
-    from companion.app import App
+    from companion.loop.app import App
 
 log = logging.getLogger(__name__)
 

@@ -29,9 +29,9 @@ from aiohttp import web
 
 from companion.errors import CompanionError
 
-from .hub import Hub
-from .pairing import PairError, WebSession
-from .snapshot import Snapshot
+from companion.web.hub import Hub
+from companion.web.pairing import PairError, WebSession
+from companion.web.snapshot import Snapshot
 
 log = logging.getLogger(__name__)
 

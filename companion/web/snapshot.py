@@ -19,7 +19,7 @@ from PIL import Image
 from fsm.prompts import (Choice, Confirm, Dice, Info, MultiSelect, Number, Option, Prompt, Random, SecretVote)
 
 if TYPE_CHECKING:
-    from companion.app import App
+    from companion.loop.app import App
 
 LOG_LINES = 200  #: the game log's last lines in a snapshot
 DICE_ROWS = 60  #: the dice history's last rows
@@ -93,7 +93,7 @@ class SnapshotBuilder:
         """The table as it is now, or None if nothing the page shows has changed."""
         s = app.session
         if frame is not None:
-            from .screen import mirror_frame
+            from companion.web.screen import mirror_frame
 
             voter = None
             if s is not None and s.private_screen():
@@ -118,7 +118,7 @@ class SnapshotBuilder:
             g = s.game
             state = s.state_json()
             if str(state.get("game", "")).startswith("sovereign-chess"):
-                from .chess import chess_board
+                from companion.web.chess import chess_board
 
                 board = getattr(p, "board", None)
                 body["chess"] = chess_board(state, board.last if board is not None else ())
@@ -154,7 +154,7 @@ class SnapshotBuilder:
 
 
 def fairness_json(app: "App") -> list[dict[str, Any]]:
-    from companion.fairness import assess
+    from companion.records.fairness import assess
 
     out = []
     for (roller, die), values in sorted(app.journal.physical_rolls().items()):

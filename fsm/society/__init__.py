@@ -1,4 +1,4 @@
 """Society: the game master's desk tool for the forum civilisation game."""
-from .machine import SocietyGame
+from fsm.society.machine import SocietyGame
 
 __all__ = ["SocietyGame"]

@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING, Any
 from companion.rules.society.formulas import Readings
 
 if TYPE_CHECKING:
-    from .machine import SocietyGame
+    from fsm.society.machine import SocietyGame
 
 LINE = 24  #: characters of a context line
 PAGE = 19  #: characters of a line on a scrolling page (report, society pages): the display font is ~6 px a letter

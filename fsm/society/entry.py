@@ -15,10 +15,10 @@ from companion.rules.society.world import (adjacent_socs, alive, at_war, blocked
                                            in_trade_range, sqs)
 from fsm.prompts import Choice, Confirm, Number, Option, Prompt
 
-from .common import BACK, clip, readings, sname, soc, world, wrap
+from fsm.society.common import BACK, clip, readings, sname, soc, world, wrap
 
 if TYPE_CHECKING:
-    from .machine import SocietyGame
+    from fsm.society.machine import SocietyGame
 
 #: the fields each kind of order asks for, in order
 STEPS: dict[str, tuple[str, ...]] = {

@@ -15,8 +15,8 @@ from companion.rules.society.world import map_rows
 from fsm.base import GameMachine, OptionSpec
 from fsm.prompts import Info, Prompt, View, validate_answer
 
-from . import entry, report, setup
-from .common import readings, soc, world, wrap
+from fsm.society import entry, report, setup
+from fsm.society.common import readings, soc, world, wrap
 
 log = logging.getLogger(__name__)
 

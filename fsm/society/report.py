@@ -8,10 +8,10 @@ from companion.rules.society.data import PHASE_NAMES
 from companion.rules.society.world import map_rows, new_world, seat_mark
 from fsm.prompts import View
 
-from .common import PAGE, clip, wrap
+from fsm.society.common import PAGE, clip, wrap
 
 if TYPE_CHECKING:
-    from .machine import SocietyGame
+    from fsm.society.machine import SocietyGame
 
 PHASE_TITLES: dict[str, str] = {
     "revolution": "Revolutions", "espionage": "1. Espionage", "trade": "2. Trade", "research": "3a. Research",
@@ -77,7 +77,7 @@ def render(g: "SocietyGame", fmt: str = "markdown") -> str:
         return "\n".join(out) + "\n"
     if not reports:
         out += [h(f"Society: turn {w['turn']} about to start"), ""]
-        from .machine import summary
+        from fsm.society.machine import summary
 
         for k in w["soc"]:
             s2 = summary(w, k)
@@ -139,7 +139,7 @@ def views(g: "SocietyGame") -> list[View]:
             plan = new_world([p.name for p in g.players], int(s["w"]), int(s["h"]), list(s["squares"]))
             out.append(View("Map", tuple(device_map(plan))))
         return out
-    from .machine import summary
+    from fsm.society.machine import summary
 
     out = [View("Map", tuple(device_map(w)))]
     reps = g.data["reports"]

@@ -9,10 +9,10 @@ from companion.rules.society import geo
 from companion.rules.society.world import new_world
 from fsm.prompts import Choice, Number, Option, Prompt, Random
 
-from .common import BACK, clip
+from fsm.society.common import BACK, clip
 
 if TYPE_CHECKING:
-    from .machine import SocietyGame
+    from fsm.society.machine import SocietyGame
 
 SEEDS = tuple(str(i) for i in range(1, 33))
 

@@ -1,6 +1,6 @@
 """SOVERANA — Running a sustainable city (six managers, five rounds). See :mod:`fsm.soverana.game`."""
 from __future__ import annotations
 
-from .game import SoveranaGame
+from fsm.soverana.game import SoveranaGame
 
 __all__ = ["SoveranaGame"]

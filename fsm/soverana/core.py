@@ -9,8 +9,8 @@ from typing import Any, Iterable
 
 from companion.rules import soverana as R
 
-from ..base import GameMachine
-from ..prompts import Info, Prompt
+from fsm.base import GameMachine
+from fsm.prompts import Info, Prompt
 
 log = logging.getLogger(__name__)
 

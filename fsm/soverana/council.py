@@ -10,10 +10,10 @@ from typing import Any
 
 from companion.rules import soverana as R
 
-from ..prompts import Choice, Info, MultiSelect, Number, Option, Prompt, SecretVote
-from ..turns import next_seat, order_from
-from .core import ABBR, SoveranaCore, dept_list, lines, short_dept
-from .setup import SetupPhase, new_rolloff
+from fsm.prompts import Choice, Info, MultiSelect, Number, Option, Prompt, SecretVote
+from fsm.turns import next_seat, order_from
+from fsm.soverana.core import ABBR, SoveranaCore, dept_list, lines, short_dept
+from fsm.soverana.setup import SetupPhase, new_rolloff
 
 
 class CouncilPhase(SetupPhase, SoveranaCore):

@@ -5,8 +5,8 @@ from typing import Any
 
 from companion.rules import soverana as R
 
-from ..prompts import Choice, Number, Option, Prompt
-from .core import LIST_LINE, SoveranaCore, fit, lines, short_dept
+from fsm.prompts import Choice, Number, Option, Prompt
+from fsm.soverana.core import LIST_LINE, SoveranaCore, fit, lines, short_dept
 
 
 class DistributionPhase(SoveranaCore):

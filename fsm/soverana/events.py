@@ -10,8 +10,8 @@ from typing import Any
 
 from companion.rules import soverana as R
 
-from ..prompts import Choice, Info, MultiSelect, Number, Option, Prompt
-from .core import ABBR, LIST_LINE, SoveranaCore, fit, lines, short_dept
+from fsm.prompts import Choice, Info, MultiSelect, Number, Option, Prompt
+from fsm.soverana.core import ABBR, LIST_LINE, SoveranaCore, fit, lines, short_dept
 
 MINOR_EVENTS = 2
 

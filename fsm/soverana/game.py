@@ -11,14 +11,14 @@ from typing import Any, Callable, Mapping
 
 from companion.rules import soverana as R
 
-from ..base import OptionSpec
-from ..prompts import Info, InvalidAnswer, Prompt, validate_answer
-from .council import CouncilPhase
-from .distribution import DistributionPhase
-from .events import EventPhase
-from .moving import MovingPhase
-from .report import Reports
-from .setup import new_rolloff
+from fsm.base import OptionSpec
+from fsm.prompts import Info, InvalidAnswer, Prompt, validate_answer
+from fsm.soverana.council import CouncilPhase
+from fsm.soverana.distribution import DistributionPhase
+from fsm.soverana.events import EventPhase
+from fsm.soverana.moving import MovingPhase
+from fsm.soverana.report import Reports
+from fsm.soverana.setup import new_rolloff
 
 log = logging.getLogger(__name__)
 

@@ -12,8 +12,8 @@ from typing import Any
 
 from companion.rules import soverana as R
 
-from ..prompts import Choice, MultiSelect, Option, Prompt
-from .core import SoveranaCore, lines, short_dept
+from fsm.prompts import Choice, MultiSelect, Option, Prompt
+from fsm.soverana.core import SoveranaCore, lines, short_dept
 
 
 class MovingPhase(SoveranaCore):

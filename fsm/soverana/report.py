@@ -5,8 +5,8 @@ from typing import Any
 
 from companion.rules import soverana as R
 
-from ..prompts import View
-from .core import ABBR, SoveranaCore, dept_list, fit, short_dept
+from fsm.prompts import View
+from fsm.soverana.core import ABBR, SoveranaCore, dept_list, fit, short_dept
 
 PAGE = 6  #: lines per menu page
 

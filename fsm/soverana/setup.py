@@ -5,9 +5,9 @@ from typing import Any
 
 from companion.rules import soverana as R
 
-from ..prompts import Choice, Dice, Option, Prompt, Random
-from ..turns import rolloff_next, rolloff_record, rolloff_start, rolloff_tie
-from .core import SoveranaCore, lines, short_dept
+from fsm.prompts import Choice, Dice, Option, Prompt, Random
+from fsm.turns import rolloff_next, rolloff_record, rolloff_start, rolloff_tie
+from fsm.soverana.core import SoveranaCore, lines, short_dept
 
 
 class SetupPhase(SoveranaCore):

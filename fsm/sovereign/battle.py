@@ -10,12 +10,12 @@ from companion.rules.sovereign.odds import battle_odds
 from companion.rules.sovereign.units import Fighter
 from fsm.prompts import Choice, Dice, MultiSelect, Option, Prompt
 
-from . import battle_setup as bs
-from .common import BACK, clip, count_units, pl, short, use_bonus
-from .battle_setup import bt, fighters, seat_of
+from fsm.sovereign import battle_setup as bs
+from fsm.sovereign.common import BACK, clip, count_units, pl, short, use_bonus
+from fsm.sovereign.battle_setup import bt, fighters, seat_of
 
 if TYPE_CHECKING:
-    from .machine import SovereignGame
+    from fsm.sovereign.machine import SovereignGame
 
 ROLL_STEPS = ("att_roll", "att_bonus", "def_roll", "def_bonus")
 SIDE_KEY = {Side.ATTACK: "att", Side.DEFEND: "def"}

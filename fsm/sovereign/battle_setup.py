@@ -15,10 +15,10 @@ from companion.rules.sovereign.terrain import BUILDABLE, BY_KEY as TERRAIN
 from companion.rules.sovereign.units import Fighter, default_table, norm_name
 from fsm.prompts import Choice, Number, Option, Prompt
 
-from .common import BACK, bonus_ready, clip, held, pl, short, unit_stats_known, wrap
+from fsm.sovereign.common import BACK, bonus_ready, clip, held, pl, short, unit_stats_known, wrap
 
 if TYPE_CHECKING:
-    from .machine import SovereignGame
+    from fsm.sovereign.machine import SovereignGame
 
 STAT_FIELDS = (("Attack", 30), ("Defence", 30), ("Move", 30), ("Range", 9))
 WHERE_LABEL = {"field": "Open field", "city": "City", "fort": "Manned fort", "sea": "At sea"}

@@ -13,11 +13,11 @@ from companion.rules.sovereign import techs as rt
 from companion.rules.sovereign.scoring import MAX_CITY
 from fsm.prompts import Choice, Option, Prompt
 
-from .cities import new_city
-from .common import BACK, clip, gain_tech, held, holdings, pl, short, warn_box
+from fsm.sovereign.cities import new_city
+from fsm.sovereign.common import BACK, clip, gain_tech, held, holdings, pl, short, warn_box
 
 if TYPE_CHECKING:
-    from .machine import SovereignGame
+    from fsm.sovereign.machine import SovereignGame
 
 KINDS = ("capture", "fortcap")
 

@@ -7,10 +7,10 @@ from typing import TYPE_CHECKING, Any
 from companion.rules.sovereign.scoring import MAX_CITY
 from fsm.prompts import Choice, Option, Prompt
 
-from .common import BACK, clip, pl, short, tiles
+from fsm.sovereign.common import BACK, clip, pl, short, tiles
 
 if TYPE_CHECKING:
-    from .machine import SovereignGame
+    from fsm.sovereign.machine import SovereignGame
 
 
 def new_city(g: "SovereignGame", seat: int, n_tiles: int = 1) -> dict[str, Any]:

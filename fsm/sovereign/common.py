@@ -13,7 +13,7 @@ from companion.rules.sovereign.scoring import CARD_KINDS, START_CITY
 if TYPE_CHECKING:
     from companion.rules.sovereign.box import Holdings
 
-    from .machine import SovereignGame
+    from fsm.sovereign.machine import SovereignGame
 
 LINE = 24  #: characters of a context line
 TITLE = 20  #: characters of a title

@@ -13,8 +13,8 @@ from fsm.base import GameMachine, OptionSpec
 from fsm.clock_option import ClockOption
 from fsm.prompts import Info, Prompt, View, validate_answer
 
-from . import battle, battle_setup, capture, cities, manoeuvre, spend, techpick, turn, views
-from .common import held, new_player, pl, tiles
+from fsm.sovereign import battle, battle_setup, capture, cities, manoeuvre, spend, techpick, turn, views
+from fsm.sovereign.common import held, new_player, pl, tiles
 
 log = logging.getLogger(__name__)
 

@@ -7,15 +7,15 @@ from fsm.prompts import Choice, Option, Prompt
 
 from companion.rules.sovereign import techs as rt
 
-from . import battle_setup as bs
-from . import capture
-from .cities import new_city
-from .common import BACK, cards_line, count_units, has, held, holdings, me, pending_line, warn_box
+from fsm.sovereign import battle_setup as bs
+from fsm.sovereign import capture
+from fsm.sovereign.cities import new_city
+from fsm.sovereign.common import BACK, cards_line, count_units, has, held, holdings, me, pending_line, warn_box
 
 SETTLER = "Settler"
 
 if TYPE_CHECKING:
-    from .machine import SovereignGame
+    from fsm.sovereign.machine import SovereignGame
 
 
 def prompt(g: "SovereignGame") -> Prompt:

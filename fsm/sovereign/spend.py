@@ -12,12 +12,12 @@ from companion.rules.sovereign.scoring import BASE_ACTIONS, MAX_CITY
 from companion.rules.sovereign.terrain import BUILDABLE, BY_KEY as TERRAIN, build_cost
 from fsm.prompts import Choice, Number, Option, Prompt
 
-from . import techpick
-from .common import (BACK, bonus_ready, clip, count_units, gain_tech, has, held, holdings, me, short, unit_cost,
+from fsm.sovereign import techpick
+from fsm.sovereign.common import (BACK, bonus_ready, clip, count_units, gain_tech, has, held, holdings, me, short, unit_cost,
                      use_bonus, warn_box)
 
 if TYPE_CHECKING:
-    from .machine import SovereignGame
+    from fsm.sovereign.machine import SovereignGame
 
 PHASES = ("research", "expansion", "units")
 KINDS = ("research", "free", "expand", "fort", "unit", "nat")

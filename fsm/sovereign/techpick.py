@@ -10,10 +10,10 @@ from typing import TYPE_CHECKING, Any
 from companion.rules.sovereign import techs as rt
 from fsm.prompts import Choice, Option, Prompt
 
-from .common import BACK, clip, held, me, pl, short
+from fsm.sovereign.common import BACK, clip, held, me, pl, short
 
 if TYPE_CHECKING:
-    from .machine import SovereignGame
+    from fsm.sovereign.machine import SovereignGame
 
 
 def _takeable(g: "SovereignGame", victim: int) -> list[rt.Tech]:
@@ -69,7 +69,7 @@ def answer(g: "SovereignGame", value: Any) -> None:
     g.data["sub"] = None
     if sub["how"] == "spies":
         me(g)["oneshot"].pop("espionage", None)
-    from .common import gain_tech
+    from fsm.sovereign.common import gain_tech
 
     gain_tech(g, seat, value, f"{sub['how']} from {g.player_name(victim)}:")
     g.check_tech_win(seat)

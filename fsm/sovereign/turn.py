@@ -9,10 +9,10 @@ from companion.rules.sovereign import techs as rt
 from fsm.prompts import Choice, Dice, Info, Option, Prompt
 from fsm.turns import next_seat, order_from, rolloff_lines, rolloff_next, rolloff_record, rolloff_start
 
-from .common import bonus_ready, cards_line, city_count, has, me, pending_line, pl, tiles, wrap
+from fsm.sovereign.common import bonus_ready, cards_line, city_count, has, me, pending_line, pl, tiles, wrap
 
 if TYPE_CHECKING:
-    from .machine import SovereignGame
+    from fsm.sovereign.machine import SovereignGame
 
 
 # ----------------------------------------------------------------------------------------------------- setup

@@ -6,10 +6,10 @@ from typing import TYPE_CHECKING
 from companion.rules.sovereign import techs as rt
 from fsm.prompts import View
 
-from .common import cards_line, clip, held, pl, tiles, wrap
+from fsm.sovereign.common import cards_line, clip, held, pl, tiles, wrap
 
 if TYPE_CHECKING:
-    from .machine import SovereignGame
+    from fsm.sovereign.machine import SovereignGame
 
 LOG_LINES = 30
 

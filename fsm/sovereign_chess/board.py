@@ -5,7 +5,7 @@ from companion.rules.sovereign_chess import AnyChess, Colour, square_name
 from companion.rules.sovereign_chess.squares import COLOUR_SQUARES, NSQ, SQ_COLOUR
 from fsm.prompts import BoardView
 
-from .entry import Entry
+from fsm.sovereign_chess.entry import Entry
 
 
 def cell_style(game: AnyChess, colour: Colour, viewer: int) -> str:

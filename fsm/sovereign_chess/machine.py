@@ -16,8 +16,8 @@ from fsm.base import GameMachine, OptionSpec
 from fsm.clock_option import ClockOption
 from fsm.prompts import Choice, Option, Prompt, Random, View
 
-from .board import board_view, changes, control, holdings, neutral
-from .entry import Entry, move_entries, move_options
+from fsm.sovereign_chess.board import board_view, changes, control, holdings, neutral
+from fsm.sovereign_chess.entry import Entry, move_entries, move_options
 
 log = logging.getLogger(__name__)
 

@@ -19,7 +19,7 @@ from fsm.prompts import Choice, Info, Option, Prompt, Random, View
 from fsm.sovereign_chess.board import board_view, changes, holdings
 from fsm.sovereign_chess.entry import Entry, move_entries, move_options
 
-from .status import ARMIES, announcements, check_lines, check_toast, standing, status_lines, turn_events, wrap
+from fsm.sovereign_chess_royale.status import ARMIES, announcements, check_lines, check_toast, standing, status_lines, turn_events, wrap
 
 log = logging.getLogger(__name__)
 

@@ -1,6 +1,6 @@
 """Sovereign's Chain: the machine (``SovereignsChainGame``), split into one mixin per phase."""
 from __future__ import annotations
 
-from .game import SovereignsChainGame
+from fsm.sovereigns_chain.game import SovereignsChainGame
 
 __all__ = ["SovereignsChainGame"]

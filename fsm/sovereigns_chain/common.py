@@ -12,8 +12,8 @@ from companion.rules.sovereigns_chain import CHAIN_LIMIT, EVENT_CARDS, Chain, Ch
 from companion.rules.sovereigns_chain import chain as ch
 from companion.rules.sovereigns_chain import endgame, tokens
 
-from ..base import GameMachine
-from ..prompts import InvalidAnswer, Option, Prompt
+from fsm.base import GameMachine
+from fsm.prompts import InvalidAnswer, Option, Prompt
 
 log = logging.getLogger(__name__)
 

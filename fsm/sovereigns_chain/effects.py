@@ -13,9 +13,9 @@ from companion.rules.sovereigns_chain import chain as ch
 from companion.rules.sovereigns_chain import solitaire, tokens
 from companion.rules.sovereigns_chain.model import Card, Chain, ChainError
 
-from ..prompts import Choice, Number, Option, Prompt
-from .common import TITLE, WIDE, ChainBase, fit, seat_of
-from .setup import VALUE_HI, VALUE_LO
+from fsm.prompts import Choice, Number, Option, Prompt
+from fsm.sovereigns_chain.common import TITLE, WIDE, ChainBase, fit, seat_of
+from fsm.sovereigns_chain.setup import VALUE_HI, VALUE_LO
 
 KIND = {"shield": TokenKind.SHIELD, "mod": TokenKind.MODIFIER, "take_shield": TokenKind.SHIELD,
         "take_mod": TokenKind.MODIFIER}

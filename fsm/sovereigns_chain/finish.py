@@ -3,8 +3,8 @@ from __future__ import annotations
 
 from companion.rules.sovereigns_chain import match
 
-from ..prompts import Choice, Info, Option, Prompt
-from .common import ChainBase, fit
+from fsm.prompts import Choice, Info, Option, Prompt
+from fsm.sovereigns_chain.common import ChainBase, fit
 
 
 class FinishPhase(ChainBase):

@@ -10,16 +10,16 @@ from companion.rules.sovereigns_chain import MAX_PLAYERS, LastCard, TokenKind
 from companion.rules.sovereigns_chain import chain as ch
 from companion.rules.sovereigns_chain import solitaire, tokens
 
-from ..base import OptionSpec
-from ..prompts import Prompt, View, validate_answer
-from .common import LINE, TITLE, WIDE, fit
-from .effects import EffectsPhase
-from .finish import FinishPhase
-from .reveal import RevealPhase
-from .scoring import ScoringPhase
-from .setup import SetupPhase
-from .solo import SoloPhase
-from .turns import TurnPhase
+from fsm.base import OptionSpec
+from fsm.prompts import Prompt, View, validate_answer
+from fsm.sovereigns_chain.common import LINE, TITLE, WIDE, fit
+from fsm.sovereigns_chain.effects import EffectsPhase
+from fsm.sovereigns_chain.finish import FinishPhase
+from fsm.sovereigns_chain.reveal import RevealPhase
+from fsm.sovereigns_chain.scoring import ScoringPhase
+from fsm.sovereigns_chain.setup import SetupPhase
+from fsm.sovereigns_chain.solo import SoloPhase
+from fsm.sovereigns_chain.turns import TurnPhase
 
 log = logging.getLogger(__name__)
 

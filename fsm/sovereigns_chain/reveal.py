@@ -5,8 +5,8 @@ from __future__ import annotations
 from companion.rules.sovereigns_chain import chain as ch
 from companion.rules.sovereigns_chain import endgame
 
-from ..prompts import Choice, Option, Prompt
-from .common import ChainBase, fit
+from fsm.prompts import Choice, Option, Prompt
+from fsm.sovereigns_chain.common import ChainBase, fit
 
 
 class RevealPhase(ChainBase):

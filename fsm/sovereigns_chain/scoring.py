@@ -10,9 +10,9 @@ from companion.rules.sovereigns_chain import (CardEntry, LastCard, PlayStatus, S
 from companion.rules.sovereigns_chain import chain as ch
 from companion.rules.sovereigns_chain import endgame
 
-from ..prompts import Choice, Number, Option, Prompt
-from .common import ChainBase, fit
-from .setup import VALUE_HI, VALUE_LO
+from fsm.prompts import Choice, Number, Option, Prompt
+from fsm.sovereigns_chain.common import ChainBase, fit
+from fsm.sovereigns_chain.setup import VALUE_HI, VALUE_LO
 
 TOTAL_LO, TOTAL_HI = -99, 299
 MOD_LO, MOD_HI = -21, 21

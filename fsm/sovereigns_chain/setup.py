@@ -5,8 +5,8 @@ from companion.rules.sovereigns_chain import SOLITAIRE_POSITIONS, Suit
 from companion.rules.sovereigns_chain import chain as ch
 from companion.rules.sovereigns_chain import match, solitaire, tokens
 
-from ..prompts import Choice, Confirm, Number, Option, Prompt, Random
-from .common import ChainBase, fit
+from fsm.prompts import Choice, Confirm, Number, Option, Prompt, Random
+from fsm.sovereigns_chain.common import ChainBase, fit
 
 #: printed values accepted when a value is typed in
 VALUE_LO, VALUE_HI = 0, 30

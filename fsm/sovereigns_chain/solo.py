@@ -6,9 +6,9 @@ from companion.rules.sovereigns_chain import SOLITAIRE_POSITIONS, Suit
 from companion.rules.sovereigns_chain import chain as ch
 from companion.rules.sovereigns_chain import solitaire
 
-from ..prompts import Choice, Confirm, Number, Option, Prompt
-from .common import ChainBase, fit
-from .setup import VALUE_HI, VALUE_LO
+from fsm.prompts import Choice, Confirm, Number, Option, Prompt
+from fsm.sovereigns_chain.common import ChainBase, fit
+from fsm.sovereigns_chain.setup import VALUE_HI, VALUE_LO
 
 
 class SoloPhase(ChainBase):

@@ -6,8 +6,8 @@ from companion.rules.sovereigns_chain import Chain
 from companion.rules.sovereigns_chain import chain as ch
 from companion.rules.sovereigns_chain import endgame
 
-from ..prompts import Choice, Option, Prompt
-from .common import ChainBase, fit, seat_of
+from fsm.prompts import Choice, Option, Prompt
+from fsm.sovereigns_chain.common import ChainBase, fit, seat_of
 
 
 class TurnPhase(ChainBase):

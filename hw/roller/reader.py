@@ -23,8 +23,8 @@ import serial  # type: ignore[import-untyped]
 from companion.events import Event, RollerState, RollerStatusEvent, RollEvent
 from hw import faults
 
-from . import ports
-from .protocol import (MAX_DICE, OFFLINE_AFTER, REJECT_KINDS, ROLLER_TYPES, SIDES, Ack, Beat, Decoder, Err,
+from hw.roller import ports
+from hw.roller.protocol import (MAX_DICE, OFFLINE_AFTER, REJECT_KINDS, ROLLER_TYPES, SIDES, Ack, Beat, Decoder, Err,
                        Hello, HelloQuery, Message, Req, Roll, encode)
 
 log = logging.getLogger(__name__)

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
-from .protocol import (ACK_TIMEOUT, BEAT_INTERVAL, HOST_TYPES, MAX_DICE, MAX_RESENDS, PROTOCOL_VERSION, SIDES,
+from hw.roller.protocol import (ACK_TIMEOUT, BEAT_INTERVAL, HOST_TYPES, MAX_DICE, MAX_RESENDS, PROTOCOL_VERSION, SIDES,
                        Ack, Beat, Decoder, Err, Hello, HelloQuery, Message, Req, Roll, encode)
 
 log = logging.getLogger(__name__)

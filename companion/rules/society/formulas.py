@@ -8,7 +8,7 @@ from dataclasses import dataclass, fields
 from fractions import Fraction
 from typing import Any, Mapping
 
-from .data import GOVERNMENTS, tech_base_cost
+from companion.rules.society.data import GOVERNMENTS, tech_base_cost
 
 
 @dataclass(frozen=True)

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import formulas as f
-from . import geo
-from .data import (GOVERNMENTS, KEEP_PHASES, MAX_CARAVANS, MAX_SPIES, PHASES, SPIES_LEVEL, WONDER_BY_KEY,
+from companion.rules.society import formulas as f
+from companion.rules.society import geo
+from companion.rules.society.data import (GOVERNMENTS, KEEP_PHASES, MAX_CARAVANS, MAX_SPIES, PHASES, SPIES_LEVEL, WONDER_BY_KEY,
                    tech_name)
-from .world import (World, adjacent_socs, alive, at_war, blocked, can_build_level, holds, in_trade_range, sq, sqs,
+from companion.rules.society.world import (World, adjacent_socs, alive, at_war, blocked, can_build_level, holds, in_trade_range, sq, sqs,
                     wonder_name)
 
 Order = dict[str, Any]
@@ -80,13 +80,13 @@ def why_not(w: World, orders: list[Order], o: Order, r: f.Readings = f.DEFAULT) 
         _static(w, orders, o, r)
     except (OrderError, geo.SquareError) as e:
         return str(e)
-    from .resolve import resolve
+    from companion.rules.society.resolve import resolve
 
     _new, rep = resolve(w, [*orders, o], r)
     res = rep["results"][-1]
     if res.startswith("cut: "):
         # at entry the new order is simply refused: say what it costs and what is left for production
-        from .resolve import production_cost, spendable
+        from companion.rules.society.resolve import production_cost, spendable
 
         seat = str(o["seat"])
         need = production_cost(w, [*orders, o], seat, r) - production_cost(w, orders, seat, r)

@@ -9,11 +9,11 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from . import formulas as f
-from . import geo
-from .data import (COLOSSEUM_EXPIRES, GOVERNMENTS, MAX_CARAVANS, MAX_SPIES, NUKE_COST, PART_COST, PHASE_NAMES,
+from companion.rules.society import formulas as f
+from companion.rules.society import geo
+from companion.rules.society.data import (COLOSSEUM_EXPIRES, GOVERNMENTS, MAX_CARAVANS, MAX_SPIES, NUKE_COST, PART_COST, PHASE_NAMES,
                    PRODUCTION, SDI_COST, SILK_ROAD_EXPIRES, SPIES_LEVEL, WONDER_BY_KEY, tech_name)
-from .world import (Soc, World, adjacent_socs, alive, at_war, blocked, can_build_level, free_wonder_city, holds,
+from companion.rules.society.world import (Soc, World, adjacent_socs, alive, at_war, blocked, can_build_level, free_wonder_city, holds,
                     in_trade_range, sq, sqs, war_key, wonder_name, wonder_squares)
 
 Order = dict[str, Any]
@@ -490,7 +490,7 @@ def _aid(t: Turn) -> None:
 
 # ---------------------------------------------------------------------------------------------- 5 war
 def _war(t: Turn) -> None:
-    from .war import fight_all
+    from companion.rules.society.war import fight_all
 
     for i, o in t.of("declare"):
         a, b = o["seat"], o["target"]
@@ -594,7 +594,7 @@ def _victory(t: Turn) -> None:
 
 def describe(o: Order, w: World) -> str:
     """An order in a few words (the report, the device's order list)."""
-    from .orders import describe as d
+    from companion.rules.society.orders import describe as d
 
     return d(o, w)
 

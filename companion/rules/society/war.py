@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from . import formulas as f
-from . import geo
-from .world import adjacent_socs, at_war, holds, sq, sqs, war_key, wonder_squares
+from companion.rules.society import formulas as f
+from companion.rules.society import geo
+from companion.rules.society.world import adjacent_socs, at_war, holds, sq, sqs, war_key, wonder_squares
 
 if TYPE_CHECKING:
-    from .resolve import Order, Turn
+    from companion.rules.society.resolve import Order, Turn
 
 
 def fight_all(t: "Turn") -> None:

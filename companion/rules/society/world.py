@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import geo
-from .data import START_GOLD, WONDER_BY_KEY
-from .formulas import Readings
+from companion.rules.society import geo
+from companion.rules.society.data import START_GOLD, WONDER_BY_KEY
+from companion.rules.society.formulas import Readings
 
 World = dict[str, Any]
 Soc = dict[str, Any]

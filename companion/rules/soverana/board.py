@@ -13,8 +13,8 @@ from collections import deque
 from pathlib import Path
 from typing import Any, Mapping
 
-from .locfile import LocationsFileError, _key
-from .model import LOCATION_NAMES
+from companion.rules.soverana.locfile import LocationsFileError, _key
+from companion.rules.soverana.model import LOCATION_NAMES
 
 log = logging.getLogger(__name__)
 

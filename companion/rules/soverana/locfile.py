@@ -11,8 +11,8 @@ import tomllib
 from pathlib import Path
 from typing import Any, Mapping
 
-from ...errors import ConfigError
-from .model import DEPARTMENTS, INDEPENDENT, LOCATION_NAMES
+from companion.errors import ConfigError
+from companion.rules.soverana.model import DEPARTMENTS, INDEPENDENT, LOCATION_NAMES
 
 log = logging.getLogger(__name__)
 

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Mapping, Sequence
 
-from .model import (ACTIVE, CITY_HALL, COLLAPSE_OVER, CRISIS, POOL_CAP, RESOURCE_FLOOR, STOCK_EXCHANGE,
+from companion.rules.soverana.model import (ACTIVE, CITY_HALL, COLLAPSE_OVER, CRISIS, POOL_CAP, RESOURCE_FLOOR, STOCK_EXCHANGE,
                     STOCK_EXCHANGE_BONUS, TEAM_WIN_OVER, Outcome)
 
 States = Mapping[str, str]

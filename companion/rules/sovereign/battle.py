@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Sequence
 
-from .units import Fighter
+from companion.rules.sovereign.units import Fighter
 
 MAX_ARMY = 7
 MAX_ARMY_ATOMIC = 8

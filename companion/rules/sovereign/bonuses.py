@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from enum import Enum
 
-from .techs import Bonus, tech
+from companion.rules.sovereign.techs import Bonus, tech
 
 
 class Timing(str, Enum):

@@ -15,8 +15,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Sequence
 
-from .battle import Explode, Field, Side, army_sum, defence_bonus, removal_order
-from .units import Fighter
+from companion.rules.sovereign.battle import Explode, Field, Side, army_sum, defence_bonus, removal_order
+from companion.rules.sovereign.units import Fighter
 
 SIDES = 12
 _FACES = range(1, SIDES + 1)

@@ -5,7 +5,7 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Mapping, Sequence
 
-from .techs import has_all_final
+from companion.rules.sovereign.techs import has_all_final
 
 MAX_CITY = 7
 START_CITY = 4

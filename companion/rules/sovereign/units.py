@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Mapping
 
-from .techs import chart_units
+from companion.rules.sovereign.techs import chart_units
 
 DATA_FILE = Path(__file__).resolve().parents[2] / "data" / "sovereign_units.toml"
 MAX_VALUE = 99

@@ -14,16 +14,16 @@ own position text (:func:`parse_royale`, :func:`royale_start`) and :func:`royale
 """
 from __future__ import annotations
 
-from .errors import ChessError, IllegalMoveError, MoveTextError, PositionTextError
-from .fen import START, parse_position, position_text
-from .game import Outcome, Piece, SovereignChess
-from .moves import Move, MoveKind, parse_move_text
-from .perft import count_legal, divide, perft
-from .position import Position
-from .royale import RoyalePosition, royale_divide, royale_perft
-from .royale_game import MoveReport, RoyaleOutcome, SovereignChessRoyale
-from .royale_text import parse_royale, royale_start, royale_text
-from .squares import Colour, Role, parse_square, square_name
+from companion.rules.sovereign_chess.errors import ChessError, IllegalMoveError, MoveTextError, PositionTextError
+from companion.rules.sovereign_chess.fen import START, parse_position, position_text
+from companion.rules.sovereign_chess.game import Outcome, Piece, SovereignChess
+from companion.rules.sovereign_chess.moves import Move, MoveKind, parse_move_text
+from companion.rules.sovereign_chess.perft import count_legal, divide, perft
+from companion.rules.sovereign_chess.position import Position
+from companion.rules.sovereign_chess.royale import RoyalePosition, royale_divide, royale_perft
+from companion.rules.sovereign_chess.royale_game import MoveReport, RoyaleOutcome, SovereignChessRoyale
+from companion.rules.sovereign_chess.royale_text import parse_royale, royale_start, royale_text
+from companion.rules.sovereign_chess.squares import Colour, Role, parse_square, square_name
 
 #: either game, for code that only reads a position (board views, move entry): both have the same query API
 AnyChess = SovereignChess | SovereignChessRoyale

@@ -4,8 +4,8 @@ from __future__ import annotations
 import statistics
 import time
 
-from .fen import START, parse_position
-from .perft import perft
+from companion.rules.sovereign_chess.fen import START, parse_position
+from companion.rules.sovereign_chess.perft import perft
 
 
 def perft_bench(repeats: int = 7) -> dict[str, float]:

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from typing import Final
 
-from .errors import PositionTextError
-from .position import Position
-from .squares import (
+from companion.rules.sovereign_chess.errors import PositionTextError
+from companion.rules.sovereign_chess.position import Position
+from companion.rules.sovereign_chess.squares import (
     COLOUR_LETTERS,
     COLOUR_SQUARES,
     FILES,

@@ -3,12 +3,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .errors import IllegalMoveError
-from .fen import START, parse_position, position_text
-from .movegen import legal_moves
-from .moves import Move, move_from_packed, parse_move_text, spec_matches
-from .position import Position
-from .squares import COLOUR_SQUARES, Colour, Role, iter_bits
+from companion.rules.sovereign_chess.errors import IllegalMoveError
+from companion.rules.sovereign_chess.fen import START, parse_position, position_text
+from companion.rules.sovereign_chess.movegen import legal_moves
+from companion.rules.sovereign_chess.moves import Move, move_from_packed, parse_move_text, spec_matches
+from companion.rules.sovereign_chess.position import Position
+from companion.rules.sovereign_chess.squares import COLOUR_SQUARES, Colour, Role, iter_bits
 
 
 @dataclass(frozen=True)

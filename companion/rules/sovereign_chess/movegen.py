@@ -7,8 +7,8 @@ move, see :func:`legal_moves`), so only king moves, pinned pieces, regime change
 """
 from __future__ import annotations
 
-from .position import KIND_CASTLE, KIND_DEFECT, Position, compute_control, pack
-from .squares import (
+from companion.rules.sovereign_chess.position import KIND_CASTLE, KIND_DEFECT, Position, compute_control, pack
+from companion.rules.sovereign_chess.squares import (
     BISHOP,
     COLOUR_MASK,
     DIAG8,

@@ -19,9 +19,9 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass
 
-from .errors import MoveTextError
-from .position import KIND_CASTLE, KIND_DEFECT, KIND_NORMAL, pack
-from .squares import COLOUR_LETTERS, FILES, Colour, Role, parse_square, square_name
+from companion.rules.sovereign_chess.errors import MoveTextError
+from companion.rules.sovereign_chess.position import KIND_CASTLE, KIND_DEFECT, KIND_NORMAL, pack
+from companion.rules.sovereign_chess.squares import COLOUR_LETTERS, FILES, Colour, Role, parse_square, square_name
 
 _COLOUR_NAMES = {c.label: c for c in Colour}
 

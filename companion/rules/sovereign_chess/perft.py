@@ -6,9 +6,9 @@ knights and sliders per piece with ``int.bit_count``); the rest go through make 
 """
 from __future__ import annotations
 
-from .movegen import _castling, legal_moves, piece_moves, pinned_mask, side_masks
-from .position import Position
-from .squares import (
+from companion.rules.sovereign_chess.movegen import _castling, legal_moves, piece_moves, pinned_mask, side_masks
+from companion.rules.sovereign_chess.position import Position
+from companion.rules.sovereign_chess.squares import (
     ALL_COLOUR_SQUARES,
     COLOUR_MASK,
     FULL,

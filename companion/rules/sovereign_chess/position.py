@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Final, Sequence
 
-from .squares import (
+from companion.rules.sovereign_chess.squares import (
     COLOUR_SQUARES,
     DIAG8,
     I1,

@@ -20,9 +20,9 @@ from __future__ import annotations
 
 from typing import Final, Sequence
 
-from .movegen import piece_moves
-from .position import KIND_CASTLE, KIND_DEFECT, KIND_NORMAL, Position, pack
-from .squares import (
+from companion.rules.sovereign_chess.movegen import piece_moves
+from companion.rules.sovereign_chess.position import KIND_CASTLE, KIND_DEFECT, KIND_NORMAL, Position, pack
+from companion.rules.sovereign_chess.squares import (
     BISHOP,
     COLOUR_MASK,
     COLOUR_SQUARES,

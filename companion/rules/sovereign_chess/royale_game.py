@@ -3,12 +3,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .errors import IllegalMoveError
-from .game import Piece
-from .moves import Move, move_from_packed, parse_move_text, spec_matches
-from .royale import SEATS, RoyalePosition, pseudo_moves
-from .royale_text import parse_royale, royale_start, royale_text
-from .squares import COLOUR_SQUARES, Colour, Role, iter_bits
+from companion.rules.sovereign_chess.errors import IllegalMoveError
+from companion.rules.sovereign_chess.game import Piece
+from companion.rules.sovereign_chess.moves import Move, move_from_packed, parse_move_text, spec_matches
+from companion.rules.sovereign_chess.royale import SEATS, RoyalePosition, pseudo_moves
+from companion.rules.sovereign_chess.royale_text import parse_royale, royale_start, royale_text
+from companion.rules.sovereign_chess.squares import COLOUR_SQUARES, Colour, Role, iter_bits
 
 #: the armies of seats 1–4, in the order of play (the names stay whatever colours the seats own later)
 ARMIES = ("White", "Ash", "Slate", "Black")

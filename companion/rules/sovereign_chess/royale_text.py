@@ -10,10 +10,10 @@ from functools import cache
 from pathlib import Path
 from typing import Final
 
-from .errors import PositionTextError
-from .fen import _DIGITS, _parse_rank, board_text
-from .royale import SEATS, RoyalePosition, castling_line, home_of_line
-from .squares import COLOUR_LETTERS, COLOUR_SQUARES, KING, NSQ, ROOK, SIZE, Colour, parse_square, square_name
+from companion.rules.sovereign_chess.errors import PositionTextError
+from companion.rules.sovereign_chess.fen import _DIGITS, _parse_rank, board_text
+from companion.rules.sovereign_chess.royale import SEATS, RoyalePosition, castling_line, home_of_line
+from companion.rules.sovereign_chess.squares import COLOUR_LETTERS, COLOUR_SQUARES, KING, NSQ, ROOK, SIZE, Colour, parse_square, square_name
 
 START_FILE: Final = Path(__file__).with_name("royale_start.txt")
 _FIELDS: Final = (

@@ -2,11 +2,11 @@
 solitaire, as pure functions over plain JSON values. Imports nothing from hw/ or fsm/."""
 from __future__ import annotations
 
-from . import chain, endgame, match, scoring, solitaire, tokens
-from .model import (CHAIN_LIMIT, CLASS_CARDS, EVENT_CARDS, HAND_SIZE, MAX_PLAYERS, MIN_PLAYERS, POOL_KINDS,
+from companion.rules.sovereigns_chain import chain, endgame, match, scoring, solitaire, tokens
+from companion.rules.sovereigns_chain.model import (CHAIN_LIMIT, CLASS_CARDS, EVENT_CARDS, HAND_SIZE, MAX_PLAYERS, MIN_PLAYERS, POOL_KINDS,
                     SOLITAIRE_POSITIONS, SUPPLY, Card, Chain, ChainError, LastCard, PlayStatus, Stack, Suit,
                     TokenKind)
-from .scoring import CardEntry, ChainScore, leaders, score_cards, score_totals
+from companion.rules.sovereigns_chain.scoring import CardEntry, ChainScore, leaders, score_cards, score_totals
 
 __all__ = ["chain", "endgame", "match", "scoring", "solitaire", "tokens", "CHAIN_LIMIT", "CLASS_CARDS",
            "EVENT_CARDS", "HAND_SIZE", "MAX_PLAYERS", "MIN_PLAYERS", "POOL_KINDS", "SOLITAIRE_POSITIONS", "SUPPLY",

@@ -9,7 +9,7 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from .model import CHAIN_LIMIT, Card, Chain, ChainError, Suit, TokenKind
+from companion.rules.sovereigns_chain.model import CHAIN_LIMIT, Card, Chain, ChainError, Suit, TokenKind
 
 
 def new_card(up: bool, value: int | None = None, printed: Suit | None = None, *, solo: bool = False) -> Card:

@@ -4,7 +4,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Mapping, Sequence
 
-from .model import CHAIN_LIMIT, LastCard, PlayStatus
+from companion.rules.sovereigns_chain.model import CHAIN_LIMIT, LastCard, PlayStatus
 
 
 def next_seat(seat: int, n_players: int, step: int = 1) -> int:

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Mapping, Sequence
 
-from .endgame import next_seat
+from companion.rules.sovereigns_chain.endgame import next_seat
 
 
 def first_player(dealer: int, n_players: int) -> int:

@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Iterable, Mapping
 
-from .model import Suit
+from companion.rules.sovereigns_chain.model import Suit
 
 
 @dataclass(frozen=True)

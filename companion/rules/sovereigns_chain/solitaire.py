@@ -3,8 +3,8 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from .chain import current_suit, modifier_net
-from .model import SOLITAIRE_POSITIONS, Card, Chain, Suit
+from companion.rules.sovereigns_chain.chain import current_suit, modifier_net
+from companion.rules.sovereigns_chain.model import SOLITAIRE_POSITIONS, Card, Chain, Suit
 
 
 def effective_value(card: Card) -> int | None:

@@ -3,8 +3,8 @@ from __future__ import annotations
 
 from typing import Iterable, Mapping
 
-from .chain import chain_tokens
-from .model import POOL_KINDS, SUPPLY, Chain, ChainError, TokenKind
+from companion.rules.sovereigns_chain.chain import chain_tokens
+from companion.rules.sovereigns_chain.model import POOL_KINDS, SUPPLY, Chain, ChainError, TokenKind
 
 Pool = dict[str, int]
 
