@@ -65,7 +65,7 @@ class AnswerEvent:
     """An answer to the current prompt from outside the buttons (a paired phone, via the web view).
 
     It goes through the same journal and the same validation as a button press. ``seq`` is the prompt it answers
-    (:attr:`companion.session.core.Session.prompt_seq`): if the table has moved on meanwhile, it is refused, not applied to
+    (:attr:`companion.session.Session.prompt_seq`): if the table has moved on meanwhile, it is refused, not applied to
     the next question.
     """
 

@@ -7,7 +7,7 @@ from typing import Iterator
 
 from companion.events import Key, KeyEvent, RollEvent
 from companion.games import BUILTIN, load
-from companion.session.core import Session
+from companion.session import Session
 from conftest import EXAMPLES
 
 GAMES = sorted(BUILTIN) + sorted(str(p) for p in EXAMPLES.glob("*.toml"))

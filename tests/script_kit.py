@@ -8,7 +8,7 @@ from typing import Any
 
 from companion.games import load
 from companion.session.headless import parse_script
-from companion.session.core import Session
+from companion.session import Session
 
 SCRIPTS = Path(__file__).parent / "scripts"
 NAMES = ("Ann", "Bob", "Cat", "Dan", "Eve", "Fay")

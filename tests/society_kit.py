@@ -6,7 +6,7 @@ from typing import Any
 
 from companion.events import Key, KeyEvent
 from companion.games import load
-from companion.session.core import Session
+from companion.session import Session
 from fsm.prompts import Choice, Confirm, Info, Number
 
 NAMES = ("Ana", "Ben", "Cleo")

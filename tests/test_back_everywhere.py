@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from companion.events import Key, KeyEvent, RollEvent
 from companion.games import load
-from companion.session.core import Session
+from companion.session import Session
 from fsm.prompts import Choice
 from screen_walk import GAMES, SEEDS, STEPS, walk
 

@@ -8,7 +8,7 @@ from companion.bench.run import sovereign_script
 from companion.config.load import parse_config
 from companion.session.headless import new_record, open_session
 from companion.journal.store import Journal
-from companion.session.core import encode_event
+from companion.session import encode_event
 
 
 def test_a_long_sovereign_game_replays_exactly(tmp_path: Path) -> None:

@@ -11,7 +11,7 @@ from companion.errors import ScriptError
 from companion.events import EntryEvent, Key, KeyEvent
 from companion.games import BUILTIN, load
 from companion.session.headless import play
-from companion.session.core import Session, decode_event, encode_event
+from companion.session import Session, decode_event, encode_event
 from fsm.base import Player, Setup
 from fsm.prompts import Choice, InvalidAnswer
 from fsm.sovereign_chess import SovereignChessGame

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from companion.events import EntryEvent, Key, KeyEvent
-from companion.session.core import Session
+from companion.session import Session
 from fsm.base import Player, Setup
 from fsm.prompts import InvalidAnswer
 from fsm.sovereign_chess import SovereignChessGame

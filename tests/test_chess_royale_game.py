@@ -194,7 +194,7 @@ def test_an_army_with_no_piece_left_is_out_and_passed_over() -> None:
 
 def test_checked_seats_leds_flash_through_the_session() -> None:
     from companion.events import EntryEvent, Key, KeyEvent
-    from companion.session.core import Session
+    from companion.session import Session
     from hw.leds import SimLeds
 
     s = Session(SovereignChessRoyaleGame, seed=1, presets=list(NAMES),
@@ -398,7 +398,7 @@ def test_a_start_option_whose_seat_to_move_cannot_move_is_passed_over() -> None:
 
 def test_four_clocks_run_through_the_session() -> None:
     from companion.events import Key, KeyEvent
-    from companion.session.core import Session
+    from companion.session import Session
 
     s = Session(SovereignChessRoyaleGame, seed=1, presets=list(NAMES),
                 options={"armies": "seats", "clock": "sudden 300"})
@@ -410,7 +410,7 @@ def test_four_clocks_run_through_the_session() -> None:
 
 def test_board_screen_shows_only_the_running_seats_time_of_four() -> None:
     from companion.events import Key, KeyEvent
-    from companion.session.core import Session
+    from companion.session import Session
 
     s = Session(SovereignChessRoyaleGame, seed=1, presets=list(NAMES), options={"armies": "seats", "clock": "sudden 300"})
     s.handle(KeyEvent(Key.OK), 100.0)

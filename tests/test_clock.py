@@ -254,7 +254,7 @@ def test_led_flashes_in_the_last_seconds(tmp_path: Path) -> None:
 
 def test_a_toml_game_with_a_clock_table_runs_a_turn_timer(tmp_path: Path) -> None:
     from companion.games.toml_game import load_toml_game
-    from companion.session.core import Session
+    from companion.session import Session
     from conftest import EXAMPLES
 
     text = (EXAMPLES / "vp-tracker.toml").read_text() + '\n[clock]\nmode = "sudden"\nmain = 30\n'
@@ -280,7 +280,7 @@ def test_a_toml_game_with_a_clock_table_runs_a_turn_timer(tmp_path: Path) -> Non
 
 def test_sovereign_offers_a_turn_timer() -> None:
     from companion.games import load
-    from companion.session.core import Session
+    from companion.session import Session
 
     s = Session(load("sovereign"), seed=1, presets=["Ann", "Bo"], options={"clock": "sudden 120"})
     from companion.events import RollEvent
@@ -303,7 +303,7 @@ def test_a_per_turn_timer_gives_every_turn_the_same_time(tmp_path: Path) -> None
     """``byoyomi 0 1x30`` (TOML: main 0, one period of 30 s): each turn has 30 s; running out is only said, and the
     next turn of that player has the 30 s again."""
     from companion.games.toml_game import load_toml_game
-    from companion.session.core import Session
+    from companion.session import Session
     from conftest import EXAMPLES
 
     timer = '\n[clock]\nmode = "byoyomi"\nmain = 0\nperiod = 30\nperiods = 1\n'

@@ -8,7 +8,7 @@ from PIL import ImageDraw
 
 from companion.events import Key, KeyEvent, RollEvent
 from companion.games import load
-from companion.session.core import Session
+from companion.session import Session
 from companion.ui import draw
 from companion.ui.widgets import Item, ListWidget
 from conftest import EXAMPLES, run_companion

@@ -6,7 +6,7 @@ from typing import Any
 import pytest
 
 from companion.events import Key, KeyEvent, RollEvent
-from companion.session.core import Session, decode_event, encode_event
+from companion.session import Session, decode_event, encode_event
 from fsm.base import GameMachine
 from fsm.prompts import Confirm, Dice, Info, MultiSelect, Number, Prompt, SecretVote, options
 

@@ -7,7 +7,7 @@ from pathlib import Path
 from companion.loop.app import TOAST_SECONDS, toast_seconds
 from companion.events import Key, KeyEvent, RollerState, RollerStatusEvent, RollEvent, TickEvent
 from companion.games import load
-from companion.session.core import Session
+from companion.session import Session
 from conftest import EXAMPLES
 from test_app import make_app, press
 

@@ -9,7 +9,7 @@ import pytest
 from companion.config.load import parse_config
 from companion.errors import ConfigError
 from companion.events import AnswerEvent, Key, KeyEvent
-from companion.session.core import Session, decode_event, encode_event
+from companion.session import Session, decode_event, encode_event
 from companion.web.pairing import PIN_TTL, WRONG_PER_PIN, PairError, Pairing
 from companion.web.screen import pair_frame, qr_image
 from companion.web.snapshot import prompt_json

@@ -107,7 +107,7 @@ def replay_10k() -> dict[str, float]:
     from companion.events import Key, KeyEvent
     from companion.session.headless import new_record, open_session
     from companion.journal.store import Journal
-    from companion.session.core import Session, encode_event
+    from companion.session import Session, encode_event
 
     with tempfile.TemporaryDirectory() as d:
         game = Path(d) / "bench.toml"
@@ -165,7 +165,7 @@ def replay_10k_sovereign() -> dict[str, Any]:
     from companion.config.load import parse_config
     from companion.session.headless import new_record, open_session
     from companion.journal.store import Journal
-    from companion.session.core import Session, encode_event
+    from companion.session import Session, encode_event
 
     events = sovereign_script(10_000)
     with tempfile.TemporaryDirectory() as d:

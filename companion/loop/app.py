@@ -23,7 +23,7 @@ from companion.session.headless import new_record, open_session, resume_verified
 from companion.ui.idle import Idle, Level, shifted
 from companion.journal.store import GameRecord, Journal, RollRecord
 from companion.ui.menus import Home
-from companion.session.core import Session, encode_event
+from companion.session import Session, encode_event
 from companion.ui.draw import new_frame, text_row, title_bar
 
 log = logging.getLogger(__name__)

@@ -5,3 +5,15 @@
 import the games (``fsm``, ``companion.games``), ``companion.ui`` for drawing and ``companion.journal`` for reading;
 never ``companion.loop`` or ``hw``.
 """
+
+from companion.session.clock_steps import ClockSteps
+from companion.session.game_menu import GameMenu
+from companion.session.inputs import EventIn, decode_event, encode_event
+from companion.session.output import SessionOutput
+
+
+class Session(ClockSteps, GameMenu, SessionOutput):
+    """One game in progress (see :mod:`companion.session.core`): its core, clock, game menu and output."""
+
+
+__all__ = ["Session", "EventIn", "encode_event", "decode_event"]

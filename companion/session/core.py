@@ -9,89 +9,34 @@ unlimited undo and redo of game actions (never of cursor moves), and the game me
 """
 from __future__ import annotations
 
-import json
 import logging
 import random
-from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
-
-from PIL import Image
 
 from fsm.base import GameMachine
 from fsm.prompts import Dice, InvalidAnswer, Prompt, Random, SecretVote, validate_answer
 
-from companion.events import AnswerEvent, ClockEvent, EntryEvent, Key, KeyEvent, RollEvent
+from companion.events import AnswerEvent, EntryEvent, Key, RollEvent
 from companion.journal.store import RollRecord
-from companion.session.timekeeper import Timekeeper, clock_setting, draw_time, time_width
-from companion.ui.draw import LIST_W, new_frame, title_bar, wrap
+from companion.session.history import ActionGroup, Overlay, describe
+from companion.events import ClockEvent, KeyEvent
+from companion.session.inputs import EventIn, encode_event
+from companion.session.timekeeper import Timekeeper
+from companion.ui.draw import wrap
 from companion.ui.prompt_screens import DiceContext, PromptScreen, roll_summary, screen_for
-from companion.ui.widgets import (ANNOUNCE_LINES, ANNOUNCE_MORE, TOAST_W, Back, ConfirmWidget, Done, Item, ListWidget, TextView, Toast,
-                         draw_lines, draw_toast)
+from companion.ui.widgets import ANNOUNCE_LINES, TOAST_W, Back, Done, TextView, Toast
 from companion.ui.wizard import SetupWizard
 
 log = logging.getLogger(__name__)
 
-EventIn = KeyEvent | RollEvent | EntryEvent | ClockEvent | AnswerEvent
-
-#: the typed-entry notations a journal line may start with (``move wPi2-i4``)
-ENTRY_KINDS = ("move",)
-
-
-# ------------------------------------------------------------------------------------------------ event text
-def encode_event(ev: EventIn) -> str:
-    """The journal's text for an input: ``ok``, ``up+`` (auto-repeat), ``roll d12 7 5 roller``, or an answer from a
-    phone: ``answer 12 web:seat2 "yes"`` (the prompt number it answers, its source, the value as JSON)."""
-    if isinstance(ev, KeyEvent):
-        return ev.key.value + ("+" if ev.repeat else "")
-    if isinstance(ev, AnswerEvent):
-        return f"answer {ev.seq} {ev.source} {json.dumps(ev.value, separators=(',', ':'))}"
-    if isinstance(ev, EntryEvent):
-        return f"{ev.kind} {ev.text}"
-    if isinstance(ev, ClockEvent):
-        return f"clock {ev.kind} {ev.detail}"
-    return f"roll {ev.die} {' '.join(map(str, ev.values))} {ev.roller}"
-
-
-def decode_event(text: str) -> EventIn:
-    if text.startswith("answer "):
-        _, seq, source, value = text.split(" ", 3)
-        return AnswerEvent(json.loads(value), int(seq), source)
-    if text.startswith("roll "):
-        parts = text.split()
-        return RollEvent(parts[1], tuple(int(v) for v in parts[2:-1]), roller=parts[-1])
-    head, _, rest = text.partition(" ")
-    if head == "clock":
-        kind, _, detail = rest.partition(" ")
-        return ClockEvent(kind, detail)
-    if head in ENTRY_KINDS:
-        return EntryEvent(head, rest)
-    return KeyEvent(Key(text.rstrip("+")), repeat=text.endswith("+"))
-
-
-# ------------------------------------------------------------------------------------------------ history
-@dataclass
-class ActionGroup:
-    """One undoable step: a player's answer and the automatic picks that followed it."""
-
-    answers: list[tuple[Any, bool]] = field(default_factory=list)  #: (value, automatic)
-    dice: list[int] = field(default_factory=list)  #: indices into Session.dice_history
-    title: str = ""
-    player: int | None = None  #: who answered (the prompt's seat)
-    what: str = ""  #: the action in words, for the undo and redo toasts ("Ben: Build a fort")
-    rolled: bool = False  #: a roll or a random pick happened: BACK never takes that back (the menu's Undo does)
-
-
-@dataclass
-class Overlay:
-    """A screen over the game: the game menu, a text page, or a confirmation."""
-
-    kind: str
-    title: str
-    widget: Any
-
 
 # ------------------------------------------------------------------------------------------------ session
-class Session:
+class SessionCore:
+    """Inputs, answers, BACK, undo and redo. :class:`companion.session.Session` adds the clock (``clock_steps``), the
+    game menu (``game_menu``) and the output (``output``); the few steps of theirs this core calls are declared
+    below."""
+
+
     def __init__(self, game_cls: type[GameMachine], *, seed: int, presets: Sequence[str], options: dict[str, Any],
                  sources: Sequence[str] = ("roller", "typed", "rng"),
                  roller_connected: Callable[[], bool] = lambda: False) -> None:
@@ -172,6 +117,22 @@ class Session:
         sides = 6 if die == "d6" else 12
         return [self.rng.randint(1, sides) for _ in range(count)]
 
+    # -------------------------------------------------------------- steps the parts of Session provide
+    def _start_clock(self) -> None:
+        raise NotImplementedError
+
+    def _follow_clock(self) -> None:
+        raise NotImplementedError
+
+    def _on_clock(self, ev: ClockEvent) -> None:
+        raise NotImplementedError
+
+    def _toggle_menu(self) -> None:
+        raise NotImplementedError
+
+    def _overlay_key(self, ev: KeyEvent) -> None:
+        raise NotImplementedError
+
     # -------------------------------------------------------------- inputs
     def handle(self, ev: EventIn, t: float = 0.0, now: float | None = None) -> list[RollRecord]:
         """Apply one input; returns the dice records it produced, for the journal's same transaction.
@@ -237,68 +198,6 @@ class Session:
             return
         self.overlays.clear()
         self._answer(value)
-
-    # -------------------------------------------------------------- the game clock
-    def _start_clock(self) -> None:
-        if self.game is None:
-            return
-        spec = clock_setting(self.game)
-        if spec.running:
-            self.timekeeper = Timekeeper(spec, self.game.seats)
-            self._follow_clock()
-
-    def _follow_clock(self) -> None:
-        """After anything that may change whose turn it is: the clock runs for the game's active seat."""
-        if self.timekeeper is not None and self.game is not None:
-            seat = None if self.game.is_over else self.game.active_seat()
-            self.timekeeper.follow(seat, self._now)
-
-    def _on_clock(self, ev: ClockEvent) -> None:
-        if self.timekeeper is None:
-            return
-        seat = self.timekeeper.apply(ev)
-        if seat is None:
-            if self._now is not None:  # live: the state was just written from this clock; it runs on
-                self.timekeeper.restart(self._now)
-            return
-        if self.game is None or self._game_over:
-            return
-        group = ActionGroup(title="Time", what=f"{self._who(seat)}: time is up", rolled=True)
-        before = self._snapshot()
-        value = {"clock": "timeout", "seat": seat}
-        self._model_answer(value)
-        group.answers.append((value, True))
-        self.action_log.append({"t": self._t, "player": seat, "title": "Time", "answer": value, "auto": True})
-        self.undo_stack.append((before, group))
-        self.redo_stack.clear()
-        self.screen = self._new_screen()
-        self.toast = f"{self.names[seat - 1]}: time is up"
-        self._announce([])
-        self._follow_clock()
-
-    def set_now(self, now: float) -> None:
-        """The app's monotonic time for drawing the clock between inputs."""
-        self._now = now
-
-    def restart_clock(self, now: float) -> None:
-        """After a replay: the running seat's clock goes on from ``now``; the time the companion was off is free."""
-        if self.timekeeper is not None:
-            self._now = now
-            self.timekeeper.restart(now)
-
-    def clock_checkpoint(self, now: float | None) -> ClockEvent | None:
-        """The clock's state to journal, when it changed or is due (None: nothing to write)."""
-        tk = self.timekeeper
-        if tk is None or (now is not None and not tk.checkpoint_due(now)) or (now is None and not tk.dirty):
-            return None
-        return tk.checkpoint(now)
-
-    def clock_flag(self, now: float) -> ClockEvent | None:
-        """The flag to journal when the running seat's time has run out."""
-        if self.timekeeper is None or self._game_over:
-            return None
-        seat = self.timekeeper.clock.flag_due(now)
-        return ClockEvent("flag", str(seat)) if seat is not None else None
 
     @property
     def _game_over(self) -> bool:
@@ -489,250 +388,4 @@ class Session:
         self._follow_clock()
         return f"Redone: {group.what or group.title}"
 
-    # -------------------------------------------------------------- the game menu
-    def _toggle_menu(self) -> None:
-        if self.overlays:
-            self.overlays.clear()
-            return
-        items = [Item("resume", "Back to game"),
-                 Item("undo", "Undo", bool(self.undo_stack), "nothing to undo"),
-                 Item("redo", "Redo", bool(self.redo_stack), "nothing to redo"),
-                 Item("log", "Game log"), Item("dice", "Dice history")]
-        if self.game is not None:
-            items += [Item(f"view:{i}", v.title) for i, v in enumerate(self.game.views())]
-            if not self._game_over:
-                items += [Item(f"act:{o.key}", o.label, o.enabled, o.hint) for o in self._menu_actions()]
-                if self.timekeeper is not None:
-                    paused = self.timekeeper.clock.paused
-                    items.append(Item("clock", "Resume clock" if paused else "Pause clock"))
-        items += [Item("pair", "Pair a phone"), Item("settings", "Settings"), Item("end", "End game")]
-        self.overlays.append(Overlay("menu", "Game menu", ListWidget(items)))
-
-    def _overlay_key(self, ev: KeyEvent) -> None:
-        top = self.overlays[-1]
-        out = top.widget.key(ev.key, ev.repeat)
-        if isinstance(out, Toast):  # the screen refused the press (a greyed-out entry, a count out of range)
-            self.toast = self.refused = out.text
-        elif isinstance(out, Back):
-            self.overlays.pop()
-        elif isinstance(out, Done):
-            if top.kind == "menu":
-                self._menu_pick(str(out.value))
-            elif top.kind == "end":
-                self.overlays.clear()
-                if out.value:
-                    self.ended = True
-            elif top.kind == "entries":  # one entry of the log, whole, wrapped over as many rows as it needs
-                text = top.widget.items[int(out.value)].label
-                self.overlays.append(Overlay("page", top.title, TextView(wrap(text, LIST_W), top=0)))
-            elif top.kind.startswith("act:"):
-                self.overlays.clear()
-                if out.value:
-                    self._answer(top.kind[4:])
-
-    def _menu_actions(self) -> list[Any]:
-        """The prompt's options offered from the game menu (resign, claim a draw)."""
-        p = self.prompt()
-        return [o for o in getattr(p, "options", ()) if getattr(o, "in_menu", False)]
-
-    def _menu_pick(self, key: str) -> None:
-        if key == "resume":
-            self.overlays.clear()
-        elif key == "clock" and self.timekeeper is not None:
-            self.overlays.clear()
-            if self.timekeeper.clock.paused:
-                self.timekeeper.resume(self._now)
-                self.toast = "Clock running"
-            else:
-                self.timekeeper.pause(self._now)
-                self.toast = "Clock paused"
-        elif key.startswith("act:"):  # a game's menu action (resign, claim a draw): asked once more
-            label = next((o.label for o in self._menu_actions() if o.key == key[4:]), key[4:])
-            self.overlays.append(Overlay(key, f"{label}?", ConfirmWidget("Yes", "No", value=False, back_ok=True)))
-        elif key in ("undo", "redo"):
-            self.overlays.clear()
-            self.toast = self.undo() if key == "undo" else self.redo()
-        elif key == "log":
-            lines = list(self.game.data.get("log", [])) if self.game is not None else []
-            self.overlays.append(Overlay("entries", "Game log", entry_list(lines)))
-        elif key == "dice":
-            lines = [self._dice_line(d) for d in self.dice_history]
-            self.overlays.append(Overlay("entries", "Dice history", entry_list(lines)))
-        elif key.startswith("view:") and self.game is not None:
-            views = self.game.views()
-            i = int(key[5:])
-            if i < len(views):
-                self.overlays.append(Overlay("page", views[i].title, TextView(list(views[i].lines), top=0)))
-        elif key == "pair":  # always the same effect on the session (replay has no hook): the App shows the PIN
-            self.overlays.clear()
-            if self.pair_hook is not None:
-                self.pair_hook()
-        elif key == "settings":
-            self.overlays.append(Overlay("page", "Settings", TextView(self.settings_lines(), top=0)))
-        elif key == "end":
-            self.overlays.append(Overlay("end", "End game?", ConfirmWidget("End", "Keep", value=False, back_ok=True)))
-
-    def settings_lines(self) -> list[str]:
-        """What this game runs with: its dice sources and rule switches (fixed when the game was started)."""
-        lines = ["Dice: " + ", ".join(self.sources), "Roller: " + ("connected" if self.roller_connected() else
-                                                                    "offline")]
-        options = self.game.options if self.game is not None else self.game_cls.resolve_options(self.wizard.options)
-        if options:
-            lines.append("Rules:")
-            lines += [f" {k} = {v}" for k, v in sorted(options.items())]
-        lines += ["Kept from the start of", "the game. Settings in the", "main menu: new games."]
-        return lines
-
-    def _dice_line(self, d: dict[str, Any]) -> str:
-        who = self.names[d["player"] - 1] if d["player"] else "Nobody asked"
-        mark = " (undone)" if d["undone"] else ""
-        source = {"rng": "rolled here", "typed": "typed in"}.get(d["source"], d["source"])
-        why = f" for {d['purpose']}" if d.get("purpose") else ""
-        return f"{who}: {d['die']} {' '.join(map(str, d['values']))}{why}, {source}{mark}"
-
-    # -------------------------------------------------------------- output
-    def private_screen(self) -> bool:
-        """The OLED shows an open secret ballot (no menu over it): for the voter's eyes only, never mirrored."""
-        return not self.overlays and self.screen.is_private()
-
-    def render(self) -> Image.Image:
-        img, d = new_frame()
-        if self.overlays:
-            top = self.overlays[-1]
-            title_bar(d, top.title)
-            if top.kind == "end":
-                draw_lines(d, 11, ("End this game?", "It stays in the saved", "games list."), 3)
-            elif top.kind.startswith("act:"):
-                draw_lines(d, 11, (top.title, "Undo takes it back."), 3)
-            top.widget.draw(d, 11)
-        else:
-            self._draw_clock(d)
-        if self.toast:
-            if self.toast_sticky:
-                draw_toast(d, self.toast, ANNOUNCE_LINES, ANNOUNCE_MORE)
-            else:
-                draw_toast(d, self.toast)
-        return img
-
-    def _draw_clock(self, d: Any) -> None:
-        tk = self.timekeeper
-        rows = tk.rows(self.names, self._now) if tk is not None and self.game is not None else []
-        if hasattr(self.screen, "set_clock"):  # a board screen: the clocks in its text half
-            self.screen.set_clock(rows, tk is not None and tk.clock.paused)
-        self.screen.draw(d)
-        if not rows or hasattr(self.screen, "set_clock"):
-            return
-        running = [r for r in rows if r[2]]
-        if running:  # other screens: the running seat's time at the right of the title bar
-            text = running[0][1]
-            w = time_width(text)
-            d.rectangle((127 - w - 3, 0, 127, 10), fill=1)
-            draw_time(d, 126, 0, text, fill=0)
-
-    def clock_shown(self) -> str | None:
-        """The running seat's time as the screen shows it (``clock paused`` while paused), or None without a clock."""
-        tk = self.timekeeper
-        if tk is None or self.game is None or self._game_over:
-            return None
-        if tk.clock.paused:
-            return "clock paused"
-        running = [shown for _name, shown, on in tk.rows(self.names, self._now) if on]
-        return running[0] if running else None
-
-    def clock_warning(self, now: float) -> int | None:
-        """The running seat when it is in its last seconds (the app flashes its LED fast), else None."""
-        tk = self.timekeeper
-        if tk is None or self._game_over or not tk.clock.warning(now):
-            return None
-        return tk.clock.running
-
-    def alerts(self) -> tuple[int, ...]:
-        """Seats whose LED flashes fast as a warning (the game's :meth:`~fsm.base.GameMachine.alert_seats`)."""
-        if self.game is None or self._game_over:
-            return ()
-        return tuple(self.game.alert_seats())
-
-    def leds(self) -> tuple[int | None, bool]:
-        """(the lit seat, whether it blinks because the companion waits for that player)."""
-        p = self.prompt()
-        if self.game is None:
-            return None, False
-        if p.player is not None and not self._game_over:
-            return p.player, True
-        return self.game.active_seat(), False
-
-    @property
-    def status(self) -> str:
-        """The journal's status for this game: "ended" (from the menu), "finished" (game over) or "active"."""
-        if self.ended:
-            return "ended"
-        return "finished" if self.game is not None and self.game.is_over else "active"
-
-    def summary(self) -> str:
-        if self.game is None:
-            return f"{self.game_cls.name}: setting up"
-        g = self.game
-        if g.is_over:
-            w = g.winner_seat()
-            return f"{g.name}: over" + (f", {g.player_name(w)} won" if w is not None else "")
-        seat = g.active_seat()
-        who = f", {g.player_name(seat)}'s turn" if seat else ""
-        return f"{g.name}: round {g.data.get('round')}{who}; " + ", ".join(self.names)
-
-    def state_json(self) -> dict[str, Any]:
-        if self.game is None:
-            names = self.names
-            out: dict[str, Any] = {"game": self.game_cls.game_id, "state": "setup", "round": None,
-                                   "active_player": None,
-                                   "players": [{"name": n, "seat": i + 1} for i, n in enumerate(names)],
-                                   "winner": None}
-        else:
-            out = self.game.state_json()
-            if self.timekeeper is not None:
-                out["clocks"] = self.timekeeper.clock.seconds_left(self._now if self._now is not None else 0.0)
-        out["journal_entries"] = self.n_inputs
-        out["ended"] = self.ended
-        return out
-
-    def export(self) -> dict[str, Any]:
-        return {"game": self.game_cls.game_id, "name": self.game_cls.name,
-                "players": [{"name": n, "seat": i + 1} for i, n in enumerate(self.names)],
-                "actions": [{**a, "answer": "(secret)"} if a.get("secret") else a for a in self.action_log],
-                "dice": self.dice_history,
-                "log": list(self.game.data.get("log", [])) if self.game is not None else [],
-                "outcome": self.state_json(),
-                **({"record": self.game.record()} if self.game is not None and hasattr(self.game, "record") else {})}
-
-
-def entry_list(lines: Sequence[str]) -> ListWidget:
-    """A log as a list, newest at the cursor; OK opens an entry whole."""
-    return ListWidget([Item(str(i), line) for i, line in enumerate(lines)] or [Item("-1", "(nothing yet)", False,
-                                                                                    "nothing to open")],
-                      cursor=max(0, len(lines) - 1))
-
-
-def describe(prompt: Prompt, value: Any, names: Sequence[str]) -> str:
-    """An answer in words, for the undo toast: "Ben: Build a fort (Spend 4 pts)", never a secret ballot."""
-    from fsm.prompts import Choice, Confirm, MultiSelect, Number
-
-    if isinstance(prompt, Choice):
-        label = next((o.label for o in prompt.options if o.key == value), "back" if value == prompt.back else value)
-        what = f"{prompt.title}: {label}" if value == prompt.back else f"{label} ({prompt.title})"
-    elif isinstance(prompt, Number):
-        what = f"{prompt.title} {value}{(' ' + prompt.unit) if prompt.unit else ''}"
-    elif isinstance(prompt, Confirm):
-        what = f"{prompt.title} {prompt.yes if value else prompt.no}"
-    elif isinstance(prompt, MultiSelect):
-        labels = [o.label for o in prompt.options if o.key in value]
-        what = f"{prompt.title}: " + (", ".join(labels) if labels else "none")
-    elif isinstance(prompt, SecretVote):
-        what = "a secret vote"
-    elif isinstance(prompt, Dice):
-        what = f"roll {prompt.die} {' '.join(map(str, value['values']))}"
-    else:
-        what = prompt.title
-    who = names[prompt.player - 1] if prompt.player is not None and 0 < prompt.player <= len(names) else ""
-    return f"{who}: {what}" if who else what
-
-
-__all__ = ["Session", "encode_event", "decode_event", "describe"]
+__all__ = ["SessionCore"]

@@ -22,7 +22,7 @@ from companion.events import EntryEvent, Key, KeyEvent, RollEvent
 from companion.errors import JournalDamagedError
 from companion.journal.store import ChainBreak, GameRecord, Journal
 from companion.journal.guard import damaged_advice
-from companion.session.core import Session, decode_event, encode_event
+from companion.session import Session, decode_event, encode_event
 
 log = logging.getLogger(__name__)
 

@@ -14,7 +14,7 @@ from PIL import Image
 from companion.ui.draw import ROW, WIDTH, big_text, draw_text, new_frame, text_width
 
 if TYPE_CHECKING:
-    from companion.session.core import Session
+    from companion.session import Session
 
 GLANCE_MORE = "any key: read it all"  #: an announcement too long for the glance view's two lines ends so
 NAME_Y = 12  #: top of the large name's cell (its capitals start 3 px lower and are 15 px tall)
