@@ -7,10 +7,8 @@ from __future__ import annotations
 
 import logging
 import queue
-import signal
 import time
-from dataclasses import dataclass
-from typing import Any, Callable, Protocol
+from typing import Any, Callable
 
 from PIL import Image
 
@@ -24,58 +22,10 @@ from companion.ui.idle import Idle, Level, shifted
 from companion.journal.store import GameRecord, Journal, RollRecord
 from companion.ui.menus import Home
 from companion.session import Session, encode_event
-from companion.ui.draw import new_frame, text_row, title_bar
+from companion.loop.pieces import (TOAST_SECONDS, DrawRetry, LoopStats, Output, Roller, farewell_frame,
+                                   install_signal_handlers, toast_seconds)
 
 log = logging.getLogger(__name__)
-
-TOAST_SECONDS = 2.5  #: the shortest time a toast stays; longer ones stay long enough to read
-
-
-def toast_seconds(text: str) -> float:
-    """Long enough to read: 2.5 s, plus about a third of a second per word past the fifth."""
-    return TOAST_SECONDS + 0.35 * max(0, len(text.split()) - 5)
-
-
-class Output(Protocol):
-    """Where frames and LED states go: the OLED and GPIO LEDs, or the terminal simulator."""
-
-    def present(self, frame: Image.Image, active: int | None, waiting: bool,
-                alerts: tuple[int, ...] = ()) -> None: ...
-
-    def set_roller(self, state: RollerState, detail: str) -> None: ...
-
-    def close(self, farewell: Image.Image | None = None) -> None: ...
-
-
-class Roller(Protocol):
-    def request(self, die: str, count: int) -> None: ...
-
-
-class DrawRetry:
-    """While the display fails, a deadline to draw again (1 s, doubling to 10 s): no press needed, no blocking."""
-
-    FIRST, LONGEST = 1.0, 10.0
-
-    def __init__(self) -> None:
-        self.at: float | None = None  #: when to try again; None while drawing works
-        self._delay = self.FIRST
-
-    def failed(self, now: float) -> None:
-        self.at = now + self._delay
-        self._delay = min(self._delay * 2, self.LONGEST)
-
-    def worked(self) -> None:
-        self.at, self._delay = None, self.FIRST
-
-    def due(self, now: float) -> bool:
-        return self.at is not None and now >= self.at
-
-
-@dataclass
-class LoopStats:
-    inputs: int = 0
-    frames: int = 0
-
 
 class App:
     def __init__(self, cfg: Config, journal: Journal, events: "queue.SimpleQueue[Event]", output: Output, *,
@@ -449,20 +399,4 @@ class App:
         self.output.close(farewell_frame())
 
 
-def farewell_frame() -> Image.Image:
-    img, d = new_frame()
-    title_bar(d, "Sovereign Companion")
-    text_row(d, 20, "Game saved.")
-    text_row(d, 32, "Safe to unplug.")
-    return img
-
-
-def install_signal_handlers(events: "queue.SimpleQueue[Event]") -> None:
-    """SIGTERM and SIGINT become a QuitEvent on the queue (SimpleQueue.put is safe in a signal handler)."""
-    def handler(signum: int, _frame: Any) -> None:
-        events.put(QuitEvent(signal.Signals(signum).name))
-    signal.signal(signal.SIGTERM, handler)
-    signal.signal(signal.SIGINT, handler)
-
-
-__all__ = ["App", "Output", "farewell_frame", "install_signal_handlers"]
+__all__ = ["App", "Output", "TOAST_SECONDS", "farewell_frame", "install_signal_handlers", "toast_seconds"]
