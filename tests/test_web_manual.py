@@ -59,6 +59,9 @@ def test_a_toml_game_gets_the_toml_manual_under_its_own_name() -> None:
     page = manual_page("vp-tracker", "vp-tracker", "VP tracker")
     assert page is not None and "<h1>How this table plays VP tracker</h1>" in page and "[[counters]]" in page
     assert manual_page("vp-tracker", "sovereign", "Sovereign") is None  # not the game on the table: no page
+    clock = manual_page("clock", "clock", "Clock game")  # a TOML game whose id is a shared manual's name
+    assert clock is not None and "<h1>How this table plays Clock game</h1>" in clock and "[[counters]]" in clock
+    assert "<h1>The clock (any game)</h1>" in (manual_page("clock", "sovereign", "Sovereign") or "")
 
 
 @pytest.mark.parametrize("name", ["nope", "../README", "..", "Sovereign", "sovereign/../society", "", "a" * 80])

@@ -19,6 +19,7 @@ from typing import Any
 from markdown_it import MarkdownIt
 
 TOML_MANUAL = "toml"  #: the manual of every game described in a TOML file
+SHARED = {"clock", TOML_MANUAL}  #: manuals that are no one game's: a TOML game with such an id still gets toml.md
 NAME = re.compile(r"[a-z0-9][a-z0-9-]{0,63}")  #: a game id, or a manual's file name without ``.md``
 SIBLING = re.compile(r"([a-z0-9][a-z0-9-]*)\.md(#[\w-]+)?")
 
@@ -81,11 +82,12 @@ def manual_page(name: str, game_id: str | None = None, game_name: str | None = N
     if not NAME.fullmatch(name):
         return None
     names = manual_names()
-    file = name if name in names else TOML_MANUAL if name == game_id else None
+    toml_game = name == game_id and (name not in names or name in SHARED)
+    file = TOML_MANUAL if toml_game else name if name in names else None
     if file is None:
         return None
     heading, body = _rendered(file)
-    is_game = file not in ("clock", TOML_MANUAL) or name == game_id
+    is_game = file not in SHARED or toml_game
     title = (game_name if name == game_id and game_name else heading)
     h1 = f"How this table plays {title}" if is_game else title
     return PAGE.format(title=escape(h1, quote=False), body=body)
