@@ -1,5 +1,5 @@
 """Sudden death re-scores every tied player whose chain changed in the pass: their own play, or another tied
-player's ability (issue 17). Players outside the tie have lost and are not re-scored (README)."""
+player's ability (issue 17). Players outside the tie have lost and are not re-scored (the game's manual)."""
 from __future__ import annotations
 
 from test_chain_sudden import tied_two

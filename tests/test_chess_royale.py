@@ -35,7 +35,7 @@ KINGS = {"m1": "wk", "a9": "ak", "p8": "sk", "h16": "bk"}
 
 
 def derived_start() -> str:
-    """The start position rebuilt from the setup facts, with the readings the README lists."""
+    """The start position rebuilt from the setup facts, with the readings its manual lists."""
     board = [0] * 256
 
     def put(name: str, colour: str, role: str) -> None:

@@ -1,21 +1,31 @@
-"""The walls: game rules and fsm/ import nothing from hw/."""
+"""The walls of the house, held: game rules and fsm/ import nothing from hw/; the web view imports no game's rules
+or machine; the UI imports nothing back up from the loop; no import circle among the project's modules; no module
+over the size limit. A new module that breaks one is named in the failure."""
 from __future__ import annotations
 
 import ast
+import sys
 from pathlib import Path
+
+import pytest
 
 from conftest import ROOT
 
 WALLED = [ROOT / "fsm", ROOT / "companion" / "rules"]
+PACKAGES = ("companion", "fsm", "hw")
+MAX_LINES = 400  #: the house rule: no module over about 400 lines ...
+SLACK = 10  #: ... "about": a module may run to 410 before it must be split
 
 
 def imports(path: Path) -> set[str]:
+    """Every absolute import in the file, at any depth (inside functions and TYPE_CHECKING blocks too)."""
     out = set()
     for node in ast.walk(ast.parse(path.read_text(), str(path))):
         if isinstance(node, ast.Import):
             out |= {a.name for a in node.names}
         elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
             out.add(node.module)
+            out |= {f"{node.module}.{a.name}" for a in node.names}
     return out
 
 
@@ -32,3 +42,185 @@ def test_rules_never_import_the_platform_or_hardware_libraries() -> None:
     files = list((ROOT / "companion" / "rules").rglob("*.py"))
     bad = {str(p.relative_to(ROOT)): sorted(m for m in imports(p) if m.startswith(banned)) for p in files}
     assert {k: v for k, v in bad.items() if v} == {}
+
+
+# ------------------------------------------------------------------ the web view reads snapshots, not games
+
+#: the game machines: every package under fsm/ (fsm/base.py, prompts.py, turns.py ... are shared, not a game)
+GAME_MACHINES = tuple(f"fsm.{p.name}" for p in sorted((ROOT / "fsm").iterdir()) if (p / "__init__.py").is_file())
+WEB_FILES = sorted((ROOT / "companion" / "web").rglob("*.py"))
+
+
+def game_imports(path: Path) -> list[str]:
+    return sorted(m for m in imports(path) if m == "companion.rules" or m.startswith("companion.rules.")
+                  or any(m == g or m.startswith(g + ".") for g in GAME_MACHINES))
+
+
+@pytest.mark.parametrize("path", [pytest.param(p, id=p.name, marks=[pytest.mark.xfail(
+    strict=True, reason="removed by #23")] if p.name == "chess.py" else []) for p in WEB_FILES])
+def test_the_web_view_imports_no_game_rules_or_machine(path: Path) -> None:
+    assert GAME_MACHINES and "fsm.sovereign_chess" in GAME_MACHINES
+    assert game_imports(path) == [], f"{path.relative_to(ROOT)} imports a game; read it from the snapshot"
+
+
+def test_a_web_import_of_a_game_would_be_caught(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.py"
+    bad.write_text("def f():\n    from fsm.society.machine import SocietyGame\n    import companion.rules.sovereign\n")
+    assert game_imports(bad) == ["companion.rules.sovereign", "fsm.society.machine",
+                                 "fsm.society.machine.SocietyGame"]
+
+
+# ------------------------------------------------------------------ the seams cut in issue 28
+
+def test_the_ui_never_imports_the_loop() -> None:
+    """The home and settings menus call back into the app through ``companion.ui.host.MenuHost``: nothing in ui/
+    imports the loop, not even for type checking."""
+    bad = {p.name: sorted(m for m in imports(p) if m.startswith("companion.loop"))
+           for p in (ROOT / "companion" / "ui").rglob("*.py")}
+    assert {k: v for k, v in bad.items() if v} == {}
+
+
+@pytest.mark.parametrize("module, never", [
+    ("companion/ui/settings_menu.py", "companion.ui.menus"),  # the About page's lines live in ui/about.py
+    ("companion/ui/prompt_screens.py", "companion.ui.board_screens"),  # ui/screens.py chooses the screen
+    ("companion/ui/board_screens.py", "companion.session"),  # the clock's digits are drawn by ui/clock_face.py
+])
+def test_a_seam_stays_cut(module: str, never: str) -> None:
+    found = sorted(m for m in imports(ROOT / module) if m == never or m.startswith(never + "."))
+    assert found == [], f"{module} imports {found}: it would close an import circle again"
+
+
+# ------------------------------------------------------------------ no import circles
+
+def module_name(path: Path, root: Path = ROOT) -> str:
+    parts = list(path.relative_to(root).with_suffix("").parts)
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def module_level_imports(path: Path, known: set[str], root: Path = ROOT) -> set[str]:
+    """The project modules ``path`` imports when it is imported: module-level imports (in ``if``/``try`` blocks too),
+    not those inside functions or under ``if TYPE_CHECKING:``. ``from p import m`` counts m when it is a module.
+    Importing ``a.b.c`` also runs ``a`` and ``a.b`` (unless the importer is inside them already)."""
+    me = module_name(path, root)
+    package = me if path.name == "__init__.py" else me.rpartition(".")[0]
+    found: set[str] = set()
+
+    def add(name: str) -> None:
+        parts = name.split(".")
+        for i in range(1, len(parts) + 1):
+            candidate = ".".join(parts[:i])
+            if candidate in known and candidate != me and not (me + ".").startswith(candidate + "."):
+                found.add(candidate)
+
+    def visit(body: list[ast.stmt]) -> None:
+        for node in body:
+            if isinstance(node, ast.Import):
+                for a in node.names:
+                    add(a.name)
+            elif isinstance(node, ast.ImportFrom):
+                base = node.module or ""
+                if node.level:
+                    up = package.split(".")[:len(package.split(".")) - (node.level - 1)]
+                    base = ".".join(up + ([node.module] if node.module else []))
+                add(base)
+                for a in node.names:
+                    if f"{base}.{a.name}" in known:
+                        add(f"{base}.{a.name}")
+            elif isinstance(node, ast.If):
+                test = node.test
+                if isinstance(test, (ast.Name, ast.Attribute)) and "TYPE_CHECKING" in ast.unparse(test):
+                    visit(node.orelse)
+                    continue
+                visit(node.body)
+                visit(node.orelse)
+            elif isinstance(node, ast.Try):
+                visit(node.body)
+                for h in node.handlers:
+                    visit(h.body)
+                visit(node.orelse)
+                visit(node.finalbody)
+            elif isinstance(node, ast.With):
+                visit(node.body)
+
+    visit(ast.parse(path.read_text(), str(path)).body)
+    return found
+
+
+def import_graph() -> dict[str, set[str]]:
+    files = {module_name(p): p for pkg in PACKAGES for p in (ROOT / pkg).rglob("*.py")}
+    known = set(files)
+    return {name: module_level_imports(path, known) for name, path in files.items()}
+
+
+def circles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected components of more than one module (Tarjan), each sorted."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on: set[str] = set()
+    out: list[list[str]] = []
+
+    def strong(v: str) -> None:
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on.add(v)
+        for w in sorted(graph.get(v, ())):
+            if w not in index:
+                strong(w)
+                low[v] = min(low[v], low[w])
+            elif w in on:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            comp = []
+            while True:
+                w = stack.pop()
+                on.discard(w)
+                comp.append(w)
+                if w == v:
+                    break
+            if len(comp) > 1:
+                out.append(sorted(comp))
+
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(limit, 10_000))
+    try:
+        for v in sorted(graph):
+            if v not in index:
+                strong(v)
+    finally:
+        sys.setrecursionlimit(limit)
+    return sorted(out)
+
+
+def test_the_graph_sees_the_imports() -> None:
+    graph = import_graph()
+    assert "companion.ui.screens" in graph["companion.session.core"]
+    assert "companion.ui.board_screens" in graph["companion.ui.screens"]
+    assert "companion.ui" in graph["companion.loop.app"]  # the parent package runs first
+    assert "companion.loop" not in graph["companion.loop.app"]  # its own package is already importing
+    assert "companion.loop.app" not in graph["companion.ui.menus"]
+
+
+def test_a_circle_would_be_caught(tmp_path: Path) -> None:
+    assert circles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
+    assert circles({"a": {"b"}, "b": set()}) == []
+    src = tmp_path / "m.py"
+    src.write_text("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    import x\ndef f():\n    import y\n"
+                   "import z\n")
+    assert module_level_imports(src, {"x", "y", "z"}, tmp_path) == {"z"}
+
+
+def test_no_import_circle_among_the_project_modules() -> None:
+    found = circles(import_graph())
+    assert found == [], "import circles (cut one edge: a callback, a protocol, or move the shared piece down):\n" + \
+        "\n".join(" <-> ".join(c) for c in found)
+
+
+# ------------------------------------------------------------------ the size limit
+
+def test_no_module_over_the_limit() -> None:
+    sizes = {str(p.relative_to(ROOT)): len(p.read_text().splitlines())
+             for pkg in PACKAGES for p in (ROOT / pkg).rglob("*.py")}
+    over = {path: n for path, n in sorted(sizes.items()) if n > MAX_LINES + SLACK}
+    assert over == {}, "modules over the limit (split them by concept):\n" + \
+        "\n".join(f"  {path}: {n} lines" for path, n in over.items())

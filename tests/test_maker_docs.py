@@ -1,4 +1,5 @@
-"""What firmware_docs/ and the README's install, hardware and config sections tell a maker, held to the code: the
+"""What firmware_docs/ (hardware.md and install.md there hold what the README's hardware and install sections
+used to) and the README's install and config sections tell a maker, held to the code: the
 commands they give exist and their flags parse, the defaults they quote are the code's, the messages they quote are
 the code's, and the docs agree with each other (the roller's resistor, the roller's parts)."""
 from __future__ import annotations
@@ -21,6 +22,8 @@ DOCS = ROOT / "firmware_docs"
 README = (ROOT / "README.md").read_text()
 WIRING = (DOCS / "wiring.md").read_text()
 ROLLER = (DOCS / "roller" / "README.md").read_text()
+HARDWARE = (DOCS / "hardware.md").read_text()
+INSTALL = (DOCS / "install.md").read_text()
 PARTS = (DOCS / "parts.md").read_text()
 MAKER_DOCS = sorted(DOCS.rglob("*.md"))
 
@@ -53,8 +56,7 @@ def companion_commands(text: str) -> list[list[str]]:
 
 DOC_COMMANDS = sorted({(doc.relative_to(ROOT).as_posix(), " ".join(argv)) for doc in MAKER_DOCS
                        for argv in companion_commands(doc.read_text())}
-                      | {("README.md", " ".join(argv)) for section in ("Install on a Raspberry Pi", "Configuration",
-                                                                        "Hardware and the simulator")
+                      | {("README.md", " ".join(argv)) for section in ("Install on a Raspberry Pi", "Configuration")
                          for argv in companion_commands(readme_section(section))})
 
 
@@ -141,9 +143,9 @@ def test_the_commented_encoder_table_is_the_encoder_defaults() -> None:
     assert cfg.encoder == EncoderConfig(enabled=True)
 
 
-def test_readme_does_not_promise_portrait_rotation() -> None:
-    hardware = readme_section("Hardware and the simulator")
-    assert "portrait 64×128 panel" not in hardware
+def test_hardware_doc_does_not_promise_portrait_rotation() -> None:
+    assert "Portrait mounting (`rotate` 1 or 3) is refused" in HARDWARE
+    assert "portrait 64×128 panel" not in HARDWARE
     for rotate in (1, 3):
         with pytest.raises(ConfigError, match="0 \\(as mounted\\) or 2"):
             parse_config({"display": {"rotate": rotate}})
@@ -284,7 +286,7 @@ def test_first_boot_quotes_checks_line_for_no_roller() -> None:
 
 
 def test_first_boot_quotes_the_sandbox_score() -> None:
-    """first-boot.md and the README give the score `systemd-analyze security` gives the installed unit."""
+    """first-boot.md and install.md give the score `systemd-analyze security` gives the installed unit."""
     import subprocess
 
     from test_systemd_unit import UNIT, systemd_analyze
@@ -296,7 +298,7 @@ def test_first_boot_quotes_the_sandbox_score() -> None:
     assert m, out
     first_boot = (DOCS / "first-boot.md").read_text()
     assert f'shows the sandbox score (about {m[1]}, "{m[2]}"' in first_boot, (m[1], m[2])
-    assert f'`systemd-analyze security --offline=true systemd/companion.service`: {m[1]} ("{m[2]}")' in README
+    assert f'`systemd-analyze security --offline=true systemd/companion.service`: {m[1]} ("{m[2]}")' in INSTALL
 
 
 def test_safe_at_boot_names_the_default_led_pins_and_they_are_pulled_down() -> None:

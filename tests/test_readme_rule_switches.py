@@ -1,6 +1,7 @@
-"""The README's switch tables and ambiguity lists for Sovereign and SOVERANA are the games' own OPTIONS: every
-switch listed with the default the code has, and the readings issue 17 made switches named where the README says
-why (so a new or changed switch cannot go undocumented)."""
+"""The switch tables and ambiguity lists of the Sovereign and SOVERANA manuals (companion/manuals/<id>.md, which
+hold what the README's game sections used to) are the games' own OPTIONS: every switch listed with the default the
+code has, and the readings issue 17 made switches named where the manual says why (so a new or changed switch cannot
+go undocumented)."""
 from __future__ import annotations
 
 import json
@@ -11,12 +12,12 @@ import pytest
 
 from companion.games import load
 
-README = (Path(__file__).resolve().parent.parent / "README.md").read_text()
+MANUALS = Path(__file__).resolve().parent.parent / "companion" / "manuals"
 SHARED = {"clock"}  #: the game clock is one switch for every game, described in its own section
 
 
-def section(title: str) -> str:
-    return README.split(f"\n#### {title}\n", 1)[1].split("\n#### ", 1)[0]
+def section(game: str, title: str) -> str:
+    return (MANUALS / f"{game}.md").read_text().split(f"\n## {title}\n", 1)[1].split("\n## ", 1)[0]
 
 
 def toml(value: object) -> str:
@@ -47,8 +48,8 @@ GAMES = {
 def test_every_switch_is_in_the_readme_with_its_default(game: str) -> None:
     table, _ambiguities, _new = GAMES[game]
     options = {k: o for k, o in load(game).OPTIONS.items() if k not in SHARED}
-    listed = rows(section(table))
-    assert sorted(listed) == sorted(options), f"README's {game} table and the game's OPTIONS differ"
+    listed = rows(section(game, table))
+    assert sorted(listed) == sorted(options), f"the {game} manual's table and the game's OPTIONS differ"
     for key, spec in options.items():
         first = re.findall(r"`([^`]*)`", listed[key][0])
         assert first and first[0] == toml(spec.default), (key, listed[key][0], spec.default)
@@ -60,7 +61,7 @@ def test_every_switch_is_in_the_readme_with_its_default(game: str) -> None:
 @pytest.mark.parametrize("game", sorted(GAMES))
 def test_the_new_switches_are_explained_in_the_ambiguities(game: str) -> None:
     _table, ambiguities, new = GAMES[game]
-    text = section(ambiguities)
+    text = section(game, ambiguities)
     options = load(game).OPTIONS
     for key in new:
         assert f"`{key}" in text, f"the {game} ambiguities do not say why `{key}` is a switch"

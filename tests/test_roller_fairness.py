@@ -1,6 +1,6 @@
 """The fairness monitor: chi-square tail, Bayes factor, and its false-alarm and detection rates by simulation.
 
-Run as a script to print the rates quoted in the README:  .venv/bin/python tests/test_roller_fairness.py
+Run as a script to print the rates quoted in docs/dice.md:  .venv/bin/python tests/test_roller_fairness.py
 """
 from __future__ import annotations
 
@@ -155,7 +155,7 @@ def test_rates_measured_at_scale() -> None:
     assert loaded.now[500] >= 0.8
 
 
-def report() -> None:  # pragma: no cover - prints the README numbers
+def report() -> None:  # pragma: no cover - prints the docs/dice.md numbers
     print(f"threshold {BF_THRESHOLD:g}, prior Dirichlet({PRIOR_ALPHA:g}, ...)")
     for sides, seed in ((6, 31), (12, 32)):
         sim = simulate([1 / sides] * sides, 2000, 10000, seed, looks=(100, 300, 1000, 2000))

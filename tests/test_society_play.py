@@ -38,7 +38,7 @@ def monarchy(x: int) -> int:
 
 
 def price(base: int, have: int) -> int:
-    """The research price Base x (P - R) / P, rounded up (the README's reading)."""
+    """The research price Base x (P - R) / P, rounded up (the manual's reading)."""
     return up(base * (P - have), P)
 
 

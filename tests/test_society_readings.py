@@ -1,5 +1,6 @@
 """Society's readings of the ambiguous places (item 7): each that changes numbers is a `[games.society]` switch with
-the same default as the rules code, listed in the README, and reaches the game and the calculator."""
+the same default as the rules code, listed in the Society manual (companion/manuals/society.md), and reaches the game
+and the calculator."""
 from __future__ import annotations
 
 import json
@@ -17,21 +18,21 @@ from companion.rules.society.resolve import resolve
 from companion.rules.society.world import new_world
 from fsm.society import SocietyGame
 
-README = Path(__file__).resolve().parent.parent / "README.md"
+MANUAL = Path(__file__).resolve().parent.parent / "companion" / "manuals" / "society.md"
 
 
 def society_section() -> str:
-    text = README.read_text()
-    start = text.index("### Society (`society`)")
-    return text[start:text.index("\n## ", start)]
+    text = MANUAL.read_text()
+    start = text.index("## Readings of the rules text")
+    return text[start:]
 
 
-def test_every_reading_is_a_switch_with_the_same_default_and_in_the_readme() -> None:
+def test_every_reading_is_a_switch_with_the_same_default_and_in_the_manual() -> None:
     section = society_section()
     for fd in fields(Readings):
         spec = SocietyGame.OPTIONS[fd.name]
         assert spec.default == fd.default, fd.name
-        assert re.search(rf"`{fd.name} = ", section), f"{fd.name} is not in the README's Society section"
+        assert re.search(rf"`{fd.name} = ", section), f"{fd.name} is not in the Society manual's readings"
     for name in SocietyGame.OPTIONS:
         assert f"`{name} = " in section, name
 

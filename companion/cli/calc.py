@@ -35,7 +35,7 @@ HI = 10**9
 def register(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
     p = sub.add_parser("calc", help="compute one Society formula (capture, tax, trade, tech-cost, city-cost, two-way)",
                        description="FORMULA is capture, tax, trade, tech-cost, city-cost or two-way; its flags "
-                                   "follow it (see the README's Society section). Prints one JSON object with "
+                                   "follow it (see the Society manual, companion/manuals/society.md). Prints one JSON object with "
                                    "--json. The readings come from [games.society] in the config.")
     p.add_argument("game", help="the game (society)")
     p.add_argument("formula", nargs="?", help=", ".join(FLAGS))

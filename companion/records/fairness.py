@@ -13,7 +13,7 @@ Standard library only.
 
 α = :data:`PRIOR_ALPHA` puts the prior's mass on moderately loaded dice (the ones a table would not notice);
 the false-alarm and detection rates measured by simulation are in tests/test_roller_fairness.py (run it as a
-script to print them) and the README.
+script to print them) and docs/dice.md.
 """
 from __future__ import annotations
 

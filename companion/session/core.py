@@ -23,7 +23,8 @@ from companion.events import ClockEvent, KeyEvent
 from companion.session.inputs import EventIn, encode_event
 from companion.session.timekeeper import Timekeeper
 from companion.ui.draw import wrap
-from companion.ui.prompt_screens import DiceContext, PromptScreen, roll_summary, screen_for
+from companion.ui.prompt_screens import DiceContext, PromptScreen, roll_summary
+from companion.ui.screens import screen_for
 from companion.ui.widgets import ANNOUNCE_LINES, TOAST_W, Back, Done, TextView, Toast
 from companion.ui.wizard import SetupWizard
 

@@ -13,8 +13,8 @@ from PIL import Image, ImageDraw
 from fsm.prompts import BoardView, Choice, Info, Option
 
 from companion.events import Key
-from companion.session.timekeeper import draw_time, time_width
 from companion.ui.board import CELL, paste_board
+from companion.ui.clock_face import draw_time, time_width
 from companion.ui.draw import HEIGHT, ROW, WIDTH, font, new_frame, text_row
 from companion.ui.prompt_screens import PromptScreen
 from companion.ui.widgets import Back, Done, Outcome, Toast

@@ -7,17 +7,17 @@ from __future__ import annotations
 import logging
 import time
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from PIL import Image
 
 from companion.errors import CompanionError
 from companion.events import Key
+from companion.ui.about import settings_lines, web_lines
 from companion.ui.draw import BAR, LIST_W, new_frame, title_bar, wrap
+from companion.ui.host import MenuHost
+from companion.ui.settings_menu import SettingsMenu
 from companion.ui.widgets import Back, Done, Item, ListWidget, TextView, Toast, draw_toast
-
-if TYPE_CHECKING:
-    from companion.loop.app import App
 
 log = logging.getLogger(__name__)
 
@@ -35,7 +35,7 @@ def toml_game_files(cfg: Any) -> list[Path]:
     return own + examples
 
 
-def game_choices(app: "App") -> list[Item]:
+def game_choices(app: MenuHost) -> list[Item]:
     """Built-in games, then every *.toml in the games folder and the shipped examples."""
     from companion.games import BUILTIN, load
     from companion.games.toml_game import load_toml_game
@@ -52,7 +52,7 @@ def game_choices(app: "App") -> list[Item]:
 
 
 class Home:
-    def __init__(self, app: "App") -> None:
+    def __init__(self, app: MenuHost) -> None:
         self.app = app
         self.stack: list[tuple[str, str, Any]] = []
         self.toast: str | None = None
@@ -94,8 +94,6 @@ class Home:
             elif value == "pair":
                 app.open_pairing()
             elif value == "settings":
-                from companion.ui.settings_menu import SettingsMenu
-
                 self.stack.append(("settings", "Settings", SettingsMenu(app)))
         elif kind == "new":
             app.start_new(value)
@@ -119,7 +117,7 @@ class Home:
         return img
 
 
-def resume_items(app: "App") -> list[Item]:
+def resume_items(app: MenuHost) -> list[Item]:
     """Games not yet over, newest first: the date, the game and who plays (finished games are not resumed)."""
     out = []
     for r in [r for r in app.journal.games() if r.status not in ("finished", "damaged")][:50]:
@@ -128,7 +126,7 @@ def resume_items(app: "App") -> list[Item]:
     return out
 
 
-def fairness_lines(app: "App") -> list[str]:
+def fairness_lines(app: MenuHost) -> list[str]:
     from companion.records.fairness import assess
 
     rolls = app.journal.physical_rolls()
@@ -149,22 +147,5 @@ def fairness_lines(app: "App") -> list[str]:
     return out
 
 
-def settings_lines(app: "App") -> list[str]:
-    c = app.cfg
-    return [f"Config: {c.source or 'defaults'}",
-            f"Display: {c.display.driver} 0x{c.display.address:02X}",
-            f"Dice: {', '.join(c.dice.sources)}",
-            f"Roller: {app.roller_state.value}",
-            f" {app.roller_detail or c.roller.port}",
-            f"Journal: {app.journal.path}",
-            *web_lines(app),
-            "Edit the config file to",
-            "change these settings."]
-
-
-def web_lines(app: "App") -> list[str]:
-    """Settings: the web view's address (host, then port), or why there is none."""
-    if app.web is None or not app.web.address:
-        return ["Web view: off"]
-    host, _, port = app.web.address.split("://")[-1].rstrip("/").rpartition(":")
-    return ["Web view:", f" {host}", f" port {port}", " (Pair a phone: PIN)"]
+__all__ = ["Home", "game_choices", "resume_items", "fairness_lines", "settings_lines", "web_lines",
+           "toml_game_files"]

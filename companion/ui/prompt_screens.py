@@ -279,32 +279,10 @@ class DiceScreen(PromptScreen):
             self.menu.draw(d, HEIGHT - ROW)
 
 
-def screen_for(prompt: Prompt, names: Sequence[str], dice: DiceContext) -> PromptScreen:
-    if prompt.board is not None and isinstance(prompt, (Choice, Info)):
-        from companion.ui.board_screens import BoardChoiceScreen, BoardInfoScreen
-
-        return BoardChoiceScreen(prompt, names) if isinstance(prompt, Choice) else BoardInfoScreen(prompt, names)
-    if isinstance(prompt, Choice):
-        return ChoiceScreen(prompt, names)
-    if isinstance(prompt, Number):
-        return NumberScreen(prompt, names)
-    if isinstance(prompt, Confirm):
-        return ConfirmScreen(prompt, names)
-    if isinstance(prompt, MultiSelect):
-        return MultiSelectScreen(prompt, names)
-    if isinstance(prompt, SecretVote):
-        return SecretVoteScreen(prompt, names)
-    if isinstance(prompt, Dice):
-        return DiceScreen(prompt, names, dice)
-    if isinstance(prompt, Info):
-        return InfoScreen(prompt, names)
-    raise TypeError(f"no screen for {type(prompt).__name__}")
-
-
 def roll_summary(prompt: Dice, value: Any, names: Sequence[str]) -> str:
     who = names[prompt.player - 1] if prompt.player else "Roll"
     vals = " ".join(str(v) for v in value["values"])
     return f"{who}: {prompt.die} → {vals}"
 
 
-__all__ = ["DiceContext", "PromptScreen", "screen_for", "roll_summary"]
+__all__ = ["DiceContext", "PromptScreen", "roll_summary"]

@@ -5,7 +5,7 @@ keeps the settings it started with (its session holds its own dice sources and r
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from PIL import ImageDraw
 
@@ -14,11 +14,10 @@ from companion.config.write import Key as ConfigKey
 from companion.config.write import save_settings
 from companion.errors import CompanionError
 from companion.events import Key
+from companion.ui.about import settings_lines
+from companion.ui.host import MenuHost
 from companion.ui.picker import CharPicker
 from companion.ui.widgets import Back, Done, Item, ListWidget, MultiSelectWidget, Outcome, Spinner, TextView, Toast
-
-if TYPE_CHECKING:
-    from companion.loop.app import App
 
 log = logging.getLogger(__name__)
 
@@ -37,7 +36,7 @@ def _value_text(v: Any) -> str:
 class SettingsMenu:
     """A widget with its own stack of pages, shown by the home menu's Settings entry."""
 
-    def __init__(self, app: "App") -> None:
+    def __init__(self, app: MenuHost) -> None:
         self.app = app
         self.stack: list[tuple[str, str, Any]] = []
         self.stack.append(("main", "Settings", ListWidget(self._main_items())))
@@ -138,8 +137,6 @@ class SettingsMenu:
             elif value == "pair":
                 self.app.open_pairing()
             elif value == "about":
-                from companion.ui.menus import settings_lines
-
                 self.push("page", "About", TextView(settings_lines(self.app), top=0))
             return None
         if kind == "contrast":

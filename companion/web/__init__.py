@@ -4,7 +4,11 @@
 * :mod:`.hub` — where the main loop publishes and the server reads and submits answers;
 * :mod:`.pairing` — the PIN, sessions, CSRF tokens and seat claims;
 * :mod:`.server` — aiohttp on its own thread (imported only when ``[web] enabled``);
-* :mod:`.screen` — the OLED's "Pair a phone" screen with the address as a QR code.
+* :mod:`.screen` — the OLED's "Pair a phone" screen with the address as a QR code;
+* :mod:`.manual` — each game's manual (``companion/manuals/<game-id>.md``) as a page, by the snapshot's game id.
+
+It reads snapshots and never a game: no game's rules (``companion.rules``) or machine (``fsm.<game>``) is imported
+here (``tests/test_layering.py``); ``fsm.prompts`` (the prompt types a snapshot describes) is shared and allowed.
 """
 from __future__ import annotations
 

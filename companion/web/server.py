@@ -12,6 +12,7 @@ sees a game object. Routes (JSON errors are ``{"error": "one plain line"}``):
 ``POST /api/answer``       ``{"seq": N, "value": ...}`` → ``{"ok": bool, "message": str}`` once the loop handled it
 ``POST /api/claim``        ``{"seat": N | null}``: this phone holds a seat (its secret ballots come here)
 ``POST /api/unpair``       forget this phone
+``GET /manual/<game-id>``  the game's manual as a page (``companion/web/manual.py``), linked from the game's view
 =========================  ===================================================================================
 
 Every POST needs ``Content-Type: application/json``, the session cookie and the session's ``X-CSRF-Token`` header.
@@ -30,6 +31,7 @@ from aiohttp import web
 from companion.errors import CompanionError
 
 from companion.web.hub import Hub
+from companion.web.manual import current_game, manual_page
 from companion.web.pairing import PairError, WebSession
 from companion.web.snapshot import Snapshot
 
@@ -145,6 +147,7 @@ class WebServer:
         app.router.add_post("/api/answer", self.answer)
         app.router.add_post("/api/claim", self.claim)
         app.router.add_post("/api/unpair", self.unpair)
+        app.router.add_get("/manual/{name}", self.manual)
         return app
 
     @web.middleware
@@ -176,6 +179,15 @@ class WebServer:
             raise web.HTTPNotFound()
         return web.Response(body=self._files[name], content_type=STATIC[name], charset="utf-8",
                             headers=SECURITY_HEADERS)
+
+    async def manual(self, request: web.Request) -> web.Response:
+        self._watcher(request)
+        name = request.match_info["name"]
+        page = manual_page(name, *current_game(self.hub.latest.public))
+        if page is None:
+            return web.Response(status=404, text=f"No manual called {name[:64]!r} on this table",
+                                headers=SECURITY_HEADERS)
+        return web.Response(text=page, content_type="text/html", charset="utf-8", headers=SECURITY_HEADERS)
 
     # --------------------------------------------------------------- reading
     def _session(self, request: web.Request) -> WebSession | None:

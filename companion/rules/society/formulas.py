@@ -13,7 +13,7 @@ from companion.rules.society.data import GOVERNMENTS, tech_base_cost
 
 @dataclass(frozen=True)
 class Readings:
-    """How the ambiguous places of the text are read; the defaults are the README's readings."""
+    """How the ambiguous places of the text are read; the defaults are the Society manual's readings."""
 
     tech_price: str = "shared"  #: "shared": Base*(P-R)/P; "literal": Base*(P - R/P) as printed
     tech_rounding: str = "up"  #: up | down | nearest (halves up)

@@ -28,7 +28,7 @@ def _bad(msg: str) -> PositionTextError:
 
 @cache
 def royale_start() -> str:
-    """The default Royale start position (read once from ``royale_start.txt``; see the README's readings)."""
+    """The default Royale start position (read once from ``royale_start.txt``; see its manual's readings)."""
     lines = [ln.strip() for ln in START_FILE.read_text(encoding="utf-8").splitlines()]
     return next(ln for ln in lines if ln and not ln.startswith("#"))
 

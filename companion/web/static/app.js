@@ -98,6 +98,7 @@ function render() {
   $("oled").alt = "The companion's screen" + (snap.prompt ? ": " + snap.prompt.title : "");
   if (snap.screen === "home") {
     $("game-name").textContent = "Sovereign Companion";
+    $("manual-link").hidden = true;
     $("whose").textContent = "No game running";
     $("round").textContent = "Start or resume one on the companion.";
     $("prompt-title").textContent = "On the companion: the home menu";
@@ -111,6 +112,9 @@ function render() {
   const st = snap.state || {};
   $("game-name").textContent = snap.game.name;
   document.title = snap.game.name + " — Sovereign Companion";
+  $("manual-link").href = "/manual/" + encodeURIComponent(snap.game.id);
+  $("manual-link").textContent = "How this table plays " + snap.game.name;
+  $("manual-link").hidden = false;
   renderNow(st);
   renderPrompt();
   renderPlayers(st);
