@@ -71,12 +71,12 @@ def answer(g: "SocietyGame", e: dict[str, Any], value: Any) -> None:
         return
     done, unread = _readings(g, seat, str(e["text"]))
     added = notes = 0
-    items: list[tuple[int, str, list[dict[str, Any]]]] = [(int(rd["line"]), str(rd["text"]), made)
-                                                          for rd, made in done]
-    items += [(int(u["line"]), str(u["text"]), []) for u in unread]
-    for line, text, made in sorted(items, key=lambda x: x[0]):
+    items: list[tuple[int, str, list[dict[str, Any]], str]] = [
+        (int(rd["line"]), str(rd["text"]), made, "; ".join(rd["problems"]) or "not read") for rd, made in done]
+    items += [(int(u["line"]), str(u["text"]), [], "not read") for u in unread]
+    for line, text, made, why in sorted(items, key=lambda x: x[0]):
         if not made:
-            _note(g, seat, line, text, "not read")
+            _note(g, seat, line, text, why)
             notes += 1
         for o in made:
             try:

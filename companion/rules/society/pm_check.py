@@ -139,6 +139,6 @@ def check(readings: list[Reading], w: World, seat: str, entered: list[Order], r:
                 probs.append(bad)
             else:
                 orders.append(o)
-        rd["problems"] = probs
+        rd["problems"] = list(dict.fromkeys(probs))  # once each
         out.append((rd, made))
     return out
