@@ -14,7 +14,11 @@ _PLURALS = {"army": "armies", "spy": "spies", "city": "cities", "nuke": "nukes",
 
 def plural(n: int, one: str) -> str:
     """``n`` and the noun in the form it takes: "1 army", "2 armies", "0 spies"."""
-    return f"{n} {one if n == 1 else _PLURALS.get(one, one + 's')}"
+    if n == 1:
+        return f"{n} {one}"
+    head, _sp, last = one.rpartition(" ")
+    many = _PLURALS.get(last, last[:-1] + "ies" if last.endswith("y") and last[-2:-1] not in "aeiou" else last + "s")
+    return f"{n} {head + ' ' if head else ''}{many}"
 
 
 def describe(o: Order, w: dict[str, Any]) -> str:
