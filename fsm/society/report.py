@@ -81,7 +81,9 @@ class Markup:
             return [f"| {' | '.join(head)} |", "|" + "|".join("---" for _ in head) + "|",
                     *[f"| {' | '.join(r)} |" for r in rows]]
         wid = [max(len(str(r[i])) for r in [head, *rows]) for i in range(len(head))]
-        fmt = lambda r: "  ".join(str(c).ljust(wid[i]) for i, c in enumerate(r)).rstrip()  # noqa: E731
+        def fmt(r: list[str]) -> str:
+            return "  ".join(str(c).ljust(wid[i]) for i, c in enumerate(r)).rstrip()
+
         return self.code([fmt(head), fmt(["-" * x for x in wid]), *[fmt(r) for r in rows]])
 
 

@@ -66,8 +66,9 @@ def match_society(text: str, names: list[str]) -> str | None:
     exact = [x for x in names if _norm(x) == n]
     if exact:
         return exact[0]
-    for test in (lambda x: _norm(x).startswith(n) or n.startswith(_norm(x)), lambda x: n in _norm(x)):
-        hits = [x for x in names if test(x)]
+    for loose in (False, True):  # a name it begins (or that begins it), then one it is inside
+        hits = [x for x in names if (n in _norm(x) if loose else
+                                     _norm(x).startswith(n) or n.startswith(_norm(x)))]
         if len(hits) == 1:
             return hits[0]
     return None
