@@ -9,7 +9,8 @@ random player in the contract tests.
 Answers, by prompt type:
 
 =================  ===========================================================================
-``Choice``         the chosen option's ``key`` (str); ``back`` if BACK was pressed and allowed
+``Choice``         the chosen option's ``key`` (str); ``back`` if BACK was pressed and allowed; with ``text``,
+                   also ``{"text": str}`` typed or pasted on the phone
 ``Number``         an int within ``lo..hi``
 ``Confirm``        a bool
 ``MultiSelect``    a list of chosen keys, in option order, ``min_count..max_count`` long
@@ -25,6 +26,7 @@ from dataclasses import dataclass, field
 from typing import Any, Union
 
 DIE_SIDES = {"d6": 6, "d12": 12}
+MAX_TEXT = 8000  #: characters a text answer may have
 
 
 @dataclass(frozen=True)
@@ -91,6 +93,9 @@ class Choice(_Base):
     back: str | None = None
     #: option key the cursor starts on
     default: str | None = None
+    #: a label: the phone also offers a text box; its answer is ``{"text": str}`` (a pasted message). The device
+    #: shows the options only.
+    text: str = ""
 
 
 @dataclass(frozen=True)
@@ -178,7 +183,11 @@ def validate_answer(prompt: Prompt, value: Any) -> None:
         keys = {o.key: o for o in prompt.options}
         if prompt.back is not None and value == prompt.back:
             return
-        if value not in keys:
+        if prompt.text and isinstance(value, dict):
+            if set(value) != {"text"} or not isinstance(value["text"], str) or len(value["text"]) > MAX_TEXT:
+                raise InvalidAnswer(f'send {{"text": "..."}} of at most {MAX_TEXT} characters')
+            return
+        if isinstance(value, (dict, list)) or value not in keys:
             raise InvalidAnswer(f"{value!r} is not one of the choices")
         if not keys[value].enabled:
             raise InvalidAnswer(keys[value].hint or f"{keys[value].label} is not possible now")

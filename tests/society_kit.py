@@ -130,7 +130,22 @@ class Driver:
                 self.give(od[step])
         self.give("done")  # back to the societies
 
+    def arrivals(self, orders: list[dict[str, Any]]) -> None:
+        """The PMs arrived in the order the turn's list first names each society: the GM says so where it is not
+        seat order (first in, first processed is each PM's arrival, not the typing order)."""
+        seen: list[str] = []
+        for od in orders:
+            if od["seat"] not in seen:
+                seen.append(od["seat"])
+        if seen != sorted(seen, key=int):
+            for rank, seat in enumerate(seen, 1):
+                self.give(f"soc:{seat}")
+                self.give("arrival")
+                self.give(rank)
+                self.give("done")
+
     def turn(self, orders: list[dict[str, Any]]) -> None:
+        self.arrivals(orders)
         for od in orders:
             self.order(od)
         self.give("process")

@@ -52,10 +52,12 @@ def test_a_spy_against_espionage_voids_that_societys_own_spies() -> None:
 def test_trade_gold_buys_production_but_not_more_caravans() -> None:
     # Ana tech 2 with 4 gold; Ben tech 2 next door: a caravan costs 2 + 2 = 4 and pays 2 x 2 = 4
     w = world(a={"tech": 2, "gold": 4}, b={"tech": 2})
-    first = [o(1, "trade", partner="2")]
-    assert why_not(w, first, o(1, "trade", partner="2")) == "4 gold needed, 0 in the treasury"
-    assert why_not(w, first, o(1, "armies", count=2)) is None  # 4 gold of trade income: 2 armies at tech 2
-    assert why_not(w, first, o(1, "armies", count=3)) == "not enough gold: 6 needed, 4 left for production"
+    _w, rep = resolve(w, [o(1, "trade", partner="2"), o(1, "trade", partner="2")])
+    assert rep["results"] == ["ok", "refused: 4 gold needed, 0 in the treasury"]
+    _w, rep = resolve(w, [o(1, "trade", partner="2"), o(1, "armies", count=2)])
+    assert rep["results"] == ["ok", "ok"]  # 4 gold of trade income: 2 armies at tech 2
+    _w, rep = resolve(w, [o(1, "trade", partner="2"), o(1, "armies", count=3)])
+    assert rep["results"] == ["ok", "cut: not enough gold (cut from the back of the orders)"]
 
 
 def test_caravans_are_capped_at_fifteen() -> None:
@@ -66,7 +68,8 @@ def test_caravans_are_capped_at_fifteen() -> None:
 
 def test_nukes_and_sdi_prices_and_their_technologies() -> None:
     w = world(a={"tech": 13, "gold": 2600})
-    assert why_not(world(), [], o(1, "nukes", count=1)) == "Nukes need Nuclear Fission (11)"
+    _w, rep = resolve(world(), [o(1, "nukes", count=1)])
+    assert rep["results"] == ["refused: nukes need Nuclear Fission (11); tech 1 at 3b"]
     w2, rep = resolve(w, [o(1, "nukes", count=1), o(1, "sdi", count=2)])
     assert rep["results"] == ["ok", "ok"]
     assert (w2["soc"]["1"]["nukes"], w2["soc"]["1"]["sdi"]) == (1, 2)
@@ -85,7 +88,9 @@ def test_one_spaceship_part_one_attack_one_aid_a_turn() -> None:
     assert why_not(w, [o(1, "part", gold=1000)], o(1, "part", gold=1000)) == "Spaceship part: once a turn"
     assert why_not(w, [o(1, "attack", target="2", armies=1)], o(1, "attack", target="2", armies=1)) == \
         "Attack: once a turn"
-    assert why_not(w, [], o(1, "attack", target="3", armies=1)) == "Cleo is not adjacent"
+    assert why_not(w, [], o(1, "attack", target="3", armies=1)) is None  # judged at the war, after 3c's cities
+    _w, rep = resolve(w, [o(1, "attack", target="3", armies=1)])
+    assert rep["results"] == ["stayed home: not adjacent to Cleo"]
 
 
 def test_jihad_lifts_the_sneak_attacks_limit_on_cities() -> None:
@@ -103,7 +108,7 @@ def test_the_silk_road_expires_when_its_owner_reaches_mass_education() -> None:
     assert not w2["wonders"]["silk"]["obsolete"]  # Cleo has Mass Education; the owner does not
     w2, rep = resolve(w, [o(1, "research", levels=1)])
     assert w2["wonders"]["silk"]["obsolete"]
-    assert {"phase": "wonders", "text": "The Silk Road is obsolete (Mass Education)"} in rep["events"]
+    assert {"phase": "end", "text": "The Silk Road is obsolete (Mass Education)"} in rep["events"]
 
 
 def test_conquest_the_last_society_left_wins() -> None:

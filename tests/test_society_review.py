@@ -26,8 +26,8 @@ def test_an_eliminated_society_loses_the_army_it_sent_later_in_the_war() -> None
 def test_equal_spaceship_engines_go_to_the_first_order_received() -> None:
     parts = {"tech": 15, "parts": 3, "part_spent": [1000, 1000, 1000], "gold": 5000}
     w = world(a=dict(parts), b=dict(parts, part_spent=[1000, 1000, 1000]))
-    _w, rep = resolve(w, [o(2, "part", gold=1500), o(1, "part", gold=1500)])
-    assert rep["winners"] == [{"seat": "2", "how": "spaceship"}]  # Ben's order came first (was: lower seat)
+    _w, rep = resolve(w, [o(2, "part", gold=1500), o(1, "part", gold=1500)], arrival={"2": 1, "1": 2})
+    assert rep["winners"] == [{"seat": "2", "how": "spaceship"}]  # Ben's PM came first (was: lower seat)
     _w, rep = resolve(w, [o(2, "part", gold=1500), o(1, "part", gold=1501)])
     assert rep["winners"] == [{"seat": "1", "how": "spaceship"}]  # the dearer engine still wins
 
@@ -63,15 +63,20 @@ def test_a_strike_with_nukes_only_is_no_two_way_attack() -> None:
     assert "two_way" not in rep["wars"][1] and w2["soc"]["2"]["armies"] == 3
 
 
-def test_an_order_the_treasury_cannot_pay_says_what_it_costs_and_what_is_left() -> None:
+def test_an_order_the_treasury_cannot_pay_is_cut_at_production_and_the_gold_left_is_known() -> None:
     from companion.rules.society.orders import why_not
+    from companion.rules.society.resolve import spendable
 
     # 6 gold; Iron Working 4 x (3-0)/3 = 4 and Monarchy 8: 12 needed; after the trade (-2 +1) and a first level,
     # a Tower of Babel bid of 2 finds 1 gold left
     w = world()
-    assert why_not(w, [], o(1, "research", levels=2)) == "not enough gold: 12 needed, 6 left for production"
+    assert why_not(w, [], o(1, "research", levels=2)) is None  # the production phase judges the gold
+    _w, rep = resolve(w, [o(1, "research", levels=2)])
+    assert rep["results"] == ["cut: not enough gold (cut from the back of the orders)"]
     orders = [o(1, "trade", partner="2"), o(1, "research", levels=1)]
-    assert why_not(w, orders, o(1, "wonder", wonder="babel", gold=2)) == "not enough gold: 2 needed, 1 left for production"
+    assert spendable(w, orders, "1") == 1
+    _w, rep = resolve(w, [*orders, o(1, "wonder", wonder="babel", gold=2)])
+    assert rep["results"] == ["ok", "ok", "cut: not enough gold (cut from the back of the orders)"]
 
 
 def test_the_nukes_of_an_army_beaten_in_a_two_way_attack_still_fly() -> None:

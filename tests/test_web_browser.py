@@ -239,14 +239,22 @@ def test_society_gm_console_enters_orders_processes_and_offers_the_report(browse
         open_view(browser, t)
         pair(browser, t)
         wait(browser, "the map", lambda b: b.find_elements(By.ID, "society-map"))
-        press(browser, "Ana 6g T1")  # the order forms are the game's own prompts
+        press(browser, "Ana 6g T1 [-]")  # the order forms are the game's own prompts; [-]: no PM in yet
         press(browser, "Armies")
         wait(browser, "the number form", lambda b: b.find_elements(By.ID, "num"))
         browser.find_element(By.ID, "num").clear()
         browser.find_element(By.ID, "num").send_keys("2")
         press(browser, "OK")
+        # the rest of Ana's PM, pasted: each line's reading shown, then added; an unread line kept as a note
+        press(browser, "Paste its PM")
+        wait(browser, "the paste box", lambda b: b.find_elements(By.ID, "paste-text"))
+        browser.find_element(By.ID, "paste-text").send_keys("Armies x1 (1)\nthanks GM")
+        press(browser, "Read")
+        wait(browser, "the readings", lambda b: "1. Armies x1 (1) -> 1 army (1g)" in text(b, "answer"))
+        press(browser, "Add 1 order, 1 notes")
         press(browser, "Done with orders")
-        wait(browser, "the order listed", lambda b: text(b, "society-orders") == "Ana: 2 armies")
+        wait(browser, "the orders listed", lambda b: text(b, "society-orders") ==
+             "Ana: 2 armies\nAna: 1 army\nAna: note: thanks GM (not read)")
         press(browser, "Process turn")
         press(browser, "Yes")
         def report_text(b: Any) -> str | None:  # the page redraws the textarea with each snapshot: read it whole
@@ -254,6 +262,7 @@ def test_society_gm_console_enters_orders_processes_and_offers_the_report(browse
             return str(value) if "turn 1 results" in value else None  # not the report of the turn about to start
         report = wait(browser, "the report", report_text)
         assert report == t.public()["report"]["markdown"] and "Ana builds 2 armies" in report
+        assert "## Turn 2: the sheet for your orders" in report
         click(browser, "BBCode", lambda b: b.find_element(By.XPATH, "//button[text()='BBCode']"))
         wait(browser, "the BBCode", lambda b: "[b]" in b.find_element(By.ID, "report-text").get_attribute("value"))
         assert t.app.session.game.data["round"] == 2

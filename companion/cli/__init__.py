@@ -20,6 +20,7 @@ COMMAND_MODULES: list[str] = [
     "companion.cli.chess",
     "companion.cli.dice",
     "companion.cli.journal",
+    "companion.cli.society",
 ]
 
 

@@ -107,7 +107,8 @@ def compute(formula: str, v: dict[str, Any], options: dict[str, Any] | None = No
                 "payout": f.trade_payout(v["tech"], v["partner_tech"], v.get("government", "despotism"))}
     if formula == "tech-cost":
         if v["have"] >= v["players"]:
-            raise CalcError(f"--have {v['have']}: fewer than --players {v['players']} (the researcher lacks it)")
+            raise CalcError(f"--have {v['have']}: must be fewer than --players {v['players']} (R counts the others "
+                            f"who have the level; the researcher lacks it)")
         return {"cost": f.tech_cost(v["level"], v["players"], v["have"], r)}
     if formula == "city-cost":
         return {"cost": f.city_cost(v["number"])}

@@ -67,6 +67,7 @@ def _register_play(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -
     p.add_argument("--report", action="store_true",
                    help="write the latest turn's report for the forum thread instead (games with one: society)")
     p.add_argument("--format", default="markdown", metavar="markdown|bbcode", help="the report's markup")
+    p.add_argument("--turn", metavar="N|all", help="with --report: turn N's post, or every turn's in one file")
     p.set_defaults(func=cmd_export)
 
 
@@ -108,7 +109,7 @@ def cmd_export(args: argparse.Namespace) -> int:
         if brk is not None:
             print(f"companion: {brk.message(path)}; exporting up to there", file=sys.stderr)
         if args.report:
-            text = _report(session, record.id, args.format)
+            text = _report(session, record.id, args.format, getattr(args, "turn", None))
         else:
             times = [t for _n, t, _e in journal.verified_inputs(record.id)[0]][:session.n_inputs]
             out = {"id": record.id, "status": record.status, "seed": record.seed, "created": record.created,
@@ -135,15 +136,23 @@ def cmd_export(args: argparse.Namespace) -> int:
 REPORT_FORMATS = ("markdown", "bbcode")
 
 
-def _report(session: "Any", game_id: int, fmt: str) -> str:
-    """A game's turn report (a game machine with a ``report(fmt)`` method), for `companion export --report`."""
+def _report(session: "Any", game_id: int, fmt: str, turn: str | None = None) -> str:
+    """A game's turn report (a game machine with a ``report(fmt, turn)`` method), for `companion export --report`;
+    ``turn``: a turn's number, or "all"."""
     from companion.errors import JournalError
 
     game = session.game
     render = getattr(game, "report", None)
     if game is None or not callable(render):
         raise JournalError(f"game {game_id} has no turn report; --report is for society games")
-    return str(render(fmt))
+    if turn is None:
+        return str(render(fmt))
+    if turn != "all" and not turn.isdigit():
+        raise JournalError(f"--turn {turn!r}: give a turn number or 'all'")
+    try:
+        return str(render(fmt, turn if turn == "all" else int(turn)))
+    except ValueError as e:
+        raise JournalError(str(e)) from e
 
 
 def _register_run(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:

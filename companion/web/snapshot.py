@@ -49,7 +49,7 @@ def prompt_json(p: Prompt, names: list[str], sources: tuple[str, ...]) -> dict[s
     out: dict[str, Any] = {"title": p.title, "lines": list(p.lines), "player": p.player,
                            "player_name": names[p.player - 1] if p.player and p.player <= len(names) else None}
     if isinstance(p, Choice):
-        out.update(kind="choice", options=_options(p.options), back=p.back, default=p.default)
+        out.update(kind="choice", options=_options(p.options), back=p.back, default=p.default, text=p.text)
     elif isinstance(p, Number):
         out.update(kind="number", lo=p.lo, hi=p.hi, default=p.default, step=p.step, unit=p.unit)
     elif isinstance(p, Confirm):

@@ -5,6 +5,7 @@ The rules live in :mod:`companion.rules.society`; this package only asks, record
 """
 from __future__ import annotations
 
+import copy
 import logging
 from typing import Any, ClassVar, Mapping
 
@@ -77,7 +78,8 @@ class SocietyGame(GameMachine):
     # ------------------------------------------------------------------------------------------ lifecycle
     def start(self) -> None:
         self.data.update({"world": None, "orders": [], "entry": None, "reports": [], "winner": None,
-                          "winners": [], "win_reason": None, "view_report": None})
+                          "winners": [], "win_reason": None, "view_report": None, "sent": [], "arrival": {}})
+        self.history: dict[int, dict[str, Any]] = {}  #: every turn's report and world, for export (not undo data)
         setup.start(self)
 
     def prompt(self) -> Prompt:
@@ -106,7 +108,7 @@ class SocietyGame(GameMachine):
     # ------------------------------------------------------------------------------------------ turns
     def process_turn(self) -> None:
         w = world(self)
-        new, rep = resolve(w, list(self.data["orders"]), readings(self))
+        new, rep = resolve(w, list(self.data["orders"]), readings(self), self.data.get("arrival") or {})
         rep["orders"] = [{**o, "text": describe(o, w)} for o in rep["orders"]]
         rep["societies"] = {k: summary(new, k) for k in new["soc"]}
         rep["map"] = map_rows(new)
@@ -115,7 +117,11 @@ class SocietyGame(GameMachine):
         self.data["reports"] = [*self.data["reports"][-(KEEP_REPORTS - 1):], rep]
         self.data["orders"] = []
         self.data["entry"] = None
+        self.data.update(sent=[], arrival={}, last_seat=None)
         self.data["round"] = int(new["turn"])
+        if not hasattr(self, "history"):
+            self.history = {}
+        self.history[int(rep["turn"])] = {"report": rep, "world": copy.deepcopy(new)}
         self.note(f"Turn {rep['turn']} processed: {len(rep['orders'])} orders, {len(rep['events'])} events")
         log.info("society: turn %s processed", rep["turn"])
         self.fire("processed")
@@ -177,8 +183,9 @@ class SocietyGame(GameMachine):
     def views(self) -> list[View]:
         return report.views(self)
 
-    def report(self, fmt: str = "markdown") -> str:
-        return report.render(self, fmt)
+    def report(self, fmt: str = "markdown", turn: int | str | None = None) -> str:
+        """The forum post of the latest turn, of turn ``turn``, or (``"all"``) of every turn, one after another."""
+        return report.render(self, fmt, turn)
 
 
 def summary(w: dict[str, Any], seat: str) -> dict[str, Any]:

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from companion.rules.society.data import PHASE_NAMES
-from companion.rules.society.world import map_rows, new_world, seat_mark
+from companion.rules.society.data import PHASE_NAMES, WONDER_BY_KEY
+from companion.rules.society.text import plural
+from companion.rules.society.world import held_wonder_squares, map_rows, new_world, seat_mark
 from fsm.prompts import View
 
 from fsm.society.common import PAGE, clip, wrap
@@ -14,31 +15,33 @@ if TYPE_CHECKING:
     from fsm.society.machine import SocietyGame
 
 PHASE_TITLES: dict[str, str] = {
-    "revolution": "Revolutions", "espionage": "1. Espionage", "trade": "2. Trade", "research": "3a. Research",
-    "military": "3b. Military", "cities": "3c. Cities", "wonders": "3d. Wonders and spaceships",
-    "production": "3. Production", "aid": "4. Foreign aid", "war": "5. War", "tax": "6. Tax collection",
-    "victory": "Victory",
+    "start": "Start of turn: revolutions and peace", "revolution": "Start of turn: revolutions and peace",
+    "espionage": "1. Espionage", "trade": "2. Trade", "production": "3. Production: what the treasury cannot pay",
+    "research": "3a. Research", "military": "3b. Military", "cities": "3c. Cities",
+    "wonders": "3d. Wonders and spaceships", "rehab": "3e. Conquered cities", "aid": "4. Foreign aid", "war": "5. War",
+    "tax": "6. Tax collection", "end": "End of turn", "victory": "Victory",
 }
-ORDER = ("revolution", "espionage", "trade", "research", "military", "cities", "wonders", "production", "aid",
-         "war", "tax", "victory")
+ORDER = ("start", "revolution", "espionage", "trade", "production", "research", "military", "cities", "wonders",
+         "rehab", "aid", "war", "tax", "end", "victory")
+TABLE_FROM = 10  #: societies from which the post lists them as one table
 COLS = 14  #: map columns per device page (a row number and one character per column fit the width)
 
 
 def _soc_lines(s: dict[str, Any], inc: dict[str, int] | None, names: dict[int, str]) -> list[str]:
     """One society's state; ``names`` by seat (the wars name the enemies)."""
+    if not s["alive"]:
+        return ["Eliminated"]
     out = [f"Treasury {s['treasury']} gold"]
     if inc is not None:
-        out.append(f"Income: trade {inc['trade']}, tax {inc['tax']}, wonders {inc['wonders']}, "
-                   f"support -{inc['support']}" + (f", {inc['disbanded']} armies disbanded" if inc["disbanded"]
-                                                    else ""))
+        out.append(f"Income: trade {inc['trade']}, tax {inc['tax']}, wonders {inc['wonders']}"
+                   + (f", support -{inc['support']}" if inc["support"] else "")
+                   + (f", {plural(inc['disbanded'], 'army')} disbanded" if inc["disbanded"] else ""))
     out += [f"Tech {s['tech']} ({s['tech_name']}), {s['government'].title()}",
             f"Cities ({len(s['cities'])}): {', '.join(s['cities']) or 'none'}",
             f"Armies {s['armies']}, spies {s['spies']}, nukes {s['nukes']}, SDI {s['sdi']}",
             f"Wonders: {', '.join(s['wonders']) or 'none'}; spaceship parts {s['spaceship_parts']}"]
     if s["at_war_with"]:
         out.append("At war with: " + ", ".join(names.get(int(x), str(x)) for x in s["at_war_with"]))
-    if not s["alive"]:
-        out.insert(0, "Eliminated")
     return out
 
 
@@ -49,60 +52,129 @@ def _by_phase(rep: dict[str, Any]) -> list[tuple[str, list[str]]]:
     return [(PHASE_TITLES.get(p, p.title()), groups[p]) for p in ORDER if p in groups]
 
 
-def render(g: "SocietyGame", fmt: str = "markdown") -> str:
-    """The latest processed turn as a forum post; before the first turn, the set-up."""
-    bb = fmt == "bbcode"
+class Markup:
+    """Markdown or BBCode pieces of the post."""
 
-    def h(text: str) -> str:
-        return f"[b][size=150]{text}[/size][/b]" if bb else f"## {text}"
+    def __init__(self, fmt: str) -> None:
+        self.bb = fmt == "bbcode"
 
-    def sub(text: str) -> str:
-        return f"[b]{text}[/b]" if bb else f"### {text}"
+    def h(self, text: str) -> str:
+        return f"[b][size=150]{text}[/size][/b]" if self.bb else f"## {text}"
 
-    def items(lines: list[str]) -> list[str]:
-        if bb:
+    def sub(self, text: str) -> str:
+        return f"[b]{text}[/b]" if self.bb else f"### {text}"
+
+    def name(self, text: str) -> str:
+        return f"[u]{text}[/u]" if self.bb else f"**{text}**"
+
+    def items(self, lines: list[str]) -> list[str]:
+        if self.bb:
             return ["[list]", *[f"[*]{x}" for x in lines], "[/list]"]
         return [f"- {x}" for x in lines]
 
-    def code(lines: list[str]) -> list[str]:
-        return ["[code]", *lines, "[/code]"] if bb else ["```", *lines, "```"]
+    def code(self, lines: list[str]) -> list[str]:
+        return ["[code]", *lines, "[/code]"] if self.bb else ["```", *lines, "```"]
 
+    def table(self, head: list[str], rows: list[list[str]]) -> list[str]:
+        """A Markdown table; in BBCode (few forums have tables) aligned columns in a code block."""
+        if not self.bb:
+            return [f"| {' | '.join(head)} |", "|" + "|".join("---" for _ in head) + "|",
+                    *[f"| {' | '.join(r)} |" for r in rows]]
+        wid = [max(len(str(r[i])) for r in [head, *rows]) for i in range(len(head))]
+        def fmt(r: list[str]) -> str:
+            return "  ".join(str(c).ljust(wid[i]) for i, c in enumerate(r)).rstrip()
+
+        return self.code([fmt(head), fmt(["-" * x for x in wid]), *[fmt(r) for r in rows]])
+
+
+def render(g: "SocietyGame", fmt: str = "markdown", turn: int | str | None = None) -> str:
+    """The latest processed turn as a forum post (or turn ``turn``, or ``"all"`` of them); before the first turn,
+    the set-up."""
+    m = Markup(fmt)
     w = g.data["world"]
     reports = g.data["reports"]
     out: list[str] = []
     if w is None:
         s = g.data["setup"]
-        out += [h(f"Society: set-up, {s['w']}x{s['h']} map"), ""]
-        out += items([f"{p.name}: {s['squares'][p.seat - 1]}" for p in g.players] if s["squares"] else [])
+        out += [m.h(f"Society: set-up, {s['w']}x{s['h']} map"), ""]
+        out += m.items([f"{p.name}: {s['squares'][p.seat - 1]}" for p in g.players] if s["squares"] else [])
         return "\n".join(out) + "\n"
+    history = _history(g)
+    if turn == "all":
+        return "\n\n".join(_post(g, m, h["report"], h["world"], last=n == max(history))
+                            for n, h in sorted(history.items()))
+    if turn is not None:
+        if int(turn) not in history:
+            done = ", ".join(str(n) for n in sorted(history)) or "none yet"
+            raise ValueError(f"turn {turn} has no post; processed turns: {done}")
+        return _post(g, m, history[int(turn)]["report"], history[int(turn)]["world"], last=int(turn) == max(history))
     if not reports:
-        out += [h(f"Society: turn {w['turn']} about to start"), ""]
+        out += [m.h(f"Society: turn {w['turn']} about to start"), ""]
         from fsm.society.machine import summary
 
         for k in w["soc"]:
             s2 = summary(w, k)
-            out += [sub(f"{s2['society']}"), *items(_soc_lines(s2, None, seat_names(w))), ""]
-        out += [sub("Map"), *code(map_rows(w)), ""]
+            out += [m.sub(f"{s2['society']}"), *m.items(_soc_lines(s2, None, seat_names(w))), ""]
+        out += [m.sub("Map"), *m.code(map_rows(w)), ""]
+        out += _sheet(g, m, w)
         return "\n".join(out) + "\n"
-    rep = reports[-1]
-    out += [h(f"Society: turn {rep['turn']} results"), ""]
+    return _post(g, m, reports[-1], w, last=True)
+
+
+def _history(g: "SocietyGame") -> dict[int, dict[str, Any]]:
+    """Processed turns still standing (an undone turn's entry is dropped): turn -> report and world after it."""
+    w = g.data["world"]
+    done = int(w["turn"]) - 1 if w is not None else 0
+    return {n: h for n, h in getattr(g, "history", {}).items() if n <= done}
+
+
+def _sheet(g: "SocietyGame", m: Markup, w: dict[str, Any]) -> list[str]:
+    from fsm.society.common import readings
+    from fsm.society.sheet import sheet
+
+    out = [m.h(f"Turn {w['turn']}: the sheet for your orders"), ""]
+    for title, head, rows in sheet(w, readings(g)):
+        out += [m.sub(title), *m.table(head, rows), ""]
+    return out
+
+
+def _post(g: "SocietyGame", m: Markup, rep: dict[str, Any], w: dict[str, Any], last: bool) -> str:
+    out = [m.h(f"Society: turn {rep['turn']} results"), ""]
     for title, lines in _by_phase(rep):
-        out += [sub(title), *items(lines), ""]
+        out += [m.sub(title), *m.items(lines), ""]
     names = {int(k): str(v["society"]) for k, v in rep["societies"].items()}
-    refused = [f"{names.get(int(o['seat']), o['seat'])}: {o['text']}: {r}"
-               for o, r in zip(rep["orders"], rep["results"]) if r != "ok"]
+    pairs = list(zip(rep["orders"], rep["results"]))
+    refused = [f"{names.get(int(o['seat']), o['seat'])}: {o['text']}: {r}" for o, r in pairs
+               if r not in ("ok", "note")]
     if refused:
-        out += [sub("Orders not carried out"), *items(refused), ""]
-    out += [sub("Societies"), ""]
-    for k, s2 in rep["societies"].items():
-        inc = rep["income"].get(k)
-        out += [f"[u]{s2['society']}[/u]" if bb else f"**{s2['society']}**", *items(_soc_lines(s2, inc, names)), ""]
-    if g.data["winners"]:
-        out += [sub(str(g.data["win_reason"])), ""]
-    out += [sub("Map"), *code(rep["map"]), "Digits and letters (A=10 .. L=20, no I) are the owners' seats; "
-            "+ a wonder city; * a nuked square.", ""]
+        out += [m.sub("Orders not carried out"), *m.items(refused), ""]
+    notes = [f"{names.get(int(o['seat']), o['seat'])}: {o.get('note') or o['text']}" for o, r in pairs if r == "note"]
+    if notes:
+        out += [m.sub("Lines the GM kept as notes"), *m.items(notes), ""]
+    living = {k: v for k, v in rep["societies"].items() if v["alive"]}
+    gone = [v["society"] for v in rep["societies"].values() if not v["alive"]]
+    out += [m.sub("Societies"), ""]
+    if len(living) >= TABLE_FROM:
+        head = ["Society", "Gold", "Income", "Tech", "Gov.", "Cities", "Armies", "Spies", "Nukes", "SDI", "Wonders",
+                "At war with"]
+        rows = [[v["society"], str(v["treasury"]), str(rep["income"].get(k, {}).get("net", "")), str(v["tech"]),
+                 v["government"].title()[:4], f"{len(v['cities'])}: {' '.join(v['cities'])}", str(v["armies"]),
+                 str(v["spies"]), str(v["nukes"]), str(v["sdi"]), ", ".join(v["wonders"]) or "-",
+                 ", ".join(names.get(int(x), str(x)) for x in v["at_war_with"]) or "-"] for k, v in living.items()]
+        out += [*m.table(head, rows), ""]
+    else:
+        for k, s2 in living.items():
+            out += [m.name(s2["society"]), *m.items(_soc_lines(s2, rep["income"].get(k), names)), ""]
+    if gone:
+        out += ["Eliminated: " + ", ".join(gone), ""]
+    if last and g.data["winners"]:
+        out += [m.sub(str(g.data["win_reason"])), ""]
+    out += [m.sub("Map"), *m.code(rep["map"]), "Digits and letters (A=10 .. L=20, no I) are the owners' seats; "
+            "+ a wonder city (its owner holds the wonder); * a nuked square.", ""]
     out.append("Seats: " + ", ".join(f"{k} {v['society']}" for k, v in rep["societies"].items()))
-    return "\n".join(out) + "\n"
+    if not rep["winners"]:
+        out += ["", *_sheet(g, m, w)]
+    return "\n".join(out).rstrip("\n") + "\n"
 
 
 def seat_names(w: dict[str, Any]) -> dict[int, str]:
@@ -126,6 +198,11 @@ def device_map(w: dict[str, Any]) -> list[str]:
     out.append("Key: - empty, * nuked")
     out += [clip(f"{seat_mark(int(k))} {v['name']}" + ("" if v["alive"] else " (gone)"), PAGE)
             for k, v in w["soc"].items()]
+    held = sorted(held_wonder_squares(w).items())
+    if held:  # the wonder cities, each with its wonder and whose it is
+        out.append("Wonders:")
+        out += [clip(f"{square} {WONDER_BY_KEY[key].short} ({seat_mark(int(w['wonders'][key]['owner']))})", PAGE)
+                for square, key in held]
     return out
 
 

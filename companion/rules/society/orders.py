@@ -1,15 +1,17 @@
-"""The orders a GM enters, checked as they arrive: the static rules (technology, one-a-turn limits, the map), then
-a dry run of the whole turn so an order the treasury cannot pay is refused at once with one plain line."""
+"""The orders a GM enters, checked as they arrive — but only for what no phase of this turn could make legal
+(an unknown society, a second attack, a square off the map or already taken, a wonder already built). Everything
+that depends on the turn's own processing (gold, technology bought in 3a, a city built next to an enemy in 3c, peace
+offered by the other side) is checked when its phase runs (:mod:`.resolve`), and a failure is a line in the post."""
 from __future__ import annotations
 
 from typing import Any
 
 from companion.rules.society import formulas as f
 from companion.rules.society import geo
-from companion.rules.society.data import (GOVERNMENTS, KEEP_PHASES, MAX_CARAVANS, MAX_SPIES, PHASES, SPIES_LEVEL, WONDER_BY_KEY,
-                   tech_name)
-from companion.rules.society.world import (World, adjacent_socs, alive, at_war, blocked, can_build_level, holds, in_trade_range, sq, sqs,
-                    wonder_name)
+from companion.rules.society.data import (GOVERNMENTS, KEEP_PHASES, MAX_CARAVANS, MAX_SPIES, PHASES, SPIES_LEVEL,
+                                          WONDER_BY_KEY, tech_name)
+from companion.rules.society.text import describe
+from companion.rules.society.world import World, alive, at_war, holds, in_trade_range, sq, wonder_name
 
 Order = dict[str, Any]
 
@@ -28,46 +30,6 @@ class OrderError(ValueError):
     """An order the rules refuse; the message is one plain line."""
 
 
-def describe(o: Order, w: World) -> str:
-    """An order in a few words (about 20 characters with 8-letter names), for lists and the report."""
-    def nm(seat: str) -> str:
-        return str(w["soc"][seat]["name"])[:8] if seat in w["soc"] else str(seat)
-
-    k = o["kind"]
-    if k == "spy":
-        return f"spy {nm(o['target'])} {o['phase']}"
-    if k == "defend":
-        return f"defend {o['phase']}"
-    if k == "trade":
-        return f"trade {nm(o['partner'])} x{o.get('count', 1)}"
-    if k == "research":
-        return f"research +{o['levels']}"
-    if k in ("armies", "nukes", "sdi"):
-        return f"{o['count']} {k if k != 'sdi' else 'SDI'}"
-    if k == "city":
-        return f"city {o.get('square') or '(auto)'}"
-    if k == "wonder":
-        return f"{WONDER_BY_KEY[o['wonder']].short} {o['gold']}g"
-    if k == "part":
-        return f"part {o['gold']}g"
-    if k == "kgb":
-        return f"KGB: {WONDER_BY_KEY[o['wonder']].short}"
-    if k == "aid":
-        gifts = " ".join(f"{o[x]}{'g' if x == 'gold' else ' ' + x}" for x in
-                         ("gold", "armies", "spies", "nukes", "sdi", "tech") if o.get(x))
-        return f"aid {nm(o['to'])} {gifts}"
-    if k == "declare":
-        return f"war on {nm(o['target'])}"
-    if k == "peace":
-        return f"peace {nm(o['target'])}"
-    if k == "attack":
-        extra = f" {o['nukes']}n" if int(o.get("nukes", 0)) else ""
-        return f"attack {nm(o['target'])} {o.get('armies', 0)}a{extra}"
-    if k == "revolution":
-        return f"revolt: {o['gov']}"
-    return str(k)
-
-
 def spies_at_espionage(w: World, seat: str) -> int:
     s = w["soc"][seat]
     gain = (1 if int(s["tech"]) >= SPIES_LEVEL else 0) + (1 if holds(w, seat, "trojan") else 0)
@@ -75,30 +37,19 @@ def spies_at_espionage(w: World, seat: str) -> int:
 
 
 def why_not(w: World, orders: list[Order], o: Order, r: f.Readings = f.DEFAULT) -> str | None:
-    """None if the order may be added after ``orders``, else one plain line saying why not."""
+    """None if the order may be added after ``orders``, else one plain line saying why no phase could carry it out.
+
+    Gold, technology, neighbours and war are not judged here: the turn checks them when their phase runs."""
     try:
         _static(w, orders, o, r)
     except (OrderError, geo.SquareError) as e:
         return str(e)
-    from companion.rules.society.resolve import resolve
-
-    _new, rep = resolve(w, [*orders, o], r)
-    res = rep["results"][-1]
-    if res.startswith("cut: "):
-        # at entry the new order is simply refused: say what it costs and what is left for production
-        from companion.rules.society.resolve import production_cost, spendable
-
-        seat = str(o["seat"])
-        need = production_cost(w, [*orders, o], seat, r) - production_cost(w, orders, seat, r)
-        return f"not enough gold: {need} needed, {spendable(w, orders, seat, r)} left for production"
-    if res.startswith("refused: "):
-        return str(res).split(": ", 1)[1]
     return None
 
 
 def _static(w: World, orders: list[Order], o: Order, r: f.Readings) -> None:
     k = o.get("kind")
-    if k not in KINDS:
+    if k not in KINDS and k != "note":
         raise OrderError(f"unknown order {k!r}")
     if o.get("seat") not in w["soc"] or not w["soc"][str(o.get("seat"))]["alive"]:
         raise OrderError("that society is not in the game")
@@ -116,7 +67,11 @@ def _static(w: World, orders: list[Order], o: Order, r: f.Readings) -> None:
             raise OrderError("that society is not in the game")
         return str(t)
 
-    if k in ("spy", "defend"):
+    def squares(names: list[Any]) -> None:
+        for x in names:
+            sq(w, str(x))  # off the map: geo.SquareError, one plain line
+
+    if k in ("spy", "defend"):  # espionage comes first: nothing this turn adds a spy before it
         if o.get("phase") not in PHASES:
             raise OrderError("a spy targets Espionage, Trade, one production phase, Foreign aid or War")
         if k == "spy":
@@ -126,7 +81,7 @@ def _static(w: World, orders: list[Order], o: Order, r: f.Readings) -> None:
         if used + 1 > have:
             raise OrderError(f"{s['name']} has {have} spies this turn" if have else
                              f"no spies: Espionage ({SPIES_LEVEL}) or the Trojan Horse first")
-    elif k == "trade":
+    elif k == "trade":  # the caravan limit and the reach use the tech chart at the turn's start
         n = int(o.get("count", 1))
         limit = min(int(s["tech"]), MAX_CARAVANS)
         used = sum(int(x.get("count", 1)) for x in mine if x["kind"] == "trade")
@@ -138,9 +93,6 @@ def _static(w: World, orders: list[Order], o: Order, r: f.Readings) -> None:
                 raise OrderError("trading with yourself needs NASCAR")
         else:
             p = other("partner")
-            peace = {(x["seat"], x["target"]) for x in orders + [o] if x["kind"] == "peace"}
-            if at_war(w, seat, p) and not ((seat, p) in peace and (p, seat) in peace):
-                raise OrderError(f"at war with {w['soc'][p]['name']}: peace from both sides first")
             if not in_trade_range(w, seat, p, r):
                 raise OrderError(f"{w['soc'][p]['name']} is out of trade range (tech {s['tech']})")
     elif k == "research":
@@ -149,23 +101,15 @@ def _static(w: World, orders: list[Order], o: Order, r: f.Readings) -> None:
     elif k in ("armies", "nukes", "sdi"):
         if int(o.get("count", 0)) < 1:
             raise OrderError("build at least one")
-        need = {"armies": 1, "nukes": 11, "sdi": 13}[k]
-        if not can_build_level(w, seat, need):
-            raise OrderError(f"{KIND_NAMES[k]} need {tech_name(need)} ({need})")
     elif k == "city":
+        squares(list(o.get("squares") or []))
         sqname = o.get("square")
-        own = sqs(w, list(s["cities"]))
-        anywhere = holds(w, seat, "railroad")
-        block = blocked(w)
-        for x in orders:
-            if x["kind"] == "city" and x.get("square"):
-                block.add(sq(w, x["square"]))
-        sites = geo.city_sites(own, block, int(w["w"]), int(w["h"]), anywhere)
         if sqname:
-            if sq(w, sqname) not in sites:
-                raise OrderError(f"{sqname} is taken, nuked or not next to your cities")
-        elif not sites:
-            raise OrderError("no free square next to your cities")
+            where = sq(w, str(sqname))
+            if where in blocked_at_start(w):
+                raise OrderError(f"{sqname} is taken or nuked")
+            if any(x["kind"] == "city" and x.get("square") == sqname for x in mine):
+                raise OrderError(f"{sqname} is already ordered")
     elif k == "wonder":
         wd = WONDER_BY_KEY.get(str(o.get("wonder")))
         if wd is None:
@@ -174,56 +118,39 @@ def _static(w: World, orders: list[Order], o: Order, r: f.Readings) -> None:
             raise OrderError(f"{wd.name} is already built")
         if any(x["kind"] == "wonder" and x["wonder"] == wd.key for x in mine):
             raise OrderError(f"{wd.name} is already ordered")
-        if not can_build_level(w, seat, wd.level):
-            raise OrderError(f"{wd.name} needs {tech_name(wd.level)} ({wd.level})")
         if int(o.get("gold", 0)) < f.wonder_base_cost(wd.level):
             raise OrderError(f"{wd.name} costs at least {f.wonder_base_cost(wd.level)}")
     elif k == "part":
-        if not can_build_level(w, seat, 15):
-            raise OrderError("spaceship parts need Fusion Power (15)")
         last = int(s["parts"]) + 1 >= r.spaceship_parts
         if int(s["parts"]) >= r.spaceship_parts:
             raise OrderError("the spaceship is complete")
         if int(o.get("gold", 0)) < 1000 or (not last and int(o["gold"]) != 1000):
             raise OrderError("a part costs 1000; only the last part may cost more")
     elif k == "kgb":
-        if not holds(w, seat, "kgb"):
+        key = o.get("wonder")
+        if key not in WONDER_BY_KEY or key == "kgb":
+            raise OrderError("pick a wonder other than the KGB")
+        if "kgb" in w["wonders"] and (w["wonders"]["kgb"]["owner"] != seat or w["wonders"]["kgb"]["obsolete"]):
             raise OrderError("needs the KGB, unused")
-        t = w["wonders"].get(o.get("wonder"))
-        if t is None or t["obsolete"] or o.get("wonder") == "kgb":
-            raise OrderError("pick a built wonder that still works")
     elif k == "aid":
-        p = other("to")
+        other("to")
         if not any(int(o.get(x, 0)) for x in ("gold", "armies", "spies", "nukes", "sdi", "tech")):
             raise OrderError("give something")
-        if any(int(o.get(x, 0)) for x in ("armies", "nukes", "sdi")) and not adjacent_socs(w, seat, p):
-            raise OrderError("military aid only to an adjacent nation")
-        if int(o.get("tech", 0)) and int(w["soc"][p]["tech"]) + int(o["tech"]) > int(s["tech"]):
-            raise OrderError("technology given only up to your own level")
     elif k == "declare":
         p = other("target")
-        if at_war(w, seat, p) or any(x["kind"] == "declare" and x["target"] == p for x in mine):
-            raise OrderError(f"already at war with {w['soc'][p]['name']}")
-    elif k == "peace":
+        if any(x["kind"] == "declare" and x["target"] == p for x in mine):
+            raise OrderError(f"already declared on {w['soc'][p]['name']}")
+    elif k == "peace":  # peace is made at the turn's start: at war by then, or never this turn
         p = other("target")
         if not at_war(w, seat, p):
             raise OrderError(f"not at war with {w['soc'][p]['name']}")
     elif k == "attack":
-        p = other("target")
-        if not adjacent_socs(w, seat, p):
-            raise OrderError(f"{w['soc'][p]['name']} is not adjacent")
+        other("target")
         a, n = int(o.get("armies", 0)), int(o.get("nukes", 0))
         if a < 0 or n < 0 or a + n == 0:
             raise OrderError("commit armies or nukes")
-        ranking = o.get("ranking") or []
-        if ranking:
-            declared = at_war(w, seat, p)
-            why = geo.check_theatre(sqs(w, list(ranking)), sqs(w, list(s["cities"])),
-                                    sqs(w, list(w["soc"][p]["cities"])), int(w["w"]), int(w["h"]),
-                                    chain=declared, anywhere=holds(w, seat, "jihad"))
-            if why:
-                raise OrderError(why)
-    elif k == "revolution":
+        squares(list(o.get("ranking") or []) + list(o.get("nuke_targets") or []))
+    elif k == "revolution":  # decided at the turn's start, on the technology held then
         g = GOVERNMENTS.get(str(o.get("gov")))
         if g is None or g.key == s["gov"]:
             raise OrderError("pick another government")
@@ -234,9 +161,17 @@ def _static(w: World, orders: list[Order], o: Order, r: f.Readings) -> None:
             raise OrderError("name the one phase kept")
 
 
+def blocked_at_start(w: World) -> set[Any]:
+    """Squares no city can be built on this turn: the cities standing (none is lost before 3c) and the nuked."""
+    out = {sq(w, c) for c in w["nuked"]}
+    for x in w["soc"].values():
+        out |= {sq(w, c) for c in x["cities"]}
+    return out
+
+
 def society_names(w: World) -> dict[str, str]:
     return {k: str(v["name"]) for k, v in w["soc"].items() if k in alive(w)}
 
 
 __all__ = ["KINDS", "KIND_NAMES", "ONCE", "OrderError", "describe", "why_not", "spies_at_espionage",
-           "society_names", "wonder_name"]
+           "society_names", "wonder_name", "blocked_at_start"]

@@ -1,15 +1,27 @@
-"""Phase 5, war: attacks in the order received, two-way attacks, nukes and SDI, captures and casualties, and the
-wonders of an eliminated society passing to its conqueror."""
+"""Phase 5, war: declarations, attacks in the order received, two-way attacks, nukes (on the player's ranked
+targets) and SDI, captures and casualties, and the wonders of an eliminated society passing to its conqueror."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from companion.rules.society import formulas as f
 from companion.rules.society import geo
-from companion.rules.society.world import adjacent_socs, at_war, holds, sq, sqs, war_key, wonder_squares
+from companion.rules.society.text import plural
+from companion.rules.society.turn import Order, Turn
+from companion.rules.society.world import adjacent_socs, at_war, holds, sq, sqs, war_key, wonder_name, wonder_squares
 
-if TYPE_CHECKING:
-    from companion.rules.society.resolve import Order, Turn
+
+def war(t: Turn) -> None:
+    for i, o in t.of("declare"):
+        a, b = o["seat"], o["target"]
+        if not t.acts(i, a, "war"):
+            continue
+        if not t.w["soc"][b]["alive"] or at_war(t.w, a, b):
+            t.mark(i, "no effect: already at war")
+            continue
+        t.w["wars"][war_key(a, b)] = {"since": t.turn, "by": a}
+        t.say("war", f"{t.name(a)} declares war on {t.name(b)}")
+    fight_all(t)
 
 
 def fight_all(t: "Turn") -> None:
@@ -22,7 +34,8 @@ def fight_all(t: "Turn") -> None:
         s = t.soc(seat)
         n = int(o.get("armies", 0))
         if n > int(s["armies"]) or int(o.get("nukes", 0)) > int(s["nukes"]):
-            t.mark(i, f"refused: {s['name']} has {s['armies']} armies and {s['nukes']} nukes at the war")
+            t.mark(i, f"refused: {s['name']} has {plural(int(s['armies']), 'army')} and "
+                      f"{plural(int(s['nukes']), 'nuke')} at the war")
             continue
         s["armies"] = int(s["armies"]) - n
         away[i] = n
@@ -63,7 +76,7 @@ def _attack(t: "Turn", i: int, o: "Order", away: dict[int, int], sdi_used: dict[
             sneak0 = not (at_war(t.start, a, b) and int(t.start["wars"][war_key(a, b)]["since"]) < t.turn)
             rec0: dict[str, Any] = {"attacker": a, "defender": b, "sneak": sneak0, "jihad": holds(t.w, a, "jihad")}
             t.wars.append(rec0)
-            _nuke(t, a, b, nukes, sdi_used, rec0)
+            _nuke(t, a, b, nukes, sdi_used, rec0, o.get("nuke_targets") or [])
         return
 
     def home(why: str) -> None:
@@ -100,8 +113,8 @@ def _attack(t: "Turn", i: int, o: "Order", away: dict[int, int], sdi_used: dict[
     rec: dict[str, Any] = {"attacker": a, "defender": b, "sneak": not declared, "jihad": jihad}
     t.wars.append(rec)
     word = "a sneak attack" if not declared else "an attack"
-    t.say("war", f"{t.name(a)} launches {word} on {t.name(b)} with {away[i]} armies"
-                 + (f" and {o.get('nukes', 0)} nukes" if int(o.get("nukes", 0)) else ""))
+    t.say("war", f"{t.name(a)} launches {word} on {t.name(b)} with {plural(away[i], 'army')}"
+                 + (f" and {plural(int(o.get('nukes', 0)), 'nuke')}" if int(o.get("nukes", 0)) else ""))
     army_attacks = True
     if counter is not None:
         met.add(counter)
@@ -135,14 +148,17 @@ def _attack(t: "Turn", i: int, o: "Order", away: dict[int, int], sdi_used: dict[
     # the nukes fly whatever became of the army (a lost two-way attack destroys armies, not missiles)
     nukes = int(o.get("nukes", 0))
     if nukes and o.get("nukes_first", True):
-        _nuke(t, a, b, nukes, sdi_used, rec)
+        _nuke(t, a, b, nukes, sdi_used, rec, o.get("nuke_targets") or [])
     if army_attacks and sb["alive"] and away[i] > 0:
         _capture(t, i, o, away, sneak, jihad, rec)
     if nukes and not o.get("nukes_first", True) and sb["alive"]:
-        _nuke(t, a, b, nukes, sdi_used, rec)
+        _nuke(t, a, b, nukes, sdi_used, rec, o.get("nuke_targets") or [])
 
 
-def _nuke(t: "Turn", a: str, b: str, n: int, sdi_used: dict[str, int], rec: dict[str, Any]) -> None:
+def _nuke(t: "Turn", a: str, b: str, n: int, sdi_used: dict[str, int], rec: dict[str, Any],
+          ranked: list[str]) -> None:
+    """``n`` nukes on ``b``; each hit takes the first city of the player's ranking it may, else the GM's pick
+    (nearest first). Wonder cities only once every other city is gone."""
     sa, sb = t.soc(a), t.soc(b)
     sa["nukes"] = int(sa["nukes"]) - n
     stopped = 0
@@ -157,10 +173,15 @@ def _nuke(t: "Turn", a: str, b: str, n: int, sdi_used: dict[str, int], rec: dict
     def key(c: str) -> tuple[int, int, int, int]:
         s = sq(t.w, c)
         d = geo.territory_distance(mine, [s])
-        return (1 if c in wonder else 0, d if d is not None else 0, s[1], s[0])
+        return (ranked.index(c) if c in ranked else len(ranked), d if d is not None else 0, s[1], s[0])
 
-    targets = sorted(sb["cities"], key=key)[:hits]
-    for c in targets:
+    targets: list[str] = []
+    for _ in range(hits):
+        if not sb["cities"]:
+            break
+        plain = [c for c in sb["cities"] if c not in wonder]
+        c = min(plain or list(sb["cities"]), key=key)
+        targets.append(c)
         sb["cities"].remove(c)
         if c in sb["new_cities"]:
             sb["new_cities"].remove(c)
@@ -169,7 +190,7 @@ def _nuke(t: "Turn", a: str, b: str, n: int, sdi_used: dict[str, int], rec: dict
             if v.get("square") == c:
                 v["square"] = None
     rec["nukes"] = {"sent": n, "stopped": stopped, "destroyed": targets}
-    t.say("war", f"{n} nukes on {t.name(b)}: {stopped} stopped by SDI, destroyed "
+    t.say("war", f"{plural(n, 'nuke')} on {t.name(b)}: {stopped} stopped by SDI, destroyed "
                  f"{', '.join(targets) if targets else 'nothing'}")
     _eliminated(t, a, b)
 
@@ -218,4 +239,10 @@ def _eliminated(t: "Turn", a: str, b: str) -> None:
     t.soc(a)["conquered"] = int(t.soc(a)["conquered"]) + len(got)
     for k in [k for k in t.w["wars"] if b in k.split("-")]:
         del t.w["wars"][k]
-    t.say("war", f"{t.name(b)} is eliminated" + (f"; {t.name(a)} takes {len(got)} wonders" if got else ""))
+    t.say("war", f"{t.name(b)} is eliminated" + (f"; {t.name(a)} takes {_and([wonder_name(k) for k in got])}"
+                                                 if got else ""))
+
+
+def _and(names: list[str]) -> str:
+    """"the Colosseum", "Babel and Mafia", "A, B and C"."""
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]

@@ -63,6 +63,13 @@ def wonder_squares(w: World) -> set[str]:
     return {str(v["square"]) for v in w["wonders"].values() if v.get("square")}
 
 
+def held_wonder_squares(w: World) -> dict[str, str]:
+    """Wonder cities whose owner still holds the wonder (a captured city's wonder stays its builder's until that
+    society is eliminated): square -> wonder key."""
+    return {str(v["square"]): k for k, v in w["wonders"].items()
+            if v.get("square") and v["square"] in w["soc"][v["owner"]]["cities"]}
+
+
 def war_key(a: str, b: str) -> str:
     x, y = sorted((a, b), key=int)
     return f"{x}-{y}"
@@ -115,10 +122,11 @@ def seat_mark(seat: int) -> str:
 
 def map_rows(w: World) -> list[str]:
     """The map as text: a header of column letters, then one row per line; each square is the owner's seat
-    number (a letter from 10 on: A=10 .. L=20, no I), '*' a nuked square, '.' empty; a wonder city is marked '+'."""
+    number (a letter from 10 on: A=10 .. L=20, no I), '*' a nuked square, '.' empty; '+' marks a wonder city whose
+    owner holds its wonder."""
     width, height = int(w["w"]), int(w["h"])
     marks: dict[str, str] = {s: "*" for s in w["nuked"]}
-    won = wonder_squares(w)
+    won = held_wonder_squares(w)
     for k, s in w["soc"].items():
         for c in s["cities"]:
             marks[c] = seat_mark(int(k))

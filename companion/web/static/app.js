@@ -191,7 +191,12 @@ const FORMS = {
     const items = p.options.map((o) => el("button", {class: "choice", disabled: !o.enabled,
       "aria-describedby": null, onclick: () => answer(o.key)}, o.label,
       !o.enabled && o.hint ? el("span", {class: "hint", text: o.hint}) : null));
-    if (p.back !== null && p.back !== undefined)
+    if (p.text) {  // a pasted message (a Society PM): read by the companion, each line shown back for the GM
+      const area = el("textarea", {id: "paste-text", rows: 8, maxlength: 8000, "aria-label": p.text});
+      items.unshift(el("label", {for: "paste-text", text: p.text}), area,
+        el("button", {id: "paste-read", onclick: () => answer({text: area.value})}, "Read"));
+    }
+    if (p.back !== null && p.back !== undefined && !p.options.some((o) => o.key === p.back))
       items.push(el("button", {class: "secondary", onclick: () => answer(p.back)}, "Back"));
     return items;
   },
