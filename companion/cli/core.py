@@ -19,29 +19,37 @@ def register(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None
 
 
 def cmd_games(args: argparse.Namespace) -> int:
-    """The built-in games, then the TOML games of the games folder and the shipped examples (as the menu has them)."""
+    """The built-in games, then the TOML games of the games folder and the shipped examples (as the menu has them).
+
+    The first column is what ``companion play`` takes for that game: its id, or its path when the id plays another
+    game (a built-in one, or an earlier file with the same id)."""
     from companion.config.load import load_config
     from companion.errors import CompanionError
-    from companion.games import BUILTIN, load
+    from companion.games import BUILTIN, load, toml_for_id
+    from companion.games.toml_game import load_toml_game
     from companion.ui.menus import toml_game_files
 
-    width = max(18, *(len(gid) for gid in BUILTIN))  # the descriptions in one column
-    for gid in BUILTIN:
-        cls = load(gid)
-        print(gid if args.ids else f"{gid:{width}} {cls.description}")
-    from companion.ui.menus import EXAMPLES
-
-    for path in toml_game_files(load_config(getattr(args, "config", None))):
-        if args.ids and path.parent == EXAMPLES:  # --ids: the ids a script may name; examples are played by path
-            continue
+    cfg = load_config(getattr(args, "config", None))
+    rows: list[tuple[str, str]] = [(gid, load(gid).description) for gid in BUILTIN]
+    for path in toml_game_files(cfg):
         try:
-            from companion.games.toml_game import load_toml_game
-
             cls = load_toml_game(path)
-            print(str(path) if args.ids else f"{cls.game_id:{width}} {cls.description}  ({path})")
         except CompanionError as e:
-            if not args.ids:
-                print(f"{path.stem:{width}} (broken: {e})")
+            rows.append((str(path), f"(broken: {e})"))
+            continue
+        plays = toml_for_id(cls.game_id, cfg.games.folder)
+        if plays is not None and plays.resolve() == path.resolve():
+            rows.append((cls.game_id, f"{cls.description}  ({path})"))
+        else:  # its id plays another game: named by its path
+            rows.append((str(path), cls.description))
+    if args.ids:
+        for name, text in rows:
+            if not text.startswith("(broken"):
+                print(name)
+        return 0
+    width = max(18, *(len(name) for name, _ in rows if len(name) <= 24))  # the descriptions in one column
+    for name, text in rows:
+        print(f"{name:{width}} {text}")
     return 0
 
 
