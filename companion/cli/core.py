@@ -62,7 +62,10 @@ def _register_play(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -
     p.add_argument("--journal", type=Path, metavar="PATH", help="journal file (default: in memory)")
     p.add_argument("--resume", action="store_true", help="continue the game in --journal, skipping applied events")
     p.add_argument("--state-json", type=Path, metavar="OUT", help="write the final state as JSON")
-    p.add_argument("--frames", type=Path, metavar="DIR", help="write a PNG for every distinct screen")
+    p.add_argument("--frames", type=Path, metavar="DIR",
+                   help="write a PNG for every distinct screen, numbered from 0001 (a new run clears the old ones)")
+    p.add_argument("--frame-scale", type=int, default=4, metavar="N",
+                   help="PNG pixels per screen pixel in --frames (default 4: 512x256)")
     p.set_defaults(func=cmd_play)
 
     p = sub.add_parser("export", help="export a saved game as JSON")
@@ -82,7 +85,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     from companion.session.headless import play
 
     state = play(args.game, args.script, seed=args.seed, journal_path=args.journal, resume=args.resume,
-                 state_json=args.state_json, frames=args.frames, config=args.config,
+                 state_json=args.state_json, frames=args.frames, frame_scale=args.frame_scale, config=args.config,
                  notify=lambda line: print(f"companion: {line}", file=sys.stderr))
     if args.state_json is None:
         print(json.dumps(state, indent=2, sort_keys=True))
