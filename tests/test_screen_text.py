@@ -49,3 +49,46 @@ def test_no_game_code_cuts_text_with_a_tilde() -> None:
     bad = [f"{p.relative_to(ROOT)}:{i}" for p in (ROOT / "fsm").rglob("*.py")
            for i, line in enumerate(p.read_text().splitlines(), 1) if '+ "~"' in line or "'~'" in line]
     assert bad == []
+
+
+def drawn_texts(screen: object) -> list[str]:
+    from companion.ui import draw as D
+
+    got: list[str] = []
+    D.RECORDERS.append(lambda p: got.append(p.text) if p.kind == "text" else None)
+    try:
+        img, d = D.new_frame()
+        screen.draw(d)  # type: ignore[attr-defined]
+    finally:
+        D.RECORDERS.pop()
+    return got
+
+
+def test_a_choice_with_many_lines_and_options_keeps_every_line_reachable() -> None:
+    """Issue #22 item 15: three or more options showed only the first two context lines, with no mark."""
+    from companion.events import Key
+    from companion.ui.prompt_screens import ChoiceScreen
+    from fsm.prompts import Choice, Option
+
+    lines = ("First line", "Second line", "Third line", "Fourth line")
+    p = Choice(title="Q", lines=lines, options=tuple(Option(k, f"Option {k}") for k in "abc"))
+    s = ChoiceScreen(p, ["Ana"])
+    seen: set[str] = set()
+    for _ in range(4):
+        shown = drawn_texts(s)
+        seen |= set(shown)
+        assert any(t.startswith("Option") for t in shown)  # the row OK acts on is in view
+        s.key(Key.DOWN)
+    assert set(lines) <= seen and {"Option a", "Option b", "Option c"} <= seen
+
+
+def test_a_dropped_line_is_marked() -> None:
+    from companion.ui.prompt_screens import MultiSelectScreen
+    from fsm.prompts import MultiSelect, Option
+
+    p = MultiSelect(title="Q", lines=("Tick: into crisis", "(Done is at the end)"),
+                    options=(Option("a", "A"), Option("b", "B")))
+    img_lines = drawn_texts(MultiSelectScreen(p, ["Ana"]))
+    from companion.ui.draw import ELLIPSIS
+
+    assert any(t.startswith("Tick") and t.endswith(ELLIPSIS) for t in img_lines), img_lines
