@@ -92,3 +92,16 @@ def test_a_dropped_line_is_marked() -> None:
     from companion.ui.draw import ELLIPSIS
 
     assert any(t.startswith("Tick") and t.endswith(ELLIPSIS) for t in img_lines), img_lines
+
+
+def test_counts_read_as_words() -> None:
+    """Issue #22 item 12: "1 players; OK starts", "(6 res)"."""
+    from companion.games import load
+    from companion.ui.wizard import SetupWizard
+
+    w = SetupWizard(load("sovereigns-chain"), ["Ana", "Ben"], {})
+    w.data.update(step="names", count=1, names=["Ana"])
+    assert w.prompt().lines[0] == "1 player: OK starts"
+    g = SoveranaGame(Setup(tuple(Player(n, i + 1) for i, n in enumerate(LONG)), {}))
+    labels = [o.label for o in g._ask_setup_departments().options] if hasattr(g, "_ask_setup_departments") else []
+    assert not any("res)" in x for x in labels)

@@ -7,6 +7,7 @@ from companion.rules import soverana as R
 
 from fsm.prompts import Choice, Dice, Option, Prompt, Random
 from fsm.turns import rolloff_next, rolloff_record, rolloff_start, rolloff_tie
+from fsm.screen_text import plural
 from fsm.soverana.core import SoveranaCore, lines, short_dept
 
 
@@ -57,7 +58,7 @@ class SetupPhase(SoveranaCore):
     def _ask_setup_departments(self) -> Prompt:
         seat = self._unassigned_seat()
         taken = set(self.data["dept"].values())
-        opts = tuple(Option(d, f"{short_dept(d)} ({R.STARTING_RESOURCES[d]} res)") for d in R.DEPARTMENTS
+        opts = tuple(Option(d, f"{short_dept(d)}: {plural(R.STARTING_RESOURCES[d], 'resource')}") for d in R.DEPARTMENTS
                      if d not in taken)
         return Choice(title="Departments", lines=lines(f"Department for {self.nm(seat)}?",
                                                        f"Mayor {self.mayor_name()} assigns"),
