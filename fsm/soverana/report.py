@@ -6,7 +6,7 @@ from typing import Any
 from companion.rules import soverana as R
 
 from fsm.prompts import View
-from fsm.screen_text import wrap, wrap_words
+from fsm.screen_text import plural, wrap, wrap_words
 from fsm.soverana.core import SoveranaCore, dept_list, fit, short_dept
 
 PAGE = 6  #: lines per menu page
@@ -102,7 +102,7 @@ class Reports(SoveranaCore):
         elif len(won) == 1:
             rows.append(f"Winner {self.nm(won[0])} ({votes[won[0]]})")
         else:  # every winner shown: the names wrap over as many lines as they need
-            rows.append(f"Tie at {votes[won[0]]} votes cards:")
+            rows.append(f"Tie at {plural(votes[won[0]], 'votes card')}:")
             rows += wrap_words([self.nm(s) for s in won])
         rows.append(f"Round {self.data['round']}: active {self.n_active()}")
         rows.append(f"Crisis {self.n_crisis()}, mayor {self.mayor_name()}")
