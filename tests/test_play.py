@@ -132,3 +132,47 @@ def test_unknown_game_is_one_line(tmp_path: Path) -> None:
     script.write_text("ok\n")
     r = run_companion("play", "no-such-game", "--script", str(script))
     assert r.returncode == 2 and "no game 'no-such-game'" in r.stderr and "Traceback" not in r.stderr
+
+
+def png_size(path: Path) -> tuple[int, int]:
+    with Image.open(path) as img:
+        return img.size
+
+
+def test_frames_are_four_times_the_screen_and_a_new_run_starts_clean(tmp_path: Path) -> None:
+    """Issue #22 item 14: --frames PNGs at the documented scale (default 4: 512x256), --frame-scale N for another;
+    a second run into the same folder starts at 0001 again (saying so), --resume continues the numbering."""
+    script = tmp_path / "s.txt"
+    script.write_text("ok\nok\nup\n")
+    frames = tmp_path / "frames"
+    (tmp_path / "frames").mkdir()
+    (frames / "notes.png").write_bytes(b"mine")  # not a frame: never touched
+    said: list[str] = []
+    play(str(RACE), script, seed=1, frames=frames, notify=said.append)
+    first = sorted(p.name for p in frames.glob("0*.png"))
+    assert first[0] == "0001.png" and png_size(frames / "0001.png") == (512, 256)
+    assert said == []
+    script.write_text("ok\n")
+    play(str(RACE), script, seed=1, frames=frames, notify=said.append, frame_scale=2)
+    again = sorted(p.name for p in frames.glob("0*.png"))
+    assert again[0] == "0001.png" and len(again) < len(first), again  # the first run's frames are gone
+    assert png_size(frames / "0001.png") == (256, 128)
+    assert (frames / "notes.png").read_bytes() == b"mine"
+    assert said == [f"--frames {frames}: removed the {len(first)} frames of an earlier run; numbering starts at 0001"]
+    r = run_companion("play", str(RACE), "--script", str(script), "--frames", str(frames), "--frame-scale", "0")
+    assert r.returncode != 0 and r.stderr.count("\n") == 1 and "--frame-scale 0" in r.stderr, r.stderr
+    r = run_companion("play", "--help")
+    assert "--frame-scale" in r.stdout and "default 4" in r.stdout
+
+
+def test_frames_continue_their_numbering_on_resume(tmp_path: Path) -> None:
+    script, journal, frames = tmp_path / "s.txt", tmp_path / "j.sqlite", tmp_path / "frames"
+    script.write_text("ok\nok\n")
+    play(str(RACE), script, seed=1, frames=frames, journal_path=journal)
+    n = len(list(frames.glob("*.png")))
+    script.write_text("ok\nok\nup\ndown\n")
+    said: list[str] = []
+    play(str(RACE), script, seed=1, frames=frames, journal_path=journal, resume=True, notify=said.append)
+    names = sorted(p.name for p in frames.glob("*.png"))
+    assert len(names) > n and names[:n] == [f"{i:04d}.png" for i in range(1, n + 1)]
+    assert said == [f"--frames {frames}: --resume continues after frame {n:04d}.png"]

@@ -204,3 +204,27 @@ def test_a_rule_row_keeps_its_value_in_view() -> None:
     label = _rule_label("ousted_mayor_eligible", "off")
     assert label.endswith(": off") and "…" in label and text_width(label) <= LIST_W
     assert _rule_label("tie_roll", "all") == "tie_roll: all"
+
+
+def test_the_names_page_shows_the_name_just_saved(tmp_path: Path) -> None:
+    """Issue #22 item 11a: after "Seat 1: A: saved" the list under the toast read the old name."""
+    app, p = make(tmp_path)
+    open_settings(app)
+    keys(app, "down", "down", "ok")  # Player names
+    menu = app.home.stack[-1][2]
+    old = menu.stack[-1][2].items[0].label
+    keys(app, "ok")  # Seat 1
+    keys(app, *["back"] * len(app.cfg.players.names[0]))
+    keys(app, "ok", "down", "ok")  # "A", then the tick
+    assert load_config(p).players.names[0] == "A"
+    assert menu.stack[-1][1] == "Player names" and menu.stack[-1][2].items[0].label == "Seat 1: A", old
+
+
+def test_the_screen_page_shows_the_time_just_saved(tmp_path: Path) -> None:
+    app, p = make(tmp_path)
+    open_settings(app)
+    menu = app.home.stack[-1][2]
+    keys(app, *["down"] * [it.key for it in menu.stack[-1][2].items].index("screen"), "ok")
+    keys(app, "ok", "up", "ok")  # Glance after: one second more
+    want = load_config(p).screen.glance_seconds
+    assert menu.stack[-1][2].items[0].label == f"Glance after {want} s"

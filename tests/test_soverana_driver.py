@@ -19,19 +19,17 @@ NAMES = ("Ana", "Ben", "Cleo", "Dev", "Eli", "Fay")
 #: seat -> department in the default tests: seat 1 Economy ... seat 6 Urban Development
 DEPT = {i + 1: d for i, d in enumerate(R.DEPARTMENTS)}
 SEAT = {d: s for s, d in DEPT.items()}
-#: cut lines are allowed only where a list of locations may run long
-MAY_RUN_LONG = ("Crisis:", "Active:", "Res:")
-
-
 def _fits(p: Prompt) -> None:
-    assert len(p.title) <= 20, p.title
-    assert len(p.lines) <= 4, p
-    from companion.ui.draw import WIDTH, text_width
+    """Measured as drawn: the title beside the acting player's name, every line whole (wrapped, never cut; the
+    screen scrolls a choice's lines with its options and an Info page)."""
+    from companion.ui.draw import title_room
+    from fsm.screen_text import LINE_PX, fits
 
+    tag = NAMES[p.player - 1] if p.player else ""
+    assert fits(p.title, title_room(tag)), p.title
     for line in p.lines:
-        long_ok = line.startswith(MAY_RUN_LONG)
-        assert len(line) <= 21 or long_ok and len(line) <= 32 or text_width(line) <= WIDTH - 2, line
-        assert not line.endswith("~") or long_ok, f"cut line {line!r} in {p.title!r}"
+        assert fits(line, LINE_PX), line
+        assert not line.endswith(("~", "…")), f"cut line {line!r} in {p.title!r}"
 
 
 class Table:
@@ -67,7 +65,9 @@ class Table:
         self.g.answer(value)
         json.dumps(self.g.state_json())
         for v in self.g.views():
-            assert len(v.title) <= 20 and all(len(line) <= 21 for line in v.lines), v
+            from fsm.screen_text import LINE_PX, TITLE_PX, fits
+
+            assert fits(v.title, TITLE_PX) and all(fits(line, LINE_PX) for line in v.lines), v
         return p
 
     def refused(self, value: Any) -> str:

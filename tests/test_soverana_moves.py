@@ -111,7 +111,7 @@ def test_moving_onto_the_location_is_the_move_and_the_fix_is_not() -> None:
     t = moving(crisis=("Fire Station",))
     t.move(1, "Fire Station")  # Ana's move: Press -> Fire Station, where Dev stands
     t.fix("Fire Station", 1, 4)  # both stand there: nobody is asked, no move is used
-    assert t.seen[-1].title == "Fix Fire Stn" and t.data["moved"] == [1]
+    assert t.seen[-1].title == "Fix Fire Station" and t.data["moved"] == [1]
     t.move(4, "Sewage Plant")  # Dev fixed, and still has his move
     assert t.data["moved"] == [1, 4]
 
@@ -123,8 +123,8 @@ def test_a_fixer_not_on_the_spot_is_asked_and_moving_there_is_their_move() -> No
     t.ans(Choice, "Fire Station")
     t.ans(MultiSelect, ["1", "4"])  # Dev stands on the Fire Station; Ana (Press) is one step away
     p = t.prompt()
-    assert isinstance(p, Choice) and p.title == "Ana on Fire Stn?" and p.player == 1
-    assert p.lines == ("Was on: Press/Media", "Fixers stand on it.")
+    assert isinstance(p, Choice) and p.title == "Ana on Fire Station?" and p.player == 1
+    assert p.lines == ("Was on: Press & Media", "Fixers stand on it.")
     assert enabled(p) == {"move": True, "there": False}
     t.ans(Choice, "move", player=1)
     assert t.loc("Fire Station") == "active" and t.data["positions"]["1"] == "Fire Station"
@@ -135,7 +135,7 @@ def test_a_fixer_not_on_the_spot_is_asked_and_moving_there_is_their_move() -> No
     t.ans(MultiSelect, ["1", "5"])
     p = t.prompt()
     assert enabled(p) == {"move": False, "there": False}
-    assert p.lines == ("Was on: Fire Stn", "Can't get there: BACK")  # said before anyone presses
+    assert p.lines == ("Was on: Fire Station", "Can't get there: BACK")  # said before anyone presses
     assert t.refused("move") == "Ana has made their move this round"
     t.ans(Choice, "back")
     assert t.loc("Sewage Plant") == "crisis" and t.prompt().title == "Moving"
@@ -149,9 +149,9 @@ def test_a_fixer_too_far_away_is_refused_with_the_reason() -> None:
     t.ans(Choice, "fix", player=None)
     t.ans(Choice, "Hospital")
     t.ans(MultiSelect, ["1", "6"])
-    assert t.prompt().lines == ("Was on: Press/Media", "Can't get there: BACK")
+    assert t.prompt().lines == ("Was on: Press & Media", "Can't get there: BACK")
     assert t.refused("move") == "Hospital is not next door"
-    assert t.refused("there") == "Ana is recorded on Press/Media"
+    assert t.refused("there") == "Ana is recorded on Press & Media"
 
 
 def test_untracked_figures_are_asked_where_they_stand() -> None:

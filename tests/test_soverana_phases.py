@@ -86,7 +86,7 @@ def test_random_start_positions_are_shown_to_place_the_figures() -> None:
     t.g.answer(True)
     pages.append(t.prompt())
     assert [p.title for p in pages] == ["Place figures 1/2", "Place figures 2/2"]
-    assert pages[0].lines == ("Ana: Press/Media", "Ben: Substation", "Cleo: Police")
+    assert pages[0].lines == ("Ana: Press & Media", "Ben: Substation", "Cleo: Police")
 
 
 # ----------------------------------------------------------------- events
@@ -122,10 +122,10 @@ def test_event_menu_defaults_make_the_common_card_quick() -> None:
     t.ans(Choice, "crisis")
     t.ans(MultiSelect, ["Hospital"])
     assert t.prompt().default == "pay"
-    assert t.prompt().lines[0] == "Crisis: Hospital"
+    assert t.prompt().lines[0] == "Into crisis: Hospital"
     t.ans(Choice, "crisis")
     t.ans(MultiSelect, ["Police Station", "Fire Station", "University"])
-    assert t.prompt().lines[0] == "Crisis: Hospital, Police, Fire ~"
+    assert t.prompt().lines[:2] == ("Into crisis: Hospital,", "Police, Fire Station,")  # wrapped, not cut
     t.ans(Choice, "pay")
     assert t.ans(Choice, "back") and t.prompt().title == "Major event"
     t.ans(Choice, "pay")
@@ -159,9 +159,9 @@ def test_a_fix_with_city_hall_manned() -> None:
     t.ans(MultiSelect, ["3", "5"])
     t.on_the_spot()
     t.move(6, "City Hall")
-    assert t.prompt().lines[1] == "Fay Hall"
+    assert t.prompt().lines[1] == "Fay on City Hall"
     t.fix("Hospital", 4)
-    assert t.seen[-2].lines == ("1-2 fixers (CH Fay)", "None ticked: back")  # then: Dev moves there
+    assert t.seen[-2].lines == ("1 or 2 fixers (Fay on City", "Hall)", "None ticked: back")  # then: Dev moves there
     assert t.loc("Hospital") == "active" and t.votes(4) == 2 and t.votes(6) == 1
     # Fay on City Hall cannot fix the Sewage Plant alone: her own figure does not count
     t.ans(Choice, "fix")
@@ -187,20 +187,20 @@ def test_moving_records_who_stands_where() -> None:
     t.move(2, "Stock Exchange")
     t.move(3, "Public Transit Authority")
     p = t.prompt()
-    assert p.lines[:2] == ("Cleo -> Transit Auth", "Ben Exch")
+    assert p.lines[:2] == ("Cleo -> Transit", "Ben on Stock Exchange")
     t.ans(Choice, "move")
     p = t.prompt()
-    assert [o.label for o in p.options][:3] == ["Ana Press/Media", "*Ben Stock Exch", "*Cleo Transit Auth"]
+    assert [o.label for o in p.options][:3] == ["Ana Press & Media", "*Ben Stock Exchange", "*Cleo Transit"]
     assert [o.enabled for o in p.options][:3] == [True, False, False]  # one move a round
     t.ans(Choice, "1")
     p = t.prompt()  # the destination list: staying put is not a move
     assert isinstance(p, Choice) and p.lines == ("Transit on: 2 steps",)
     assert p.default == "Stock Exchange" and p.player == 1
-    assert not p.options[0].enabled and p.options[0].hint == "already on Press/Media: not a move"
+    assert not p.options[0].enabled and p.options[0].hint == "already on Press & Media: not a move"
     t.ans(Choice, "back")
     t.ans(Choice, "done")
     rows = [line for v in t.g.views() if v.title.startswith("Locations") for line in v.lines]
-    assert "XHospital" in rows and " Stock Exch   Ben" in rows and " Press/Media  Ana" in rows
+    assert "X Hospital" in rows and "Stock Exchange: Ben" in rows and "Press & Media: Ana" in rows
 
 
 # ----------------------------------------------------------------- distribution
@@ -235,7 +235,7 @@ def test_distribution_with_the_stock_exchange_manned() -> None:
     t.move(1, "Stock Exchange")
     t.moves_done()
     assert t.data["dist"]["pool"] == 20  # 18 active + 2 Stock Exchange + 1 event extra = 21, held to 20
-    assert t.prompt().lines[:2] == ("Left 20 of 20 (max)", "18 active+2 Exch+1 event")
+    assert t.prompt().lines[:2] == ("Left 20 of 20 (the most)", "18 active + 2 Stock")
     assert t.data["dist"]["capped"]
 
 
@@ -254,8 +254,8 @@ def test_distribution_at_the_20_cap(cap: str, pool: int) -> None:
     t.move(1, "Stock Exchange")
     t.moves_done()
     assert t.data["dist"]["pool"] == pool
-    assert t.prompt().lines[:2] == ((f"Left {pool} of {pool}" + (" (max)" if cap == "total" else "")),
-                                    "20 active+2 Exch")
+    assert t.prompt().lines[:2] == ((f"Left {pool} of {pool}" + (" (the most)" if cap == "total" else "")),
+                                    "20 active + 2 Stock")
     t.distribute({ECO: pool})
     assert t.res(ECO) == 6 + pool
 
@@ -348,7 +348,7 @@ def test_ballots_are_secret_until_all_have_voted() -> None:
     assert {p.lines[0] for p in prompts} == {"Keep Ana as mayor?"}
     assert [p.lines[1] for p in prompts] == [f"Ballot {i} of 6" for i in range(1, 7)]
     result = t.prompt()
-    assert isinstance(result, Info) and result.lines[0] == "YES 2   NO 4"
+    assert isinstance(result, Info) and result.lines[0] == "YES 2 NO 4"
     assert t.data["ballots"] == {}  # only the tally is kept
 
 
@@ -427,7 +427,7 @@ def test_mayor_without_a_ballot_means_five_votes() -> None:
         voters.append(t.prompt().player)
         t.ans(SecretVote, "no")
     assert voters == [2, 3, 4, 5, 6]
-    assert t.prompt().lines[0] == "YES 0   NO 5"
+    assert t.prompt().lines[0] == "YES 0 NO 5"
 
 
 # ----------------------------------------------------------------- order switch, screens, JSON
@@ -474,17 +474,17 @@ def test_state_json_and_views() -> None:
     assert js["positions"]["Fay"] == "City Hall" and js["active_player"] is None
     views = {v.title: v.lines for v in t.g.views()}
     assert views["City, round 1"] == ("Mayor Ana, moving", "Active 18  Crisis 2", "Complete: 4 of 6",
-                                      "Eco Edu Ene Urb", "Fay Hall")
-    assert views["Departments"][3] == "Health     6 Dev"
-    assert views["Votes cards"][0] == "Ana           1 mayor"
+                                      "Eco Edu Ene Urb", "Fay on City Hall")
+    assert views["Departments"][3] == "Health 6, Dev"
+    assert views["Votes cards"][0] == "Ana 1, mayor"
     t.moves_done()
     t.distribute()
     t.end_of_round()
     t.vote()
     summary = [line for v in t.g.views() if v.title.startswith("Round 1 summary") for line in v.lines]
-    assert summary == ["Active 18  Crisis 2", "Major: +2 crisis -0", "Fixes 0, pool 18",
+    assert summary == ["Active 18 Crisis 2", "Major event: 2 into crisis", "Fixes 0, pool 18",
                        "All 3 active:", "Eco Edu Ene Urb", "Vote YES 6 NO 0 kept", "Votes cards won:",
-                       "Ana+1 Ben+1 Cle+1", "Fay+1"]
+                       "Ana +1, Ben +1, Cleo +1,", "Fay +1"]
     summary = t.prompt()
     assert summary.title == "Round 1 summary" and summary.lines[-1] == "OK: round 2"
 

@@ -19,29 +19,37 @@ def register(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None
 
 
 def cmd_games(args: argparse.Namespace) -> int:
-    """The built-in games, then the TOML games of the games folder and the shipped examples (as the menu has them)."""
+    """The built-in games, then the TOML games of the games folder and the shipped examples (as the menu has them).
+
+    The first column is what ``companion play`` takes for that game: its id, or its path when the id plays another
+    game (a built-in one, or an earlier file with the same id)."""
     from companion.config.load import load_config
     from companion.errors import CompanionError
-    from companion.games import BUILTIN, load
+    from companion.games import BUILTIN, load, toml_for_id
+    from companion.games.toml_game import load_toml_game
     from companion.ui.menus import toml_game_files
 
-    width = max(18, *(len(gid) for gid in BUILTIN))  # the descriptions in one column
-    for gid in BUILTIN:
-        cls = load(gid)
-        print(gid if args.ids else f"{gid:{width}} {cls.description}")
-    from companion.ui.menus import EXAMPLES
-
-    for path in toml_game_files(load_config(getattr(args, "config", None))):
-        if args.ids and path.parent == EXAMPLES:  # --ids: the ids a script may name; examples are played by path
-            continue
+    cfg = load_config(getattr(args, "config", None))
+    rows: list[tuple[str, str]] = [(gid, load(gid).description) for gid in BUILTIN]
+    for path in toml_game_files(cfg):
         try:
-            from companion.games.toml_game import load_toml_game
-
             cls = load_toml_game(path)
-            print(str(path) if args.ids else f"{cls.game_id:{width}} {cls.description}  ({path})")
         except CompanionError as e:
-            if not args.ids:
-                print(f"{path.stem:{width}} (broken: {e})")
+            rows.append((str(path), f"(broken: {e})"))
+            continue
+        plays = toml_for_id(cls.game_id, cfg.games.folder)
+        if plays is not None and plays.resolve() == path.resolve():
+            rows.append((cls.game_id, f"{cls.description}  ({path})"))
+        else:  # its id plays another game: named by its path
+            rows.append((str(path), cls.description))
+    if args.ids:
+        for name, text in rows:
+            if not text.startswith("(broken"):
+                print(name)
+        return 0
+    width = max(18, *(len(name) for name, _ in rows if len(name) <= 24))  # the descriptions in one column
+    for name, text in rows:
+        print(f"{name:{width}} {text}")
     return 0
 
 
@@ -54,7 +62,10 @@ def _register_play(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -
     p.add_argument("--journal", type=Path, metavar="PATH", help="journal file (default: in memory)")
     p.add_argument("--resume", action="store_true", help="continue the game in --journal, skipping applied events")
     p.add_argument("--state-json", type=Path, metavar="OUT", help="write the final state as JSON")
-    p.add_argument("--frames", type=Path, metavar="DIR", help="write a PNG for every distinct screen")
+    p.add_argument("--frames", type=Path, metavar="DIR",
+                   help="write a PNG for every distinct screen, numbered from 0001 (a new run clears the old ones)")
+    p.add_argument("--frame-scale", type=int, default=4, metavar="N",
+                   help="PNG pixels per screen pixel in --frames (default 4: 512x256)")
     p.set_defaults(func=cmd_play)
 
     p = sub.add_parser("export", help="export a saved game as JSON")
@@ -75,7 +86,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     from companion.session.headless import play
 
     state = play(args.game, args.script, seed=args.seed, journal_path=args.journal, resume=args.resume,
-                 state_json=args.state_json, frames=args.frames, config=args.config,
+                 state_json=args.state_json, frames=args.frames, frame_scale=args.frame_scale, config=args.config,
                  notify=lambda line: print(f"companion: {line}", file=sys.stderr))
     if args.state_json is None:
         print(json.dumps(state, indent=2, sort_keys=True))

@@ -19,8 +19,27 @@ BUILTIN: dict[str, str] = {
 }
 
 
+#: the example games shipped with the companion: listed and playable by id when the games folder lacks that id
+EXAMPLES = Path(__file__).resolve().parent.parent / "data" / "examples"
+
+
 def builtin_ids() -> list[str]:
     return list(BUILTIN)
+
+
+def toml_for_id(game: str, games_dir: Path | None = None) -> Path | None:
+    """The TOML file ``load(game, games_dir)`` plays for an id that is not built in: the first file of the games
+    folder with that ``[game] id``, else the first shipped example with it; None when there is none."""
+    from companion.games.toml_game import peek_id
+
+    if game in BUILTIN:
+        return None
+    folders = ([Path(games_dir).expanduser()] if games_dir is not None else []) + [EXAMPLES]
+    for folder in folders:
+        for p in sorted(folder.glob("*.toml")) if folder.is_dir() else []:
+            if peek_id(p) == game:
+                return p
+    return None
 
 
 def load(game: str, games_dir: Path | None = None) -> "type[GameMachine]":
@@ -35,12 +54,11 @@ def load(game: str, games_dir: Path | None = None) -> "type[GameMachine]":
         from companion.games.toml_game import load_toml_game
 
         return load_toml_game(path)
-    if games_dir is not None:
-        for p in sorted(Path(games_dir).expanduser().glob("*.toml")):
-            from companion.games.toml_game import load_toml_game, peek_id
+    found = toml_for_id(game, games_dir)
+    if found is not None:
+        from companion.games.toml_game import load_toml_game
 
-            if peek_id(p) == game:
-                return load_toml_game(p)
+        return load_toml_game(found)
     known = ", ".join(builtin_ids()) or "none"
     raise GameFileError(f"no game {game!r}: use a built-in id ({known}) or the path of a game .toml file")
 

@@ -11,6 +11,7 @@ import hashlib
 import json
 import logging
 import os
+import re
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -154,14 +155,31 @@ def new_record(journal: Journal, game: str, cfg: Config, seed: int | None) -> Ga
     return journal.game(gid)
 
 
-class FrameWriter:
-    """Saves a PNG for every distinct screen, numbered in order."""
+FRAME_SCALE = 4  #: --frame-scale's default: a PNG pixel block per OLED pixel (512×256, readable on a laptop)
+FRAME_NAME = re.compile(r"\d{4}\.png")  #: the frames this writer names; nothing else in the folder is touched
 
-    def __init__(self, folder: Path) -> None:
-        self.folder = folder
+
+class FrameWriter:
+    """Saves a PNG for every distinct screen, numbered in order, each OLED pixel ``scale``×``scale`` pixels.
+
+    A new run starts the folder's numbering afresh (removing the numbered frames an earlier run left there, and
+    saying so); ``resume`` continues after the last one, as the game does."""
+
+    def __init__(self, folder: Path, scale: int = FRAME_SCALE, *, resume: bool = False,
+                 notify: Callable[[str], None] | None = None) -> None:
+        self.folder, self.scale = folder, scale
         try:
             folder.mkdir(parents=True, exist_ok=True)
-            self.count = len(list(folder.glob("*.png")))
+            old = sorted(p for p in folder.iterdir() if FRAME_NAME.fullmatch(p.name))
+            if old and not resume:
+                for p in old:
+                    p.unlink()
+                if notify is not None:
+                    notify(f"--frames {folder}: removed the {len(old)} frames of an earlier run; numbering starts "
+                           "at 0001")
+            self.count = int(old[-1].stem) if old and resume else 0
+            if old and resume and notify is not None:
+                notify(f"--frames {folder}: --resume continues after frame {old[-1].name}")
         except OSError as e:
             raise CompanionError(f"--frames {folder}: cannot use it as a folder ({e.strerror}); give a folder "
                                  "that exists or can be made") from None
@@ -175,7 +193,7 @@ class FrameWriter:
             self.count += 1
             target = self.folder / f"{self.count:04d}.png"
             try:
-                img.convert("L").resize((256, 128), 0).save(target)
+                img.convert("L").resize((img.width * self.scale, img.height * self.scale), 0).save(target)
             except OSError as e:
                 raise CompanionError(f"cannot write the frame {target}: {e.strerror or e}; free some space or give "
                                      "another --frames folder (the game itself is saved in the journal)") from None
@@ -193,8 +211,11 @@ def read_script(script: Path) -> list[ScriptLine]:
 
 def play(game: str, script: Path, *, seed: int | None = None, journal_path: Path | None = None,
          resume: bool = False, state_json: Path | None = None, frames: Path | None = None,
-         config: str | None = None, notify: Callable[[str], None] | None = None) -> dict[str, Any]:
+         config: str | None = None, notify: Callable[[str], None] | None = None,
+         frame_scale: int = FRAME_SCALE) -> dict[str, Any]:
     """Play a script headless. ``notify`` hears the lines a user should see besides the state (a damaged game)."""
+    if not 1 <= frame_scale <= 16:
+        raise CompanionError(f"--frame-scale {frame_scale}: give a whole number from 1 to 16 (4 makes 512x256 PNGs)")
     cfg = load_config(config)
     from companion.games import check_options
 
@@ -203,7 +224,8 @@ def play(game: str, script: Path, *, seed: int | None = None, journal_path: Path
     if state_json is not None and not state_json.parent.is_dir():  # say so before anything is journaled
         raise CompanionError(f"--state-json {state_json}: the folder {state_json.parent} does not exist; "
                              "create it or write elsewhere")
-    writer = FrameWriter(frames) if frames is not None else None  # a bad --frames folder: before the journal too
+    # a bad --frames folder: before the journal too
+    writer = FrameWriter(frames, frame_scale, resume=resume, notify=notify) if frames is not None else None
     journal = Journal(journal_path if journal_path is not None else ":memory:", lock=journal_path is not None)
     damaged = False
     try:

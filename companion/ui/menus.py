@@ -13,6 +13,7 @@ from PIL import Image
 
 from companion.errors import CompanionError
 from companion.events import Key
+from companion.games import EXAMPLES  # the example TOML games shipped in the package (copies of examples/)
 from companion.ui.about import settings_lines, web_lines
 from companion.ui.draw import BAR, LIST_W, new_frame, title_bar, wrap
 from companion.ui.host import MenuHost
@@ -20,10 +21,6 @@ from companion.ui.settings_menu import SettingsMenu
 from companion.ui.widgets import Back, Done, Item, ListWidget, TextView, Toast, draw_toast
 
 log = logging.getLogger(__name__)
-
-
-#: the example TOML games, shipped in the package (copies of examples/, kept equal by a test); listed after the user's
-EXAMPLES = Path(__file__).resolve().parent.parent / "data" / "examples"
 
 
 def toml_game_files(cfg: Any) -> list[Path]:

@@ -9,7 +9,7 @@ from PIL import ImageDraw
 from fsm.prompts import Choice, Confirm, Dice, Info, MultiSelect, Number, Prompt, SecretVote
 
 from companion.events import Key, RollEvent
-from companion.ui.draw import BAR, HEIGHT, ROW, text_row, title_bar
+from companion.ui.draw import BAR, HEIGHT, LIST_W, ROW, scroll_marks, text_row, title_bar
 from companion.ui.widgets import (Back, ButtonRow, ConfirmWidget, Done, Item, ListWidget, MultiSelectWidget, Outcome, Spinner, TextView,
                       Toast, draw_lines)
 
@@ -69,17 +69,43 @@ class ChoiceScreen(PromptScreen):
         keys = [o.key for o in shown]
         cursor = keys.index(prompt.default) if prompt.default in keys else 0
         self.n_lines = min(len(prompt.lines), max(0, ROWS - min(len(prompt.options), 3)))
+        #: more lines than room above the options: lines and options scroll as one page (the cursor's row always in
+        #: view; on the first option every line above it that fits), so no line is out of reach
+        self.scrolls = len(prompt.lines) > self.n_lines
+        self.top = 0  #: the page row at the top of the screen, when it scrolls
         self.list = ListWidget(items, cursor=cursor, back_ok=True, rows=max(1, ROWS - self.n_lines))
+        self._follow()
+
+    def _follow(self) -> None:
+        if not self.scrolls:
+            return
+        row = len(self.prompt.lines) + self.list.cursor
+        if self.list.cursor == 0:
+            self.top = max(0, row - ROWS + 1)
+        self.top = min(max(self.top, row - ROWS + 1), row)
+        shown = max(0, len(self.prompt.lines) - self.top)  # context rows in view
+        self.list.rows = ROWS - min(shown, ROWS - 1)
+        self.list.top = max(0, self.top - len(self.prompt.lines))
 
     def key(self, k: Key, repeat: bool = False) -> Outcome:
         out = self.list.key(k, repeat)
+        self._follow()
         if isinstance(out, Back) and self.prompt.back is not None:
             return Done(self.prompt.back)  # the game's own way back
         return out
 
     def draw_body(self, d: ImageDraw.ImageDraw) -> None:
-        y = draw_lines(d, BAR, self.prompt.lines, self.n_lines)
+        if not self.scrolls:
+            y = draw_lines(d, BAR, self.prompt.lines, self.n_lines)
+            self.list.draw(d, y)
+            return
+        y = BAR
+        for line in self.prompt.lines[self.top:self.top + ROWS - 1]:
+            text_row(d, y, line, width=LIST_W)
+            y += ROW
         self.list.draw(d, y)
+        if self.top > 0:
+            scroll_marks(d, BAR, HEIGHT, True, False)
 
 
 class NumberScreen(PromptScreen):

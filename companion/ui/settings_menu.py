@@ -89,10 +89,14 @@ class SettingsMenu:
         self.stack.append((kind, title, widget))
 
     def _refresh(self) -> None:
-        """Labels show the values now saved."""
+        """Labels show the values now saved (every page on the stack, read back from the config just applied)."""
         for kind, _title, w in self.stack:
             if kind == "main":
                 w.items = self._main_items()
+            elif kind == "names":
+                w.items = self._name_items()
+            elif kind == "screen":
+                w.items = self._screen_items()
             elif kind.startswith("rules:"):
                 w.items = self._rule_items(kind[6:])
 
@@ -160,7 +164,6 @@ class SettingsMenu:
                 return Toast(f"{value} is already a name here")
             names[seat - 1] = str(value)
             self.stack.pop()
-            self.stack[-1][2].items = self._name_items()
             return self._save({("players", "names"): names}, f"Seat {seat}: {value}")
         if kind == "rules_games":
             from companion.games import load
@@ -184,7 +187,6 @@ class SettingsMenu:
             return self._edit_screen(str(value))
         if kind.startswith("screen:"):
             self.stack.pop()
-            self.stack[-1][2].items = self._screen_items()
             return self._save({("screen", kind[7:]): int(value)}, "Screen")
         return None
 

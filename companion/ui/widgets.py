@@ -43,9 +43,12 @@ class Item:
 
 
 def draw_lines(d: ImageDraw.ImageDraw, y: int, lines: Sequence[str], max_rows: int) -> int:
-    """Context lines under the title bar; returns the next free y."""
-    for line in list(lines)[:max_rows]:
-        text_row(d, y, line)
+    """Context lines under the title bar; returns the next free y. When lines are left out, the last one shown
+    ends in "…": the screen never drops a line without a mark."""
+    shown = list(lines)[:max_rows]
+    for i, line in enumerate(shown):
+        cut = i == len(shown) - 1 and len(lines) > max_rows
+        text_row(d, y, fit(line, WIDTH - 2, cut=True) if cut else line)
         y += ROW
     return y
 

@@ -8,6 +8,8 @@ from __future__ import annotations
 import copy
 from typing import Any, Sequence
 
+from fsm.screen_text import plural
+
 from fsm.base import GameMachine, Player, Setup
 from fsm.prompts import Choice, InvalidAnswer, Number, Option, Prompt
 
@@ -52,7 +54,7 @@ class SetupWizard:
                 from companion.session.clock import ClockSpec
 
                 opts.append(Option("clock", f"Clock: {ClockSpec.parse(d['clock']).label}"))
-            return Choice(g.name, lines=(f"{d['count']} players; OK starts",), options=tuple(opts),
+            return Choice(g.name, lines=(f"{plural(d['count'], 'player')}: OK starts",), options=tuple(opts),
                           back="back" if g.min_players != g.max_players else None)
         if d["step"] == "clock":
             from fsm.clock_option import preset_choices

@@ -11,21 +11,19 @@ from companion.rules import soverana as R
 
 from fsm.base import GameMachine
 from fsm.prompts import Info, Prompt
+from fsm.screen_text import LINE_PX, TITLE_PX, clip, fits, wrap
 
 log = logging.getLogger(__name__)
 
-LINE = 21  #: characters in a screen line
-LIST_LINE = 32  #: a list of names may run on: the screen cuts it to the pixel, with an ellipsis
-TITLE = 20
-
-
-def fit(text: str, width: int = LINE) -> str:
-    return text if len(text) <= width else text[: width - 1] + "~"
+def fit(text: str, px: int = LINE_PX) -> str:
+    """One line measured as drawn: ``text`` if it fits, else shortened with "…" (for a line that must stay one)."""
+    return clip(text, px)
 
 
 def lines(*items: str | None) -> tuple[str, ...]:
-    """Screen lines: empty items dropped, each cut to the line width, at most four."""
-    return tuple(fit(x) for x in items if x)[:4]
+    """Screen lines: empty items dropped, each wrapped to the screen's width as drawn; nothing is cut or dropped
+    (an Info page scrolls, a choice scrolls its lines with its options)."""
+    return tuple(x for item in items if item for x in wrap(item))
 
 
 ABBR = {d: d[:3] for d in R.DEPARTMENTS}  # Eco, Edu, Ene, Hea, Jus, Urb
@@ -46,8 +44,9 @@ class SoveranaCore(GameMachine):
     """Helpers every phase uses. The phases are mixins over this class; ``game.py`` puts them together."""
 
     # ----------------------------------------------------------------- who is who
-    def nm(self, seat: int, width: int = 8) -> str:
-        return self.player_name(seat)[:width]
+    def nm(self, seat: int) -> str:
+        """A player's name, whole: lines that hold it are measured as drawn and wrapped, never cut by letters."""
+        return self.player_name(seat)
 
     @property
     def mayor(self) -> int | None:
@@ -92,17 +91,17 @@ class SoveranaCore(GameMachine):
 
     def specials_line(self) -> str:
         parts = []  # only what matters: who stands on a special location, which one is in crisis
-        for loc, tag in ((R.CITY_HALL, "Hall"), (R.STOCK_EXCHANGE, "Exch"), (R.TRANSIT, "Transit")):
+        for loc in (R.CITY_HALL, R.STOCK_EXCHANGE, R.TRANSIT):
             who = self.manned_by(loc)
             if self.locs[loc] == R.CRISIS:
-                parts.append(f"{tag} in crisis")
+                parts.append(f"{R.SHORT[loc]} in crisis")
             elif who:
-                parts.append(f"{self.nm(who[0], 4)} {tag}")
+                parts.append(f"{self.nm(who[0])} on {R.SHORT[loc]}")
         if not parts:
             return "No one on specials"
         out = parts[0]
         for p in parts[1:]:  # as many as fit a line; a crisis comes first as it is found first
-            if len(out) + 2 + len(p) > LINE:
+            if not fits(f"{out}, {p}"):
                 break
             out += ", " + p
         return out
@@ -177,7 +176,7 @@ class SoveranaCore(GameMachine):
 
     def notify(self, title: str, text: Iterable[str], player: int | None = None) -> None:
         """Queue an Info screen: shown before anything else is asked."""
-        self.data["notices"].append({"title": fit(title, TITLE), "lines": list(lines(*text)), "player": player})
+        self.data["notices"].append({"title": fit(title, TITLE_PX), "lines": list(lines(*text)), "player": player})
 
     def notice_prompt(self) -> Prompt | None:
         if not self.data["notices"]:

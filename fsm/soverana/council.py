@@ -32,13 +32,13 @@ class CouncilPhase(SetupPhase, SoveranaCore):
         if self.step == "missions":
             done = self.ctx.get("done", {})
             opts = [Option("none", "No more missions" if done else "No missions done")]
-            opts += [Option(str(s), f"{self.nm(s, 10)}" + (f" done +{done[str(s)]}" if str(s) in done else ""),
+            opts += [Option(str(s), f"{self.nm(s)}" + (f" done +{done[str(s)]}" if str(s) in done else ""),
                             enabled=str(s) not in done, hint="already declared") for s in self.seats]
             return Choice(title="Missions done?", lines=lines(
                 f"Round {r} ends: who", "proves a mission?"), options=tuple(opts), default="none")
         if self.step == "mission_votes":
             seat = int(self.ctx["seat"])
-            return Number(title=f"{self.nm(seat, 12)}: mission", lines=lines(
+            return Number(title=f"{self.nm(seat)}: mission", lines=lines(
                 "Votes cards printed", "on the mission card", "(then draw a new one)"),
                 lo=R.MISSION_VOTES[0], hi=R.MISSION_VOTES[1], default=R.MISSION_VOTES[0], player=seat)
         if self.step == "summary":
@@ -53,7 +53,7 @@ class CouncilPhase(SetupPhase, SoveranaCore):
         manager = self.seat_of(dept)
         return MultiSelect(title=f"Floor: {short_dept(dept)}", lines=lines(
             f"Has {self.res(dept)}: {need} into crisis",
-            f"{self.nm(manager, 10) if manager else 'manager'} picks which"),
+            f"{self.nm(manager) if manager else 'manager'} picks which"),
             options=tuple(Option(n, R.SHORT[n]) for n in cands), min_count=need, max_count=need, player=manager)
 
     def _take_end_of_round(self, value: Any) -> None:
@@ -149,7 +149,7 @@ class CouncilPhase(SetupPhase, SoveranaCore):
             return self.rolloff_prompt("Mayor roll-off", why)
         new = int(self.ctx["new"])
         return Info(title="New mayor", lines=lines(
-            f"{self.nm(new, 14)} is mayor", self.ctx["how"],
+            f"{self.nm(new)} is mayor", self.ctx["how"],
             f"Each dept paid {R.ELECTION_COST}" if self.ctx["cost"] else None), player=new)
 
     def _take_confidence(self, value: Any) -> None:
@@ -227,8 +227,11 @@ class CouncilPhase(SetupPhase, SoveranaCore):
             self.data["outcome"] = outcome.value
             self.data["winners"] = won
             self.data["winner"] = won[0] if len(won) == 1 else None
-            self.note(f"Game over: {outcome.value}; winners: "
-                      + (", ".join(self.player_name(s) for s in won) or "none"))
+            from fsm.soverana.report import OUTCOME_TEXT
+
+            self.note(f"Game over: {OUTCOME_TEXT[outcome.value].lower()}; "
+                      + (f"winners: {', '.join(self.player_name(s) for s in won)}" if len(won) > 1
+                         else f"winner: {self.player_name(won[0])}" if won else "nobody wins"))
         self.set_step("summary")
         self.fire("close")
 

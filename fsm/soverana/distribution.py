@@ -6,7 +6,7 @@ from typing import Any
 from companion.rules import soverana as R
 
 from fsm.prompts import Choice, Number, Option, Prompt
-from fsm.soverana.core import LIST_LINE, SoveranaCore, fit, lines, short_dept
+from fsm.soverana.core import SoveranaCore, lines, short_dept
 
 
 class DistributionPhase(SoveranaCore):
@@ -18,11 +18,10 @@ class DistributionPhase(SoveranaCore):
         dist = self.data["dist"]
         parts = [f"{dist['active']} active"]
         if dist["stock_exchange"]:  # the Stock Exchange, named as the specials line names it
-            parts.append(f"{dist['stock_exchange']} Exch")
+            parts.append(f"{dist['stock_exchange']} Stock Exchange")
         if dist["extras"]:
-            n = int(dist["extras"])
-            parts.append(f"{n} event{'' if n == 1 else 's'}")
-        return "+".join(parts)
+            parts.append(f"{dist['extras']} from events")
+        return " + ".join(parts)
 
     def _suggest(self, dept: str) -> int:
         given = self.data["dist"]["given"]
@@ -46,10 +45,9 @@ class DistributionPhase(SoveranaCore):
         opts = [Option(d, f"{short_dept(d)} {self.res(d)} +{dist['given'][d]}") for d in R.DEPARTMENTS]
         opts.append(Option("done", "Done", enabled=left == 0, hint=f"{left} still to hand out"))
         default = "done" if left == 0 else next((d for d in R.DEPARTMENTS if not dist["given"][d]), R.DEPARTMENTS[0])
-        return Choice(title="Distribution", lines=(
-            fit(f"Left {left} of {dist['pool']}" + (" (max)" if dist["capped"] else "")),
-            fit(self._pool_line(), LIST_LINE),  # in words, up to 26 letters: the screen measures it to the pixel
-            fit(f"Mayor {self.mayor_name()} hands out")),
+        return Choice(title="Distribution", lines=lines(
+            f"Left {left} of {dist['pool']}" + (" (the most)" if dist["capped"] else ""),
+            self._pool_line(), f"Mayor {self.mayor_name()} hands out"),
             options=tuple(opts), default=default, player=self.mayor)
 
     def _take_distribution(self, value: Any) -> None:

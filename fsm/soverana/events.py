@@ -11,7 +11,7 @@ from typing import Any
 from companion.rules import soverana as R
 
 from fsm.prompts import Choice, Info, MultiSelect, Number, Option, Prompt
-from fsm.soverana.core import ABBR, LIST_LINE, SoveranaCore, fit, lines, short_dept
+from fsm.soverana.core import SoveranaCore, lines, short_dept
 
 MINOR_EVENTS = 2
 
@@ -41,15 +41,14 @@ class EventPhase(SoveranaCore):
         ev = self.data["event"]
         out = []
         if ev["crisis"]:
-            out.append(fit("Crisis: " + ", ".join(R.SHORT[n] for n in ev["crisis"]), LIST_LINE))
+            out += lines("Into crisis: " + ", ".join(R.SHORT[n] for n in ev["crisis"]))
         if ev["restored"]:
-            out.append(fit("Active: " + ", ".join(R.SHORT[n] for n in ev["restored"]), LIST_LINE))
-        money = [f"{ABBR[d]}-{v}" for d, v in ev["paid"].items()] + [f"{ABBR[d]}+{v}" for d, v in ev["got"].items()]
+            out += lines("Restored: " + ", ".join(R.SHORT[n] for n in ev["restored"]))
+        money = ([f"{short_dept(d)} pays {v}" for d, v in ev["paid"].items()]
+                 + [f"{short_dept(d)} gets {v}" for d, v in ev["got"].items()])
         if ev["extra"]:
-            money.append(f"pool+{ev['extra']}")
-        if money:
-            out.append(fit("Res: " + " ".join(money), LIST_LINE))
-        return out
+            money.append(f"{ev['extra']} extra to hand out")
+        return out + list(lines(*money))
 
     def _ask_event(self) -> Prompt:
         ev = self.data["event"]
@@ -90,7 +89,7 @@ class EventPhase(SoveranaCore):
             default = "done" if summary else "crisis"
             head = "Mayor turns a card" if not summary else None
             head2 = None
-        return Choice(title=title, lines=(*lines(head, head2), *summary)[:4], options=opts, default=default,
+        return Choice(title=title, lines=(*lines(head, head2), *summary), options=opts, default=default,
                       player=self.mayor)
 
     def _take_event(self, value: Any) -> None:

@@ -139,4 +139,4 @@ class SoveranaGame(CouncilPhase, DistributionPhase, MovingPhase, EventPhase, Rep
 
     # ----------------------------------------------------------------- the end
     def _ask_game_over(self) -> Prompt:
-        return Info(title="Game over", lines=tuple(self.report_rows()[:4]))
+        return Info(title="Game over", lines=tuple(self.report_rows()))  # the page scrolls: every winner shown

@@ -12,42 +12,46 @@ from typing import Any
 
 from companion.rules import soverana as R
 
+from companion.ui.draw import title_room
+
 from fsm.prompts import Choice, MultiSelect, Option, Prompt
+from fsm.screen_text import squeeze
 from fsm.soverana.core import SoveranaCore, lines, short_dept
 
 
 class MovingPhase(SoveranaCore):
-    def _who_at(self, location: str, width: int = 3) -> str:
-        return ",".join(self.nm(s, width) for s in self.standing(location))
+    def _who_at(self, location: str) -> str:
+        return ", ".join(self.nm(s) for s in self.standing(location))
 
     def _ask_moving(self) -> Prompt:
         step = self.step
         if step == "fix_loc":
             bad = [n for n in R.LOCATION_NAMES if self.locs[n] == R.CRISIS]
             return Choice(title="Record a fix", lines=lines("Which location was", "fixed?"),
-                          options=tuple(Option(n, f"{R.SHORT[n]} {self._who_at(n)}".rstrip()) for n in bad),
+                          options=tuple(Option(n, f"{R.SHORT[n]}: {self._who_at(n)}" if self.standing(n) else R.SHORT[n]) for n in bad),
                           back="back", default=bad[0])
         if step == "fix_who":
             loc = self.ctx["loc"]
             there = [str(s) for s in self.standing(loc)][:2]
             ch = self.manned_by(R.CITY_HALL)
-            hint = (f"1-2 fixers (CH {self.nm(ch[0], 4)})" if ch and loc != R.CITY_HALL
+            hint = (f"1 or 2 fixers ({self.nm(ch[0])} on City Hall)" if ch and loc != R.CITY_HALL
                     else "Two fixers needed")
             return MultiSelect(title=f"Fix {R.SHORT[loc]}", lines=lines(hint, "None ticked: back"),
-                               options=tuple(Option(str(s), f"{self.nm(s, 10)} {short_dept(self.dept_of(s) or '')}")
+                               options=tuple(Option(str(s), f"{self.nm(s)} {short_dept(self.dept_of(s) or '')}")
                                              for s in self.seats if self.dept_of(s)),
                                min_count=0, max_count=2, preselected=tuple(there))
         if step == "fix_taker":
             fixers = self.ctx["fixers"]
             return Choice(title="One votes card", lines=lines("The pair earns one", "card: who takes it?"),
-                          options=tuple(Option(s, self.nm(int(s), 16)) for s in fixers), default=fixers[0])
+                          options=tuple(Option(s, self.nm(int(s))) for s in fixers), default=fixers[0])
         if step == "fix_where":
             seat = int(self.ctx["asking"])
             loc = self.ctx["loc"]
             here = self.data["positions"].get(str(seat))
             why = self._move_refusal(seat, loc)
             stuck = why is not None and here is not None  # neither answer is possible: say so before a press
-            return Choice(title=f"{self.nm(seat, 10)} on {R.SHORT[loc]}?"[:20],
+            name = self.nm(seat)  # the name gives way, not the question: the title bar shows it at the right too
+            return Choice(title=squeeze(f"{{}} on {R.SHORT[loc]}?", name, title_room(name)),
                           lines=lines(f"Was on: {R.SHORT[here] if here else 'not known'}",
                                       "Can't get there: BACK" if stuck else "Fixers stand on it."),
                           options=(Option("move", "Moves there now", enabled=why is None, hint=why or ""),
@@ -71,7 +75,7 @@ class MovingPhase(SoveranaCore):
                 opts.append(Option(n, R.SHORT[n] + (" (crisis)" if self.locs[n] == R.CRISIS else ""),
                                    enabled=why is None, hint=why or ""))
             first = next((o.key for o in opts if o.enabled), here or R.LOCATION_NAMES[0])
-            return Choice(title=f"Move {self.nm(seat, 14)}", lines=lines(transit),
+            return Choice(title=squeeze("Move {}", self.nm(seat), title_room(self.nm(seat))), lines=lines(transit),
                           options=tuple(opts), back="back", default=first, player=seat)
         fixes = self.data["round_info"]["fixes"]
         last = self.ctx.get("last")
@@ -84,7 +88,7 @@ class MovingPhase(SoveranaCore):
 
     def _pos_label(self, seat: int, moved: bool) -> str:
         where = self.data["positions"].get(str(seat))
-        return f"{'*' if moved else ''}{self.nm(seat, 8)} {R.SHORT[where] if where else '?'}"
+        return f"{'*' if moved else ''}{self.nm(seat)} {R.SHORT[where] if where else '?'}"
 
     def steps(self) -> int:
         """Steps in one move: two while a manager stands on an active Public Transit Authority."""

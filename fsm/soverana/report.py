@@ -6,7 +6,8 @@ from typing import Any
 from companion.rules import soverana as R
 
 from fsm.prompts import View
-from fsm.soverana.core import ABBR, SoveranaCore, dept_list, fit, short_dept
+from fsm.screen_text import plural, wrap, wrap_words
+from fsm.soverana.core import SoveranaCore, dept_list, fit, short_dept
 
 PAGE = 6  #: lines per menu page
 
@@ -51,44 +52,46 @@ class Reports(SoveranaCore):
         rows = []
         for d in R.DEPARTMENTS:
             seat = self.seat_of(d)
-            rows.append(fit(f"{short_dept(d):<9} {self.res(d):>2} {self.nm(seat) if seat else '-'}"))
+            rows.append(fit(f"{short_dept(d)} {self.res(d)}" + (f", {self.nm(seat)}" if seat else "")))
         return rows
 
     def _location_rows(self) -> list[str]:
         rows = []
         for n in R.LOCATION_NAMES:
-            mark = "X" if self.locs[n] == R.CRISIS else " "
-            who = ",".join(self.nm(s, 3) for s in self.standing(n))
-            rows.append(fit(f"{mark}{R.SHORT[n]:<12} {who}".rstrip()))
+            mark = "X " if self.locs[n] == R.CRISIS else ""
+            who = ", ".join(self.nm(s) for s in self.standing(n))
+            rows += wrap(f"{mark}{R.SHORT[n]}" + (f": {who}" if who else ""), indent="  ")
         return rows
 
     def _votes_rows(self) -> list[str]:
         votes = self.votes_by_seat()
         order = sorted(self.seats, key=lambda s: (-votes[s], s))
-        return [fit(f"{self.nm(s, 12):<12} {votes[s]:>2}{' mayor' if s == self.mayor else ''}") for s in order]
+        return [fit(f"{self.nm(s)} {votes[s]}{', mayor' if s == self.mayor else ''}") for s in order]
 
     def _summary_rows(self, info: dict[str, Any]) -> list[str]:
         rows = [f"Active {info['active']}  Crisis {info['crisis']}"]
         for ev in info["events"]:
             if not (ev["crisis"] or ev["restored"]):
                 continue
-            tag = "Major" if ev["kind"] == "major" else "Minor"
-            rows.append(f"{tag}: +{len(ev['crisis'])} crisis -{len(ev['restored'])}")
+            tag = "Major event" if ev["kind"] == "major" else "Minor event"
+            done = [f"{len(ev['crisis'])} into crisis"] if ev["crisis"] else []
+            done += [f"{len(ev['restored'])} restored"] if ev["restored"] else []
+            rows.append(f"{tag}: {', '.join(done)}")
         rows.append(f"Fixes {len(info['fixes'])}, pool {info['pool']}")
         if info["complete"]:
             rows += ["All 3 active:", dept_list(info["complete"])]
         for f in info["floor"]:
-            rows.append(f"Floor {ABBR[f['department']]}{f['resources']}: {len(f['crisis'])} crisis")
+            rows.append(f"{short_dept(f['department'])} at {f['resources']}: {len(f['crisis'])} into crisis")
         v = info["vote"]
         if v:
             rows.append(f"Vote YES {v['yes']} NO {v['no']} {v['result']}")
         if info.get("new_mayor"):
             rows.append(f"Mayor now {self.nm(info['new_mayor'])}")
-        gained = [f"{self.nm(int(s), 3)}+{n}" for s, n in sorted(info["gained"].items(), key=lambda x: int(x[0]))]
+        gained = [f"{self.nm(int(s))} +{n}" for s, n in sorted(info["gained"].items(), key=lambda x: int(x[0]))]
         if gained:
             rows.append("Votes cards won:")
-            rows += [" ".join(gained[i:i + 3]) for i in range(0, len(gained), 3)]
-        return [fit(r) for r in rows]
+            rows += wrap_words([g + "," for g in gained[:-1]] + gained[-1:])
+        return [x for r in rows for x in wrap(r, indent="  ")]
 
     def report_rows(self) -> list[str]:
         won = self.data["winners"]
@@ -97,13 +100,13 @@ class Reports(SoveranaCore):
         if not won:
             rows.append("Nobody wins")
         elif len(won) == 1:
-            rows.append(f"Winner {self.nm(won[0], 10)} ({votes[won[0]]})")
-        else:
-            rows.append(f"Tie at {votes[won[0]]} cards:")
-            rows.append(" ".join(self.nm(s, 6) for s in won))
+            rows.append(f"Winner {self.nm(won[0])} ({votes[won[0]]})")
+        else:  # every winner shown: the names wrap over as many lines as they need
+            rows.append(f"Tie at {plural(votes[won[0]], 'votes card')}:")
+            rows += wrap_words([self.nm(s) for s in won])
         rows.append(f"Round {self.data['round']}: active {self.n_active()}")
         rows.append(f"Crisis {self.n_crisis()}, mayor {self.mayor_name()}")
-        return [fit(r) for r in rows]
+        return [x for r in rows if r for x in wrap(r, indent="  ")]
 
     # ----------------------------------------------------------------- state JSON
     def player_json(self, seat: int) -> dict[str, Any]:

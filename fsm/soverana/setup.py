@@ -7,6 +7,7 @@ from companion.rules import soverana as R
 
 from fsm.prompts import Choice, Dice, Option, Prompt, Random
 from fsm.turns import rolloff_next, rolloff_record, rolloff_start, rolloff_tie
+from fsm.screen_text import plural
 from fsm.soverana.core import SoveranaCore, lines, short_dept
 
 
@@ -17,11 +18,11 @@ class SetupPhase(SoveranaCore):
         seat = rolloff_next(ro)
         if seat is None:
             raise RuntimeError("invariant: seat is set here")
-        done = [f"{self.nm(int(s), 3)} {v}" for s, v in ro["rolls"].items()]
-        again = "Tied: " + " ".join(self.nm(s, 3) for s in ro["contenders"]) if ro["pass"] > 1 else why
+        done = [f"{self.nm(int(s))} {v}" for s, v in ro["rolls"].items()]
+        again = "Tied: " + " ".join(self.nm(s) for s in ro["contenders"]) if ro["pass"] > 1 else why
         # the dice screen shows one context line: the rolls of this pass so far, else why we roll
         first = " ".join(done[-3:]) if done else again
-        return Dice(title=title, lines=lines(first, again if done else None, f"{self.nm(seat, 12)} rolls d6"),
+        return Dice(title=title, lines=lines(first, again if done else None, f"{self.nm(seat)} rolls d6"),
                     player=seat, die="d6", count=1, purpose="mayor")
 
     def rolloff_take(self, value: Any) -> int | None:
@@ -46,7 +47,7 @@ class SetupPhase(SoveranaCore):
         self.data["mayor"] = winner
         self.data["rolloff"] = None
         self.note(f"{self.player_name(winner)} wins the roll-off and is mayor")
-        self.notify("Mayor elected", (f"{self.nm(winner, 12)} is mayor", "and assigns the", "departments"), winner)
+        self.notify("Mayor elected", (f"{self.nm(winner)} is mayor", "and assigns the", "departments"), winner)
         self.set_step("assign")
         self.fire("mayor_elected")
 
@@ -57,9 +58,9 @@ class SetupPhase(SoveranaCore):
     def _ask_setup_departments(self) -> Prompt:
         seat = self._unassigned_seat()
         taken = set(self.data["dept"].values())
-        opts = tuple(Option(d, f"{short_dept(d)} ({R.STARTING_RESOURCES[d]} res)") for d in R.DEPARTMENTS
+        opts = tuple(Option(d, f"{short_dept(d)}: {plural(R.STARTING_RESOURCES[d], 'resource')}") for d in R.DEPARTMENTS
                      if d not in taken)
-        return Choice(title="Departments", lines=lines(f"Department for {self.nm(seat, 7)}?",
+        return Choice(title="Departments", lines=lines(f"Department for {self.nm(seat)}?",
                                                        f"Mayor {self.mayor_name()} assigns"),
                       options=opts, default=opts[0].key, player=self.mayor)
 
@@ -95,9 +96,9 @@ class SetupPhase(SoveranaCore):
         seat = self._unplaced_seat()
         spots = self._start_spots()
         if self.options["start_positions"] == "random":
-            return Random(title="Placing figures", lines=lines(f"Drawing a start for", self.nm(seat, 20)),
+            return Random(title="Placing figures", lines=lines(f"Drawing a start for", self.nm(seat)),
                           keys=tuple(spots))
-        return Choice(title="Placing figures", lines=lines(f"Start of {self.nm(seat, 12)}?",
+        return Choice(title="Placing figures", lines=lines(f"Start of {self.nm(seat)}?",
                                                            "Not CH, SE or Transit"),
                       options=tuple(Option(n, R.SHORT[n]) for n in spots), default=spots[0], player=seat)
 
@@ -106,7 +107,7 @@ class SetupPhase(SoveranaCore):
         self.data["positions"][str(seat)] = str(value)
         if any(self.data["positions"].get(str(s)) is None for s in self.seats):
             return
-        placed = [f"{self.nm(s, 8)}: {R.SHORT[self.data['positions'][str(s)]]}" for s in self.seats]
+        placed = [f"{self.nm(s)}: {R.SHORT[self.data['positions'][str(s)]]}" for s in self.seats]
         self.note("Figures start at " + ", ".join(f"{self.player_name(s)} {self.data['positions'][str(s)]}"
                                                   for s in self.seats))
         if self.options["start_positions"] == "random":

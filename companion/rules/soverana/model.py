@@ -63,7 +63,7 @@ class Outcome(str, Enum):
 @dataclass(frozen=True)
 class Location:
     name: str
-    short: str  #: at most 12 characters, for screen lines
+    short: str  #: the name in screen lines, in plain words (at most 70 px as drawn)
 
 
 CITY_HALL = "City Hall"
@@ -72,24 +72,24 @@ STOCK_EXCHANGE = "Stock Exchange"
 TRANSIT = "Public Transit Authority"
 
 LOCATIONS: tuple[Location, ...] = (
-    Location(PRESS, "Press/Media"),
-    Location(STOCK_EXCHANGE, "Stock Exch"),
-    Location(TRANSIT, "Transit Auth"),
+    Location(PRESS, "Press & Media"),
+    Location(STOCK_EXCHANGE, "Stock Exchange"),
+    Location(TRANSIT, "Transit"),
     Location("Electrical Substation", "Substation"),
     Location("Police Station", "Police"),
-    Location("Fire Station", "Fire Stn"),
-    Location("Sewage Plant", "Sewage"),
+    Location("Fire Station", "Fire Station"),
+    Location("Sewage Plant", "Sewage Plant"),
     Location("Recycling Plant", "Recycling"),
-    Location("Train station", "Train Stn"),
+    Location("Train station", "Train Station"),
     Location("Shopping Mall", "Mall"),
     Location("Courthouse", "Courthouse"),
-    Location("Community Garden", "Comm Garden"),
-    Location("Business Park", "Business Pk"),
+    Location("Community Garden", "Garden"),
+    Location("Business Park", "Business Park"),
     Location("Hospital", "Hospital"),
-    Location("Youth Center", "Youth Ctr"),
+    Location("Youth Center", "Youth Center"),
     Location("University", "University"),
-    Location("Sports Complex", "Sports"),
-    Location("Social Service", "Social Svc"),
+    Location("Sports Complex", "Sports Complex"),
+    Location("Social Service", "Social Service"),
     Location("Cultural Hub", "Cultural Hub"),
     Location(CITY_HALL, "City Hall"),
 )
