@@ -92,8 +92,8 @@ def test_a_manual_links_only_what_a_phone_can_open(manual: Path) -> None:
 
 
 def test_frames_are_what_the_readme_says(tmp_path: Path) -> None:
-    """README: "`0001.png`, `0002.png`, … at 2× scale, 256×128 pixels ..., greyscale: a lit pixel white"."""
-    assert "**2× scale, 256×128 pixels**" in README and "`0001.png`, `0002.png`" in README
+    """README: "`0001.png`, `0002.png`, … 4× scale by default, 512×256 pixels ..., greyscale: a lit pixel white"."""
+    assert "**4× scale by default, 512×256 pixels**" in README and "`0001.png`, `0002.png`" in README
     script = tmp_path / "s.txt"
     script.write_text("ok\nok\n")
     frames = tmp_path / "frames"
@@ -103,7 +103,7 @@ def test_frames_are_what_the_readme_says(tmp_path: Path) -> None:
     pngs = sorted(frames.glob("*.png"))
     assert pngs and pngs[0].name == "0001.png"
     with Image.open(pngs[0]) as img:
-        assert img.size == (256, 128) and img.mode == "L"
+        assert img.size == (512, 256) and img.mode == "L"
         shades = {shade for _n, shade in img.getcolors()}
     assert shades == {0, 255}
 
