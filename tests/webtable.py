@@ -166,6 +166,24 @@ class LiveTable:
     def client(self) -> "Client":
         return Client(self.port)
 
+    def phone(self, seat: int | str | None = None) -> "Client":
+        """A paired phone; with ``seat`` (a number or "host") asked for on the phone and given on the device (OK)."""
+        c = self.client()
+        assert c.pair(self.hub.pairing.new_pin()) == 200
+        if seat is not None:
+            self.give(c, seat)
+        return c
+
+    def give(self, c: "Client", seat: int | str, yes: bool = True) -> None:
+        """``c`` asks for ``seat``; the table answers on the device (OK: yes, BACK: no)."""
+        from companion.web.screen import SeatRequestScreen
+
+        status, data = c.json("POST", "/api/claim", {"seat": seat})
+        assert status == 202 and data["code"] == c.code, (status, data)
+        self.wait(lambda: isinstance(self.app.pair_screen, SeatRequestScreen), "the seat request on the device")
+        self.press("ok" if yes else "back")
+        self.settle()
+
 
 class _Marker:
     """Not an event: the test's way to know the loop got this far (caught before App.dispatch)."""
@@ -181,6 +199,7 @@ class Client:
         self.port = port
         self.cookie = ""
         self.csrf = ""
+        self.code = ""
 
     def request(self, method: str, path: str, body: Any = None, *, headers: dict[str, str] | None = None,
                 raw: bytes | None = None) -> tuple[int, dict[str, str], bytes]:
@@ -212,7 +231,7 @@ class Client:
     def pair(self, pin: str) -> int:
         status, data = self.json("POST", "/api/pair", {"pin": pin})
         if status == 200:
-            self.csrf = data["csrf"]
+            self.csrf, self.code = data["csrf"], data["code"]
         return status
 
     def answer(self, seq: int, value: Any) -> tuple[int, Any]:

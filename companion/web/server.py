@@ -77,7 +77,7 @@ class WebServer:
         self.max_connections = max_connections
         self.extra_hosts = hosts
         self.guard: ConnectionGuard | None = None
-        self.limits = {"session": RateLimit(2.0, 8), "address": RateLimit(5.0, 20), "claim": RateLimit(0.1, 3)}
+        self.limits = {"session": RateLimit(4.0, 20), "address": RateLimit(8.0, 40), "claim": RateLimit(0.1, 3)}
         self.loop: asyncio.AbstractEventLoop | None = None
         self._thread: threading.Thread | None = None
         self._stop: asyncio.Event | None = None
