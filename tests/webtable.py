@@ -89,6 +89,36 @@ class WebDemo(GameMachine):
         return [View("Demo page", (f"n = {self.data['n']}",))]
 
 
+class Ballots(GameMachine):
+    """Secret ballots, one after another (seat 1, seat 2, seat 1, ...), for the side-channel probe. The state shows
+    only how many ballots were cast, never how."""
+
+    game_id, name, description = "ballots", "Ballots", "test game: secret ballots in a row"
+    min_players, max_players, default_players = 2, 2, 2
+    STATES = ["vote", "game_over"]
+    TRANSITIONS = [{"trigger": "end", "source": "vote", "dest": "game_over"}]
+    INITIAL = "vote"
+    FINAL = ("game_over",)
+
+    def start(self) -> None:
+        self.data.update({"votes": [], "active": 1, "round": 1})
+
+    def prompt(self) -> Prompt:
+        if self.state == "game_over":
+            return Info("Over", lines=("done",))
+        seat = len(self.data["votes"]) % 2 + 1
+        return SecretVote("Vote", player=seat, voter_name=self.player_name(seat), lines=("Secret",),
+                          options=options(("yes", "Yes"), ("no", "No")))
+
+    def answer(self, value: Any) -> None:
+        self.data["votes"].append(value)
+        if len(self.data["votes"]) >= 40:
+            self.fire("end")
+
+    def extra_json(self) -> dict[str, Any]:
+        return {"cast": len(self.data["votes"])}
+
+
 class FakeOutput:
     def __init__(self) -> None:
         self.frames: list[Image.Image] = []
@@ -112,7 +142,9 @@ class LiveTable:
             raw["games"] = {game: options}
         self.cfg = parse_config(raw)
         self.events: "queue.SimpleQueue[Any]" = queue.SimpleQueue()
-        self.hub = Hub(self.events.put, view=view)
+        from companion.web.pairing import Pairing
+
+        self.hub = Hub(self.events.put, view=view, pairing=Pairing(path=tmp_path / "web-pairings.json"))
         self.server = WebServer(self.hub, "127.0.0.1", 0)
         self.port = self.server.start()
         self.hub.address = f"http://127.0.0.1:{self.port}/"

@@ -80,6 +80,7 @@ class Pairing:
         self._wrong: dict[str, deque[float]] = {}
         self._locked: dict[str, float] = {}
         self._sessions: dict[str, WebSession] = {}
+        self._game: int | None = None
         self._load()
 
     # ------------------------------------------------------------------ the PIN (main loop)
@@ -135,7 +136,7 @@ class Pairing:
             codes = {s.code for s in self._sessions.values()}
             code = next(c for c in iter(lambda: "".join(secrets.choice(CODE_ALPHABET) for _ in range(4)), None)
                         if c not in codes)
-            s = WebSession(_hash(token), secrets.token_urlsafe(24), code, now, now + self.ttl)
+            s = WebSession(_hash(token), secrets.token_urlsafe(24), code, now, now + self.ttl, game=self._game)
             self._sessions[s.key] = s
             self._save()
             return s, token
@@ -238,6 +239,7 @@ class Pairing:
     def game_is(self, game: int | None) -> None:
         """The main loop's game now (its journal id; None on the home menu): phones paired in another game end."""
         with self._lock:
+            self._game = game
             changed = False
             for k, s in list(self._sessions.items()):
                 if s.game is None and game is not None:

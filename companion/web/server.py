@@ -77,6 +77,7 @@ class WebServer:
         self.max_connections = max_connections
         self.extra_hosts = hosts
         self.guard: ConnectionGuard | None = None
+        self.header_s = HEADER_S  #: seconds a connection has for a whole request head (tests make it short)
         self.limits = {"session": RateLimit(4.0, 20), "address": RateLimit(8.0, 40), "claim": RateLimit(0.1, 3)}
         self.loop: asyncio.AbstractEventLoop | None = None
         self._thread: threading.Thread | None = None
@@ -126,7 +127,7 @@ class WebServer:
         try:
             loop.run_until_complete(runner.setup())
             assert runner.server is not None
-            self.guard = ConnectionGuard(runner.server, self.max_connections)
+            self.guard = ConnectionGuard(runner.server, self.max_connections, header_s=self.header_s)
             try:
                 server = loop.run_until_complete(loop.create_server(self.guard, self.host, self.port,
                                                                     reuse_address=True, backlog=128))
