@@ -77,6 +77,7 @@ class WebServer:
         self.max_connections = max_connections
         self.extra_hosts = hosts
         self.guard: ConnectionGuard | None = None
+        self._anon: tuple[Any, str] = (None, "")
         self.header_s = HEADER_S  #: seconds a connection has for a whole request head (tests make it short)
         self.limits = {"session": RateLimit(4.0, 20), "address": RateLimit(8.0, 40), "claim": RateLimit(0.1, 3)}
         self.loop: asyncio.AbstractEventLoop | None = None
@@ -253,8 +254,16 @@ class WebServer:
         return me
 
     def _payload(self, s: WebSession | None, snap: Snapshot) -> str:
+        if s is None:  # every unpaired reader gets the same text: built once per snapshot and seat map
+            key = (snap.version, tuple(sorted(self.hub.pairing.seats().items())))
+            cached = self._anon
+            if cached[0] == key:
+                return cached[1]
         body = snap.host if s is not None and s.host else snap.public
-        return f'{{"snapshot":{body},"me":{json.dumps(self._me(s, snap), separators=(",", ":"))}}}'
+        text = f'{{"snapshot":{body},"me":{json.dumps(self._me(s, snap), separators=(",", ":"))}}}'
+        if s is None:
+            self._anon = (key, text)
+        return text
 
     async def state(self, request: web.Request) -> web.Response:
         s = self._watcher(request)
