@@ -4,6 +4,7 @@ on the voter's own phone, and shows a player called ``<script>`` as text. Skippe
 (`.ci/run` installs chromium and chromium-driver)."""
 from __future__ import annotations
 
+import json
 import shutil
 import tempfile
 from pathlib import Path
@@ -86,12 +87,36 @@ def open_view(browser: Any, t: LiveTable) -> None:
     wait(browser, "the live view", lambda b: text(b, "conn") == "Live")
 
 
-def pair(browser: Any, t: LiveTable) -> None:
+def pair(browser: Any, t: LiveTable, role: str | int | None = "host") -> None:
+    """Pair the page with the PIN; then ask for ``role`` (a seat number, "host") and give it on the device."""
     from selenium.webdriver.common.by import By
 
     browser.find_element(By.ID, "pin").send_keys(t.hub.pairing.new_pin())
     click(browser, "Pair", lambda b: b.find_element(By.ID, "pair-btn"))
-    wait(browser, "pairing", lambda b: b.find_elements(By.ID, "claim-btn"))
+    wait(browser, "pairing", lambda b: b.find_elements(By.ID, "unpair-btn"))
+    if role is not None:
+        take(browser, t, role)
+
+
+def take(browser: Any, t: LiveTable, role: str | int, shots: Path | None = None) -> None:
+    """Ask for a seat (or host rights) on the page; the table presses OK on the device."""
+    from selenium.webdriver.common.by import By
+
+    from companion.web.screen import SeatRequestScreen
+
+    if role == "host":
+        click(browser, "Host", lambda b: b.find_element(By.XPATH, "//div[@id='pair-box']//button[text()='Host']"))
+    else:
+        click(browser, f"seat {role}", lambda b: b.find_element(By.CSS_SELECTOR, f"button.seat[data-seat='{role}']"))
+    wait(browser, "the request waiting for the device", lambda b: b.find_elements(By.ID, "pending"))
+    if shots is not None:
+        browser.save_screenshot(str(shots / "3-waiting-for-the-device.png"))
+    t.wait(lambda: isinstance(t.app.pair_screen, SeatRequestScreen), "the request on the device")
+    if shots is not None:
+        t.app.pair_screen.render().resize((512, 256)).save(shots / "4-the-device-asks.png")
+    t.press("ok")
+    wait(browser, "the role on the page", lambda b: not b.find_elements(By.ID, "pending") and (
+        "host's" in text(b, "pair-box") if role == "host" else f"holds seat {role}" in text(b, "pair-box")))
 
 
 def button(browser: Any, label: str) -> Any:
@@ -159,7 +184,7 @@ def test_pair_with_the_pin_and_answer_prompts_from_the_page(browser: Any, table:
     table.settle()
     assert table.app.session.game.data["rolls"] == [4, 5] and table.app.session.game.data["choice"] == "south"
     events = [e for _n, _t, e in table.app.journal.inputs(table.app.record.id)]
-    assert events[-3:] == ["answer 1 web 3", 'answer 2 web "south"', 'answer 3 web {"values":[4,5],"source":"typed"}']
+    assert events[-3:] == ["answer 1 web:host 3", 'answer 2 web:host "south"', 'answer 3 web:host {"values":[4,5],"source":"typed"}']
 
 
 def test_a_secret_vote_on_the_voters_own_phone(browser: Any, table: LiveTable, tmp_path: Path) -> None:
@@ -167,12 +192,8 @@ def test_a_secret_vote_on_the_voters_own_phone(browser: Any, table: LiveTable, t
     from selenium.webdriver.support.ui import Select
 
     open_view(browser, table)
-    pair(browser, table)
-    Select(browser.find_element(By.ID, "seat")).select_by_value("1")
-    click(browser, "Claim", lambda b: b.find_element(By.ID, "claim-btn"))
-    wait(browser, "the seat", lambda b: "holds seat 1" in text(b, "pair-box"))
-    other = table.client()  # a second phone, paired, holding no seat
-    other.pair(table.hub.pairing.new_pin())
+    pair(browser, table, 1)
+    other = table.phone("host")  # a second phone: the host's (it may not cast Ana's ballot)
     for value in (1, "north", {"source": "rng"}, ["a", "c"]):
         assert other.answer(table.public()["prompt"]["seq"], value)[0] == 200
     wait(browser, "the ballot", lambda b: b.find_elements(By.CSS_SELECTOR, ".ballot"))
@@ -198,10 +219,10 @@ def test_sovereign_chess_board_in_colour_and_a_move_from_the_phone(browser: Any,
     from selenium.webdriver.common.by import By
 
     with LiveTable(tmp_path, game="sovereign-chess") as t:
-        phone = t.client()
-        phone.pair(t.hub.pairing.new_pin())
+        phone = t.phone("host")
         for value in ("start", "seat1"):
             assert phone.answer(t.public()["prompt"]["seq"], value)[0] == 200
+        assert phone.json("POST", "/api/claim", {"seat": None})[0] == 200
         browser.delete_all_cookies()
         open_view(browser, t)
         pair(browser, t)
@@ -231,10 +252,10 @@ def test_society_gm_console_enters_orders_processes_and_offers_the_report(browse
     from selenium.webdriver.common.by import By
 
     with LiveTable(tmp_path, game="society", names=("Ana", "Ben", "Cleo")) as t:
-        gm = t.client()
-        gm.pair(t.hub.pairing.new_pin())
+        gm = t.phone("host")
         for value in (3, "start", "start"):  # three societies, start, the map as drawn
-            assert gm.answer(t.public()["prompt"]["seq"], value)[0] == 200
+            assert gm.answer(json.loads(t.hub.latest.host)["prompt"]["seq"], value)[0] == 200
+        assert gm.json("POST", "/api/claim", {"seat": None})[0] == 200  # the game master goes on on the page
         browser.delete_all_cookies()
         open_view(browser, t)
         pair(browser, t)
@@ -272,8 +293,7 @@ def test_a_king_in_check_is_marked_red_on_the_board(browser: Any, tmp_path: Path
 
     rooks = "16/16/16/16/16/16/br15/2br13/16/16/16/16/16/16/16/wk7bk7 2 w b - 0"  # bRa10-a9 checks wKa1
     with LiveTable(tmp_path, game="sovereign-chess", options={"start": rooks}) as t:
-        phone = t.client()
-        phone.pair(t.hub.pairing.new_pin())
+        phone = t.phone("host")
         for value in ("start", "seat1", "bRa10-a9"):
             assert phone.answer(t.public()["prompt"]["seq"], value)[0] == 200, value
         assert t.public()["chess"]["check"] == ["a1"] and t.public()["chess"]["last"] == ["a10", "a9"]
@@ -357,7 +377,7 @@ def test_every_form_by_keyboard_alone_with_a_name_for_every_control(browser: Any
     assert (data["n"], data["choice"], data["rolls"], data["picked"]) == (4, "south", [6, 2], ["a", "c"])
     assert data["votes"] == {"1": "yes", "2": "no"} and table.app.session.game.state == "game_over"
     events = [e for _n, _t, e in table.app.journal.inputs(table.app.record.id)]
-    assert 'answer 4 web ["a","c"]' in events and "answer 7 web true" in events
+    assert 'answer 4 web:host ["a","c"]' in events and "answer 7 web:host true" in events
 
 
 def test_a_pin_only_table_shows_nothing_until_the_phone_pairs(browser: Any, tmp_path: Path) -> None:

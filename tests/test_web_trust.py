@@ -235,6 +235,7 @@ def test_refused_answers_go_back_to_their_phone_only_and_the_journal_does_not_gr
     hostile = table.phone("host")
     watcher = table.client()
     journal = Path(table.cfg.journal_path())
+    table.wait(lambda: table.app.toast_until is None, "the grant's toast to go (its expiry redraws)", timeout=20)
     table.settle()
     size0, frames0, state0 = journal.stat().st_size, len(table.out.frames), watcher.request("GET", "/api/state")[2]
     n0 = len(list(table.app.journal.inputs(table.app.record.id)))

@@ -135,9 +135,11 @@ class LiveTable:
     """``with LiveTable(tmp_path, names=...) as t:`` — the App loop and the web server, both running."""
 
     def __init__(self, tmp_path: Path, *, game: str = "webdemo", view: str = "open",
-                 names: tuple[str, ...] = ("Ana", "Ben"), options: dict[str, Any] | None = None) -> None:
+                 names: tuple[str, ...] = ("Ana", "Ben"), options: dict[str, Any] | None = None,
+                 glance: int = 0) -> None:
         raw: dict[str, Any] = {"journal": {"path": str(tmp_path / "j.sqlite")}, "web": {"view": view},
-                               "players": {"names": list(names)}}
+                               "players": {"names": list(names)},
+                               "screen": {"glance_seconds": glance}}  # 0: a slow test's first press is no wake-up
         if options:
             raw["games"] = {game: options}
         self.cfg = parse_config(raw)

@@ -407,8 +407,8 @@ class WebServer:
         def finish(ok: bool, message: str) -> None:  # on the main loop's thread
             loop.call_soon_threadsafe(settle, ok, message)
 
-        source = "web:host" if s.host and s.seat != snap.prompt_player else (
-            f"web:seat{s.seat}" if s.seat is not None else "web")
+        source = f"web:seat{s.seat}" if s.seat is not None and s.seat == snap.prompt_player else (
+            "web:host" if s.host else "web")
         ref = self.hub.submit(body["value"], seq, source, finish)
         try:
             ok, message = await asyncio.wait_for(done, ANSWER_TIMEOUT_S)
