@@ -369,3 +369,21 @@ def test_the_web_package_imports_no_game_rules_or_machines() -> None:
             bad += [f"{path.name}: {n}" for n in names
                     if n.startswith("companion.rules") or (n.startswith("fsm") and n not in ("fsm.prompts",))]
     assert bad == []
+
+
+# ------------------------------------------------------------------ finding 11: the mirror shows the idle screen
+def test_the_mirror_shows_what_the_oled_shows_when_it_idles(tmp_path: Path) -> None:
+    import base64
+    import io
+
+    from PIL import Image
+
+    from companion.ui.idle import Level
+
+    with LiveTable(tmp_path, glance=1) as t:
+        t.press("ok")
+        t.settle()
+        t.wait(lambda: t.app.idle.level is not Level.AWAKE, "the glance view", timeout=5)
+        t.settle()
+        png = base64.b64decode(t.public()["oled"].split(",", 1)[1])
+        assert Image.open(io.BytesIO(png)).convert("1").tobytes() == t.out.frames[-1].convert("1").tobytes()

@@ -13,16 +13,27 @@ from typing import TYPE_CHECKING, Any
 from companion.errors import JournalError
 from companion.events import AnswerEvent, Key, KeyEvent, WebEvent
 
-if TYPE_CHECKING:
-    from companion.loop.app import App
-
 log = logging.getLogger(__name__)
 
 
 class WebSide:
-    """Part of :class:`companion.loop.app.App`."""
+    """Part of :class:`companion.loop.app.App` (which has these)."""
 
-    def open_pairing(self: "App") -> None:
+    web: Any
+    pair_screen: Any
+    session: Any
+    record: Any
+    cfg: Any
+    home: Any
+    stats: Any
+    clock: Any
+    _new_toast: bool
+    if TYPE_CHECKING:
+        def draw(self) -> None: ...
+        def _commit(self, ev: Any, rolls: Any) -> None: ...
+        def _refused(self, e: JournalError) -> None: ...
+
+    def open_pairing(self) -> None:
         """Settings → Pair a phone: a fresh PIN and the address (with its QR code) on the OLED until a key."""
         from companion.web.screen import PairScreen
 
@@ -32,7 +43,7 @@ class WebSide:
         else:
             self.pair_screen = PairScreen(self.web.address, self.web.pairing.new_pin())
 
-    def web_screen_key(self: "App", ev: KeyEvent) -> None:
+    def web_screen_key(self, ev: KeyEvent) -> None:
         """A key while the PIN screen or a seat request is up: it answers that screen, never the game."""
         from companion.web.screen import SeatRequestScreen
 
@@ -49,7 +60,7 @@ class WebSide:
         self.next_request()
         self.draw()
 
-    def web_event(self: "App", ev: WebEvent) -> None:
+    def web_event(self, ev: WebEvent) -> None:
         from companion.web.screen import PairScreen
 
         if ev.kind == "pin" and isinstance(self.pair_screen, PairScreen) and self.web is not None:
@@ -57,7 +68,7 @@ class WebSide:
         self.next_request()
         self.draw()
 
-    def next_request(self: "App") -> None:
+    def next_request(self) -> None:
         """Show the oldest phone's seat request, unless another screen (the PIN, a secret ballot) is up."""
         if self.web is None or self.pair_screen is not None or (
                 self.session is not None and self.session.private_screen()):
@@ -79,20 +90,20 @@ class WebSide:
             held = holder.code if holder is not None else None
         self.pair_screen = SeatRequestScreen(s.key, s.code, what, held)
 
-    def page_extras(self: "App", state: dict[str, Any], prompt: Any) -> dict[str, Any]:
+    def page_extras(self, state: dict[str, Any], prompt: Any) -> dict[str, Any]:
         """What the web page needs that only the rules know (the loop publishes it; companion/web imports no rules)."""
         from companion.loop.chess_page import page_extras
 
         return page_extras(state, prompt)
 
-    def _say(self: "App", text: str) -> None:
+    def _say(self, text: str) -> None:
         if self.session is not None:
             self.session.toast, self.session.toast_sticky = text, False
         else:
             self.home.toast = text
         self._new_toast = True
 
-    def private_key(self: "App", ev: KeyEvent) -> AnswerEvent | KeyEvent | None:
+    def private_key(self, ev: KeyEvent) -> AnswerEvent | KeyEvent | None:
         """A key on an open secret ballot: UP/DOWN only move its cursor (redrawn, not journaled, nothing public
         moves); OK becomes the ballot's answer; other keys go on."""
         if self.session is None or not self.session.private_screen():
@@ -102,7 +113,7 @@ class WebSide:
             self.draw()
         return out
 
-    def web_answer(self: "App", ev: AnswerEvent) -> None:
+    def web_answer(self, ev: AnswerEvent) -> None:
         """A phone's answer: taken (journaled, drawn, the phone told) or refused to that phone alone."""
         s, rec = self.session, self.record
         if s is None or rec is None:
