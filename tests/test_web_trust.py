@@ -150,6 +150,7 @@ def test_a_phone_answers_only_for_the_seat_the_device_gave_it(table: LiveTable) 
     assert status == 202 and ana.code in data["message"]  # asked: the table confirms on the device
     assert ana.answer(seq, 3)[0] == 403  # not yet given
     table.wait(lambda: isinstance(table.app.pair_screen, SeatRequestScreen), "the request on the device")
+    table.app.pair_screen.shown -= 5
     table.press("back")  # the table says no
     table.settle()
     assert table.hub.pairing.seats() == {} and ana.answer(seq, 3)[0] == 403
@@ -163,6 +164,7 @@ def test_a_phone_answers_only_for_the_seat_the_device_gave_it(table: LiveTable) 
     assert status == 202 and table.hub.pairing.seats()[1] == ana.code
     assert ana.answer(seq, "south")[0] == 403
     table.wait(lambda: isinstance(table.app.pair_screen, SeatRequestScreen), "the hop request on the device")
+    table.app.pair_screen.shown -= 5
     table.press("down")  # any key but OK: no
     table.settle()
     assert table.hub.pairing.seats() == {1: ana.code, 2: ben.code}
@@ -176,6 +178,12 @@ def test_host_rights_are_given_only_on_the_device_and_never_cast_a_ballot(table:
     assert not gm.json("GET", "/api/state")[1]["me"]["host"]
     table.wait(lambda: isinstance(table.app.pair_screen, SeatRequestScreen), "the request on the device")
     assert "host rights" in table.app.pair_screen.what
+    table.press("ok")  # at once: an OK meant for the game a phone timed its request to catch says no
+    table.settle()
+    assert not gm.json("GET", "/api/state")[1]["me"]["host"] and table.app.session.toast.endswith("refused")
+    assert gm.json("POST", "/api/claim", {"seat": "host"})[0] == 202
+    table.wait(lambda: isinstance(table.app.pair_screen, SeatRequestScreen), "the request on the device")
+    time.sleep(1.1)  # the table reads it, then OK
     table.press("ok")
     table.settle()
     assert gm.json("GET", "/api/state")[1]["me"]["host"]
@@ -283,7 +291,7 @@ def test_a_page_from_another_site_cannot_read_the_table(table: LiveTable) -> Non
     port = table.port
     reply = _raw(port, b"GET /api/state HTTP/1.1\r\nHost: evil.example:%d\r\n\r\n" % port)
     assert reply.startswith(b"HTTP/1.1 421") and b"Ana" not in reply
-    for host in (f"127.0.0.1:{port}", f"localhost:{port}", f"[::1]:{port}"):
+    for host in (f"127.0.0.1:{port}", f"localhost:{port}", f"[::1]:{port}", f"192.168.1.23:{port}"):
         assert _raw(port, f"GET /api/state HTTP/1.1\r\nHost: {host}\r\n\r\n".encode()).startswith(b"HTTP/1.1 200")
     c = table.phone()
     status, _h, _b = c.request("POST", "/api/claim", {"seat": 1}, headers={"Origin": "http://evil.example"})

@@ -51,7 +51,10 @@ class WebSide:
         self.pair_screen = None
         if self.web is not None:
             if isinstance(scr, SeatRequestScreen):
-                self._say(self.web.pairing.grant(scr.key, ev.key is Key.OK))
+                from companion.web.screen import GRACE_S
+
+                yes = ev.key is Key.OK and self.clock() - scr.shown >= GRACE_S  # a phone cannot time it to a press
+                self._say(self.web.pairing.grant(scr.key, yes))
                 self.web.wake()
             else:
                 self.web.pairing.close_pin()  # the PIN is good only while its screen is open
@@ -88,7 +91,7 @@ class WebSide:
             what = f"seat {s.pending} {name}".strip()
             holder = self.web.pairing.holder(s.pending)
             held = holder.code if holder is not None else None
-        self.pair_screen = SeatRequestScreen(s.key, s.code, what, held)
+        self.pair_screen = SeatRequestScreen(s.key, s.code, what, held, self.clock())
 
     def page_extras(self, state: dict[str, Any], prompt: Any) -> dict[str, Any]:
         """What the web page needs that only the rules know (the loop publishes it; companion/web imports no rules)."""

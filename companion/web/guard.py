@@ -145,14 +145,16 @@ def split_host(value: str) -> str:
 
 
 def allowed_host(value: str | None, names: Iterable[str]) -> bool:
-    """True if ``value`` (a Host header) names this companion: one of ``names``, or a loopback address."""
+    """True if ``value`` (a Host header) names this companion: one of ``names``, localhost, or an IP address (a page
+    on another site reaches the box by rebinding its own *name*, so a name must be one of ours)."""
     if not value:
         return False
     host = split_host(value)
     if host in {n.lower().rstrip(".") for n in names} or host.rstrip(".") in ("localhost", "localhost.localdomain"):
         return True
-    try:
-        return ipaddress.ip_address(host).is_loopback
+    try:  # an address typed as digits: DNS rebinding needs a name, so every address of this box is fine
+        ipaddress.ip_address(host)
+        return True
     except ValueError:
         return False
 

@@ -121,13 +121,17 @@ class PairScreen:
         return pair_frame(self.url, self.pin)
 
 
+GRACE_S = 1.0  #: an OK this soon after a seat request appears was meant for what was on the screen before
+
+
 class SeatRequestScreen:
     """A phone asks for a seat (or host rights): OK gives it, any other key says no. Not a game input."""
 
     private = False
 
-    def __init__(self, key: str, code: str, what: str, held_by: str | None) -> None:
+    def __init__(self, key: str, code: str, what: str, held_by: str | None, shown: float = 0.0) -> None:
         self.key, self.code, self.what, self.held_by = key, code, what, held_by
+        self.shown = shown  #: when it appeared: an OK pressed within GRACE_S was meant for the game, so it says no
 
     def render(self) -> Image.Image:
         lines = [f"Phone {self.code} asks", f"for {self.what}."]
