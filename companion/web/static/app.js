@@ -149,7 +149,7 @@ function renderPrompt() {
   $("prompt-title").textContent = p.title + (p.player_name && p.kind !== "secret_vote" ? " — " + p.player_name : "");
   clear($("prompt-lines"), p.lines.map((l) => el("li", {text: l})));
   if (snap.toast) say(snap.toast, "note");
-  const key = p.seq + ":" + (me.ballot ? "b" : "") + (me.paired ? "p" : "") + (me.seat || "");
+  const key = p.seq + ":" + (me.ballot ? "b" : "") + (me.paired ? "p" : "") + (me.seat || "") + (me.host ? "h" : "");
   if (key === shownSeq) return;
   shownSeq = key;
   // a keyboard or screen-reader user who just answered stays at the question: focus moves to the new one (whose
@@ -161,6 +161,12 @@ function renderPrompt() {
   if (p.kind === "secret_vote") { box.append(secretVote(p)); return; }
   if (p.kind === "random") { box.append(el("p", {text: "The companion draws this itself."})); return; }
   if (!me.paired) { box.append(el("p", {text: "Pair this phone (below) to answer from here."})); return; }
+  if (p.seq !== null && !me.host && !(p.player && me.seat === p.player)) {
+    box.append(el("p", {class: "not-mine", text: p.player ? (p.player_name || "Seat " + p.player) +
+      " answers this on their phone or the companion." : "The whole table answers this on the companion or the " +
+      "host's phone."}));
+    return;
+  }
   const form = FORMS[p.kind];
   if (form) box.append(...[form(p)].flat(Infinity));
 }
