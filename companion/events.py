@@ -87,6 +87,14 @@ class RollRequestEvent:
 
 
 @dataclass(frozen=True)
+class WebEvent:
+    """The web view needs the device (never journaled): ``"request"`` a phone asks for a seat or host rights (the
+    table confirms on the device), ``"pin"`` the PIN showing was voided by wrong tries."""
+
+    kind: str
+
+
+@dataclass(frozen=True)
 class TickEvent:
     """A timer fired (watchdog, toast expiry); carries no input."""
 
@@ -99,7 +107,7 @@ class QuitEvent:
 
 
 Event = Union[KeyEvent, RollEvent, EntryEvent, AnswerEvent, ClockEvent, RollerStatusEvent, RollRequestEvent,
-              TickEvent, QuitEvent]
+              TickEvent, QuitEvent, WebEvent]
 
 
 def key(name: str) -> KeyEvent:
@@ -108,5 +116,5 @@ def key(name: str) -> KeyEvent:
 
 
 __all__ = ["AnswerEvent", "ClockEvent", "EntryEvent", "Event", "Key", "KeyEvent", "RollEvent", "RollerState",
-           "RollerStatusEvent", "RollRequestEvent", "TickEvent",
+           "RollerStatusEvent", "RollRequestEvent", "TickEvent", "WebEvent",
            "QuitEvent", "key"]

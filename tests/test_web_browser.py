@@ -4,6 +4,7 @@ on the voter's own phone, and shows a player called ``<script>`` as text. Skippe
 (`.ci/run` installs chromium and chromium-driver)."""
 from __future__ import annotations
 
+import json
 import shutil
 import tempfile
 from pathlib import Path
@@ -20,7 +21,7 @@ CHROMEDRIVER = shutil.which("chromedriver") or (
 PHONE = (412, 915)  #: CSS pixels of a phone held upright
 
 
-def _driver() -> Any:
+def _driver(size: tuple[int, int] = PHONE) -> Any:
     try:
         from selenium import webdriver
         from selenium.webdriver.chrome.service import Service
@@ -35,7 +36,7 @@ def _driver() -> Any:
                  "--disable-background-networking", "--disable-component-update", "--disable-sync",
                  "--disable-dev-shm-usage", f"--user-data-dir={profile}"):
         opts.add_argument(flag)
-    opts.add_experimental_option("mobileEmulation", {"deviceMetrics": {"width": PHONE[0], "height": PHONE[1],
+    opts.add_experimental_option("mobileEmulation", {"deviceMetrics": {"width": size[0], "height": size[1],
                                                                          "pixelRatio": 1}})
     drv = webdriver.Chrome(service=Service(executable_path=CHROMEDRIVER), options=opts)
     drv.set_page_load_timeout(20)
@@ -86,12 +87,37 @@ def open_view(browser: Any, t: LiveTable) -> None:
     wait(browser, "the live view", lambda b: text(b, "conn") == "Live")
 
 
-def pair(browser: Any, t: LiveTable) -> None:
+def pair(browser: Any, t: LiveTable, role: str | int | None = "host") -> None:
+    """Pair the page with the PIN; then ask for ``role`` (a seat number, "host") and give it on the device."""
     from selenium.webdriver.common.by import By
 
     browser.find_element(By.ID, "pin").send_keys(t.hub.pairing.new_pin())
     click(browser, "Pair", lambda b: b.find_element(By.ID, "pair-btn"))
-    wait(browser, "pairing", lambda b: b.find_elements(By.ID, "claim-btn"))
+    wait(browser, "pairing", lambda b: b.find_elements(By.ID, "unpair-btn"))
+    if role is not None:
+        take(browser, t, role)
+
+
+def take(browser: Any, t: LiveTable, role: str | int, shots: Path | None = None) -> None:
+    """Ask for a seat (or host rights) on the page; the table presses OK on the device."""
+    from selenium.webdriver.common.by import By
+
+    from companion.web.screen import SeatRequestScreen
+
+    if role == "host":
+        click(browser, "Host", lambda b: b.find_element(By.XPATH, "//div[@id='pair-box']//button[text()='Host']"))
+    else:
+        click(browser, f"seat {role}", lambda b: b.find_element(By.CSS_SELECTOR, f"button.seat[data-seat='{role}']"))
+    wait(browser, "the request waiting for the device", lambda b: b.find_elements(By.ID, "pending"))
+    if shots is not None:
+        browser.save_screenshot(str(shots / "3-waiting-for-the-device.png"))
+    t.wait(lambda: isinstance(t.app.pair_screen, SeatRequestScreen), "the request on the device")
+    if shots is not None:
+        t.app.pair_screen.render().resize((512, 256)).save(shots / "4-the-device-asks.png")
+    t.app.pair_screen.shown -= 5  # the table read the request (an OK at once would say no)
+    t.press("ok")
+    wait(browser, "the role on the page", lambda b: not b.find_elements(By.ID, "pending") and (
+        "host's" in text(b, "pair-box") if role == "host" else f"holds seat {role}" in text(b, "pair-box")))
 
 
 def button(browser: Any, label: str) -> Any:
@@ -159,7 +185,7 @@ def test_pair_with_the_pin_and_answer_prompts_from_the_page(browser: Any, table:
     table.settle()
     assert table.app.session.game.data["rolls"] == [4, 5] and table.app.session.game.data["choice"] == "south"
     events = [e for _n, _t, e in table.app.journal.inputs(table.app.record.id)]
-    assert events[-3:] == ["answer 1 web 3", 'answer 2 web "south"', 'answer 3 web {"values":[4,5],"source":"typed"}']
+    assert events[-3:] == ["answer 1 web:host 3", 'answer 2 web:host "south"', 'answer 3 web:host {"values":[4,5],"source":"typed"}']
 
 
 def test_a_secret_vote_on_the_voters_own_phone(browser: Any, table: LiveTable, tmp_path: Path) -> None:
@@ -167,12 +193,8 @@ def test_a_secret_vote_on_the_voters_own_phone(browser: Any, table: LiveTable, t
     from selenium.webdriver.support.ui import Select
 
     open_view(browser, table)
-    pair(browser, table)
-    Select(browser.find_element(By.ID, "seat")).select_by_value("1")
-    click(browser, "Claim", lambda b: b.find_element(By.ID, "claim-btn"))
-    wait(browser, "the seat", lambda b: "holds seat 1" in text(b, "pair-box"))
-    other = table.client()  # a second phone, paired, holding no seat
-    other.pair(table.hub.pairing.new_pin())
+    pair(browser, table, 1)
+    other = table.phone("host")  # a second phone: the host's (it may not cast Ana's ballot)
     for value in (1, "north", {"source": "rng"}, ["a", "c"]):
         assert other.answer(table.public()["prompt"]["seq"], value)[0] == 200
     wait(browser, "the ballot", lambda b: b.find_elements(By.CSS_SELECTOR, ".ballot"))
@@ -198,10 +220,10 @@ def test_sovereign_chess_board_in_colour_and_a_move_from_the_phone(browser: Any,
     from selenium.webdriver.common.by import By
 
     with LiveTable(tmp_path, game="sovereign-chess") as t:
-        phone = t.client()
-        phone.pair(t.hub.pairing.new_pin())
+        phone = t.phone("host")
         for value in ("start", "seat1"):
             assert phone.answer(t.public()["prompt"]["seq"], value)[0] == 200
+        assert phone.json("POST", "/api/claim", {"seat": None})[0] == 200
         browser.delete_all_cookies()
         open_view(browser, t)
         pair(browser, t)
@@ -231,10 +253,10 @@ def test_society_gm_console_enters_orders_processes_and_offers_the_report(browse
     from selenium.webdriver.common.by import By
 
     with LiveTable(tmp_path, game="society", names=("Ana", "Ben", "Cleo")) as t:
-        gm = t.client()
-        gm.pair(t.hub.pairing.new_pin())
+        gm = t.phone("host")
         for value in (3, "start", "start"):  # three societies, start, the map as drawn
-            assert gm.answer(t.public()["prompt"]["seq"], value)[0] == 200
+            assert gm.answer(json.loads(t.hub.latest.host)["prompt"]["seq"], value)[0] == 200
+        assert gm.json("POST", "/api/claim", {"seat": None})[0] == 200  # the game master goes on on the page
         browser.delete_all_cookies()
         open_view(browser, t)
         pair(browser, t)
@@ -281,8 +303,7 @@ def test_a_king_in_check_is_marked_red_on_the_board(browser: Any, tmp_path: Path
 
     rooks = "16/16/16/16/16/16/br15/2br13/16/16/16/16/16/16/16/wk7bk7 2 w b - 0"  # bRa10-a9 checks wKa1
     with LiveTable(tmp_path, game="sovereign-chess", options={"start": rooks}) as t:
-        phone = t.client()
-        phone.pair(t.hub.pairing.new_pin())
+        phone = t.phone("host")
         for value in ("start", "seat1", "bRa10-a9"):
             assert phone.answer(t.public()["prompt"]["seq"], value)[0] == 200, value
         assert t.public()["chess"]["check"] == ["a1"] and t.public()["chess"]["last"] == ["a10", "a9"]
@@ -366,7 +387,7 @@ def test_every_form_by_keyboard_alone_with_a_name_for_every_control(browser: Any
     assert (data["n"], data["choice"], data["rolls"], data["picked"]) == (4, "south", [6, 2], ["a", "c"])
     assert data["votes"] == {"1": "yes", "2": "no"} and table.app.session.game.state == "game_over"
     events = [e for _n, _t, e in table.app.journal.inputs(table.app.record.id)]
-    assert 'answer 4 web ["a","c"]' in events and "answer 7 web true" in events
+    assert 'answer 4 web:host ["a","c"]' in events and "answer 7 web:host true" in events
 
 
 def test_a_pin_only_table_shows_nothing_until_the_phone_pairs(browser: Any, tmp_path: Path) -> None:
@@ -384,3 +405,62 @@ def test_a_pin_only_table_shows_nothing_until_the_phone_pairs(browser: Any, tmp_
         wait(browser, "the game, live", lambda b: text(b, "conn") == "Live" and "How many" in text(b, "prompt-title"))
         t.press("ok")  # the device moves on: the paired page follows
         wait(browser, "the next question", lambda b: text(b, "prompt-title") == "Which road — Ben")
+
+
+def test_a_seat_is_asked_for_on_the_phone_and_given_on_the_device_then_its_ballot_comes_there(
+        tmp_path: Path) -> None:
+    """Seat binding in the browser at 390×844 (findings 2 and 11), with screenshots of the flow: the page paired,
+    the seats as thumb-size buttons, the request waiting for the device, the device's question, the seat held, the
+    ballot on the voter's phone. ``COMPANION_SHOTS=DIR`` keeps them."""
+    import os
+
+    from selenium.webdriver.common.by import By
+
+    shots = Path(os.environ.get("COMPANION_SHOTS") or tmp_path)
+    shots.mkdir(parents=True, exist_ok=True)
+    browser = _driver((390, 844))
+    tablet = None
+    try:
+        with LiveTable(tmp_path / "t", names=("Ana", "Ben")) as t:
+            t.press("ok")
+            t.settle()
+            open_view(browser, t)
+            # the mirror sits near the top, above the question
+            tops = browser.execute_script("return ['device', 'prompt'].map((id) => "
+                                          "document.getElementById(id).getBoundingClientRect().top)")
+            assert tops[0] < tops[1] and tops[0] < 200, tops
+            pair(browser, t, None)
+            browser.save_screenshot(str(shots / "1-paired.png"))
+            heights = [e.size["height"] for e in browser.find_elements(By.CSS_SELECTOR, "button.seat")]
+            assert len(heights) == 2 and min(heights) >= 44, heights  # a thumb's size
+            browser.execute_script("document.getElementById('phone').scrollIntoView()")
+            browser.save_screenshot(str(shots / "2-seats.png"))
+            take(browser, t, 1, shots)
+            browser.save_screenshot(str(shots / "5-seat-held.png"))
+            host = t.phone("host")
+            for value in (1, "north", {"source": "rng"}, ["a"]):
+                assert host.answer(json.loads(t.hub.latest.host)["prompt"]["seq"], value)[0] == 200
+            wait(browser, "Ana's ballot", lambda b: b.find_elements(By.CSS_SELECTOR, ".ballot"))
+            browser.execute_script("document.querySelector('.ballot').scrollIntoView()")
+            browser.save_screenshot(str(shots / "6-ballot-on-the-voters-phone.png"))
+            press(browser, "No")
+            wait(browser, "Ben's turn on the device", lambda b: "Ben is casting" in text(b, "answer"))
+            t.settle()
+            assert t.app.session.game.data["votes"] == {"1": "no"}
+            events = [e for _n, _t, e in t.app.journal.inputs(t.app.record.id)]
+            assert 'answer 5 web:seat1 "no"' in events
+            tablet = _driver((1024, 768))  # a tablet: the companion's screen and the question side by side
+            open_view(tablet, t)
+            wait(tablet, "the tablet layout", lambda b: b.execute_script(
+                "const a = document.getElementById('device').getBoundingClientRect(), "
+                "b = document.getElementById('prompt').getBoundingClientRect(); "
+                "return Math.abs(a.top - b.top) < 2 && a.right <= b.left + 1"))
+            tablet.save_screenshot(str(shots / "7-tablet.png"))
+    finally:
+        for drv in (browser, tablet):
+            if drv is not None:
+                drv.quit()
+                shutil.rmtree(drv.profile_dir, ignore_errors=True)
+    for name in ("1-paired", "2-seats", "3-waiting-for-the-device", "4-the-device-asks", "5-seat-held",
+                 "6-ballot-on-the-voters-phone", "7-tablet"):
+        assert (shots / f"{name}.png").stat().st_size > 500, name  # the device's 1-bit frame is small

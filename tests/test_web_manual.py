@@ -114,8 +114,7 @@ def test_a_paired_only_table_keeps_its_manual_for_paired_phones(tmp_path: Path) 
 def phone(monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
     import test_web_browser
 
-    monkeypatch.setattr(test_web_browser, "PHONE", (390, 844))  #: a smaller phone than the other browser tests'
-    drv = test_web_browser._driver()
+    drv = test_web_browser._driver((390, 844))  #: a smaller phone than the other browser tests'
     try:
         yield drv
     finally:

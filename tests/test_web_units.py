@@ -2,6 +2,7 @@
 rules, the snapshot's privacy, and the OLED's pairing screen with its QR code."""
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -10,7 +11,8 @@ from companion.config.load import parse_config
 from companion.errors import ConfigError
 from companion.events import AnswerEvent, Key, KeyEvent
 from companion.session import Session, decode_event, encode_event
-from companion.web.pairing import PIN_TTL, WRONG_PER_PIN, PairError, Pairing
+from companion.web.pairing import (MAX_SESSIONS, PIN_PHONES, PIN_TTL, WRONG_PER_MINUTE, WRONG_PER_PIN, PairError,
+                                   Pairing)
 from companion.web.screen import pair_frame, qr_image
 from companion.web.snapshot import prompt_json
 from fsm.prompts import SecretVote, options
@@ -101,10 +103,93 @@ def test_pins_expire_and_too_many_wrong_ones_void_the_pin() -> None:
             p.pair(wrong, f"10.0.0.{i}")  # many addresses: each under its own limit
     with pytest.raises(PairError) as e:
         p.pair(pin, "10.0.1.1")
-    assert e.value.status == 410  # void: a new PIN must be shown on the OLED
-    s = p.pair(p.new_pin(), "10.0.1.1")
-    assert p.check_csrf(s.token, s.csrf) is s and p.check_csrf(s.token, "nope") is None
+    assert e.value.status == 410 and p.pin_voided  # void: the OLED says so and offers a new PIN
+    s, token = p.pair(p.new_pin(), "10.0.1.1")
+    assert p.check_csrf(token, s.csrf) is s and p.check_csrf(token, "nope") is None
     assert p.check_csrf("nope", s.csrf) is None
+
+
+def test_wrong_pins_lock_out_their_own_address_and_never_void_the_pin_for_everyone() -> None:
+    """Finding 8: 20 wrong guesses from four addresses voided the PIN for the whole table."""
+    clock = Clock()
+    p = Pairing(clock)
+    pin = p.new_pin()
+    wrong = f"{(int(pin) + 1) % 1_000_000:06d}"
+    for addr in ("10.0.0.1", "10.0.0.2", "10.0.0.3", "10.0.0.4"):
+        for _ in range(WRONG_PER_MINUTE):
+            with pytest.raises(PairError):
+                p.pair(wrong, addr)
+        with pytest.raises(PairError) as e:
+            p.pair(pin, addr)  # even the right PIN waits from a locked-out address
+        assert e.value.status == 429
+    s, _token = p.pair(pin, "10.0.0.9")  # the table's own phone still pairs
+    assert s.code and not p.pin_voided
+    clock.t += 61
+    assert p.pair(pin, "10.0.0.1")[0].code  # the lockout ends
+
+
+def test_the_pin_ends_with_its_screen_and_pairs_a_bounded_number_of_phones() -> None:
+    """Finding 10: the PIN stayed valid ten minutes after its screen closed, for any number of phones."""
+    p = Pairing(Clock())
+    pin = p.new_pin()
+    for i in range(PIN_PHONES):
+        p.pair(pin, f"10.0.0.{i}")
+    with pytest.raises(PairError) as e:
+        p.pair(pin, "10.0.0.99")
+    assert e.value.status == 410
+    pin = p.new_pin()
+    p.close_pin()
+    with pytest.raises(PairError) as e:
+        p.pair(pin, "10.0.0.98")
+    assert e.value.status == 410
+
+
+def test_a_33rd_phone_is_refused_and_pushes_nobody_out() -> None:
+    p = Pairing(Clock())
+    tokens = []
+    for i in range(MAX_SESSIONS):
+        if i % PIN_PHONES == 0:
+            pin = p.new_pin()
+        tokens.append(p.pair(pin, f"10.0.0.{i}")[1])
+    with pytest.raises(PairError) as e:
+        p.pair(p.new_pin(), "10.0.1.1")
+    assert e.value.status == 503
+    assert all(p.session(t) is not None for t in tokens)
+
+
+def test_sessions_expire_survive_a_restart_hashed_and_end_with_their_game(tmp_path: Path) -> None:
+    clock = Clock()
+    path = tmp_path / "web-pairings.json"
+    p = Pairing(clock, path=path, ttl_hours=1)
+    p.game_is(7)
+    s, token = p.pair(p.new_pin(), "a")
+    p.request(s.key, 2)
+    p.grant(s.key, True)
+    assert token not in path.read_text() and s.key in path.read_text()  # only the hash is stored
+    again = Pairing(clock, path=path, ttl_hours=1)  # a restart
+    assert again.session(token).seat == 2 and again.seats() == {2: s.code}
+    clock.t += 3601
+    assert again.session(token) is None  # expired
+    p2 = Pairing(Clock(), path=tmp_path / "b.json")
+    s2, token2 = p2.pair(p2.new_pin(), "a")
+    p2.game_is(3)
+    assert p2.session(token2) is not None  # paired on the home menu: it joins the game
+    p2.game_is(None)
+    assert p2.session(token2) is None  # the game ended: so did the pairing
+
+
+def test_a_seat_is_given_only_by_the_device() -> None:
+    """Finding 2: a phone took any seat nobody held, and hopped between seats to cast others' ballots."""
+    p = Pairing(Clock())
+    s, token = p.pair(p.new_pin(), "a")
+    p.request(s.key, 3)
+    assert p.session(token).seat is None and [x.code for x in p.pending()] == [s.code]
+    assert p.grant(s.key, False).endswith("refused") and p.session(token).seat is None
+    p.request(s.key, 3)
+    p.grant(s.key, True)
+    assert p.session(token).seat == 3
+    p.request(s.key, 4)  # hopping: asked, but it stays on seat 3 until the device says yes
+    assert p.session(token).seat == 3
 
 
 def test_a_secret_ballots_options_never_reach_the_public_prompt() -> None:

@@ -89,6 +89,36 @@ class WebDemo(GameMachine):
         return [View("Demo page", (f"n = {self.data['n']}",))]
 
 
+class Ballots(GameMachine):
+    """Secret ballots, one after another (seat 1, seat 2, seat 1, ...), for the side-channel probe. The state shows
+    only how many ballots were cast, never how."""
+
+    game_id, name, description = "ballots", "Ballots", "test game: secret ballots in a row"
+    min_players, max_players, default_players = 2, 2, 2
+    STATES = ["vote", "game_over"]
+    TRANSITIONS = [{"trigger": "end", "source": "vote", "dest": "game_over"}]
+    INITIAL = "vote"
+    FINAL = ("game_over",)
+
+    def start(self) -> None:
+        self.data.update({"votes": [], "active": 1, "round": 1})
+
+    def prompt(self) -> Prompt:
+        if self.state == "game_over":
+            return Info("Over", lines=("done",))
+        seat = len(self.data["votes"]) % 2 + 1
+        return SecretVote("Vote", player=seat, voter_name=self.player_name(seat), lines=("Secret",),
+                          options=options(("yes", "Yes"), ("no", "No")))
+
+    def answer(self, value: Any) -> None:
+        self.data["votes"].append(value)
+        if len(self.data["votes"]) >= 40:
+            self.fire("end")
+
+    def extra_json(self) -> dict[str, Any]:
+        return {"cast": len(self.data["votes"])}
+
+
 class FakeOutput:
     def __init__(self) -> None:
         self.frames: list[Image.Image] = []
@@ -105,14 +135,18 @@ class LiveTable:
     """``with LiveTable(tmp_path, names=...) as t:`` — the App loop and the web server, both running."""
 
     def __init__(self, tmp_path: Path, *, game: str = "webdemo", view: str = "open",
-                 names: tuple[str, ...] = ("Ana", "Ben"), options: dict[str, Any] | None = None) -> None:
+                 names: tuple[str, ...] = ("Ana", "Ben"), options: dict[str, Any] | None = None,
+                 glance: int = 0) -> None:
         raw: dict[str, Any] = {"journal": {"path": str(tmp_path / "j.sqlite")}, "web": {"view": view},
-                               "players": {"names": list(names)}}
+                               "players": {"names": list(names)},
+                               "screen": {"glance_seconds": glance}}  # 0: a slow test's first press is no wake-up
         if options:
             raw["games"] = {game: options}
         self.cfg = parse_config(raw)
         self.events: "queue.SimpleQueue[Any]" = queue.SimpleQueue()
-        self.hub = Hub(self.events.put, view=view)
+        from companion.web.pairing import Pairing
+
+        self.hub = Hub(self.events.put, view=view, pairing=Pairing(path=tmp_path / "web-pairings.json"))
         self.server = WebServer(self.hub, "127.0.0.1", 0)
         self.port = self.server.start()
         self.hub.address = f"http://127.0.0.1:{self.port}/"
@@ -166,6 +200,25 @@ class LiveTable:
     def client(self) -> "Client":
         return Client(self.port)
 
+    def phone(self, seat: int | str | None = None) -> "Client":
+        """A paired phone; with ``seat`` (a number or "host") asked for on the phone and given on the device (OK)."""
+        c = self.client()
+        assert c.pair(self.hub.pairing.new_pin()) == 200
+        if seat is not None:
+            self.give(c, seat)
+        return c
+
+    def give(self, c: "Client", seat: int | str, yes: bool = True) -> None:
+        """``c`` asks for ``seat``; the table answers on the device (OK: yes, BACK: no)."""
+        from companion.web.screen import SeatRequestScreen
+
+        status, data = c.json("POST", "/api/claim", {"seat": seat})
+        assert status == 202 and data["code"] == c.code, (status, data)
+        self.wait(lambda: isinstance(self.app.pair_screen, SeatRequestScreen), "the seat request on the device")
+        self.app.pair_screen.shown -= 5  # the table took its time to read the request (an OK at once says no)
+        self.press("ok" if yes else "back")
+        self.settle()
+
 
 class _Marker:
     """Not an event: the test's way to know the loop got this far (caught before App.dispatch)."""
@@ -181,6 +234,7 @@ class Client:
         self.port = port
         self.cookie = ""
         self.csrf = ""
+        self.code = ""
 
     def request(self, method: str, path: str, body: Any = None, *, headers: dict[str, str] | None = None,
                 raw: bytes | None = None) -> tuple[int, dict[str, str], bytes]:
@@ -212,7 +266,7 @@ class Client:
     def pair(self, pin: str) -> int:
         status, data = self.json("POST", "/api/pair", {"pin": pin})
         if status == 200:
-            self.csrf = data["csrf"]
+            self.csrf, self.code = data["csrf"], data["code"]
         return status
 
     def answer(self, seq: int, value: Any) -> tuple[int, Any]:

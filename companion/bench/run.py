@@ -15,6 +15,9 @@
   (the loop wakes once a second to redraw the digits).
 * web_update_ms — with the web view on: from a press journaled to the page's Server-Sent Event written to a
   connected browser (a loopback client), p50 and p99.
+* web_update_200_ms — the same with 200 more browsers connected to the live stream (every write to every one of
+  them counted), and press_to_frame_200_ms the device's press→frame meanwhile, next to press_to_frame_idle_ms
+  measured the same way with no browser (companion/bench/web.py).
 * web_server — cold_start_ms and peak_rss_mb as above, with the web view's server started as `companion run` does.
 """
 from __future__ import annotations
@@ -241,61 +244,6 @@ def cold_start(mode: str = "cold") -> dict[str, Any]:
     return {"cold_start_ms": round(ms, 1), "peak_rss_mb": info["peak_rss_mb"]}
 
 
-def web_update(n: int = 300) -> dict[str, Any]:
-    """Press → journal → snapshot → SSE event written, measured inside the server as each event goes out."""
-    import http.client
-    import threading
-
-    from companion.events import Key, KeyEvent
-    from companion.web.hub import Hub
-    from companion.web.server import WebServer
-
-    with tempfile.TemporaryDirectory() as d:
-        app, _display = _app(Path(d))
-        hub = Hub(app.events.put)
-        server = WebServer(hub, "127.0.0.1", 0)
-        port = server.start()
-        app.web = hub
-        hub.sent_ms = []
-        app.boot()
-        app.draw()
-        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
-        conn.request("GET", "/api/events")
-        resp = conn.getresponse()
-        def drain() -> None:  # the browser's side: read every event as it comes
-            try:
-                while resp.fp.readline():
-                    pass
-            except (OSError, ValueError):
-                pass
-
-        reader = threading.Thread(target=drain, daemon=True)
-        reader.start()
-        try:
-            _wait(lambda: len(hub.sent_ms or []) >= 1)
-            hub.sent_ms.clear()
-            for k in _keys(random.Random(3), n):
-                before, sent = hub.latest.version, len(hub.sent_ms)
-                app.dispatch(KeyEvent(Key(k)))
-                if hub.latest.version != before:
-                    _wait(lambda: len(hub.sent_ms or []) > sent)
-            times = sorted(hub.sent_ms)
-        finally:
-            conn.close()
-            server.stop()
-            app.journal.close()
-    return {"web_update_ms": {"p50": round(times[len(times) // 2], 3), "p99": round(times[int(len(times) * 0.99)], 3),
-                              "events": len(times)}}
-
-
-def _wait(pred: Any, timeout: float = 5.0) -> None:
-    end = time.perf_counter() + timeout
-    while not pred():
-        if time.perf_counter() > end:
-            raise RuntimeError("the web view sent no event within 5 s")
-        time.sleep(0.0002)
-
-
 def idle_cpu(seconds: float = 10.0) -> float:
     with tempfile.TemporaryDirectory() as d:
         p = subprocess.Popen([sys.executable, "-m", "companion.bench", "--child", "idle", d], cwd=ROOT,
@@ -417,7 +365,10 @@ def main(argv: list[str]) -> int:
     out.update(replay_10k_sovereign())
     out["chess_presses_per_move"] = chess_presses_per_move()
     out["clock_idle_cpu_s_per_10s"] = clock_idle_cpu()
+    from companion.bench.web import web_update, web_update_loaded
+
     out.update(web_update())
+    out.update(web_update_loaded())
     out["web_server"] = cold_start("cold-web")
     try:
         from companion.rules.sovereign_chess.bench import perft_bench

@@ -96,6 +96,10 @@ class WebConfig:
     bind: str = "auto"  #: "auto": 127.0.0.1 in the simulator, 0.0.0.0 (the local network) on a Pi; or an IP address
     port: int = 8080
     view: str = "open"  #: "open": anyone on the network may watch; "paired": only phones paired with the PIN
+    pairing_hours: int = 12  #: a paired phone is forgotten after this many hours (and always at its game's end)
+    max_connections: int = 256  #: open connections at most; when full, the address holding most gives one up
+    allowed_hosts: tuple[str, ...] = ()  #: more names the page may be opened by (the LAN address, name and localhost
+    #: always are), e.g. a name the router gives the box
 
     def bind_for(self, mode: str) -> str:
         if self.bind != "auto":
@@ -357,11 +361,20 @@ def _bind(where: str, v: Any) -> Any:
                           'network) or one IP address of this machine') from None
 
 
+def _hosts(where: str, v: Any) -> Any:
+    if not isinstance(v, list) or not all(isinstance(h, str) and h and len(h) <= 253 and " " not in h for h in v):
+        raise ConfigError(f'{where} = {_fmt(v)} is not allowed; use a list of host names, e.g. ["companion.lan"]')
+    return tuple(h.lower() for h in v)
+
+
 def _web(raw: Any) -> WebConfig:
     w = WebConfig()
     t = _Table("web", raw)
     web = WebConfig(enabled=t.get("enabled", w.enabled, _bool), bind=t.get("bind", w.bind, _bind),
-                    port=t.get("port", w.port, _int(1, 65535)), view=t.get("view", w.view, _choice("open", "paired")))
+                    port=t.get("port", w.port, _int(1, 65535)), view=t.get("view", w.view, _choice("open", "paired")),
+                    pairing_hours=t.get("pairing_hours", w.pairing_hours, _int(1, 24 * 30)),
+                    max_connections=t.get("max_connections", w.max_connections, _int(16, 4096)),
+                    allowed_hosts=t.get("allowed_hosts", w.allowed_hosts, _hosts))
     t.done()
     return web
 

@@ -16,7 +16,7 @@ from companion.config.load import Config
 from companion.errors import CompanionError
 from companion.errors import JournalError, JournalFullError
 from companion.events import (AnswerEvent, ClockEvent, Event, KeyEvent, QuitEvent, RollerState, RollerStatusEvent, RollEvent,
-                     RollRequestEvent, TickEvent)
+                     RollRequestEvent, TickEvent, WebEvent)
 from companion.session.headless import new_record, open_session, resume_verified
 from companion.ui.idle import Idle, Level, shifted
 from companion.journal.store import GameRecord, Journal, RollRecord
@@ -24,10 +24,11 @@ from companion.ui.menus import Home
 from companion.session import Session, encode_event
 from companion.loop.pieces import (TOAST_SECONDS, DrawRetry, LoopStats, Output, Roller, farewell_frame,
                                    install_signal_handlers, toast_seconds)
+from companion.loop.web_side import WebSide
 
 log = logging.getLogger(__name__)
 
-class App:
+class App(WebSide):
     def __init__(self, cfg: Config, journal: Journal, events: "queue.SimpleQueue[Event]", output: Output, *,
                  roller: Roller | None = None, notifier: Any = None, game: str | None = None,
                  clock: Callable[[], float] = time.monotonic, web: Any = None) -> None:
@@ -84,16 +85,6 @@ class App:
                                roller_connected=lambda: self.roller_state is RollerState.CONNECTED)
         session.pair_hook = self.open_pairing
         return session
-
-    def open_pairing(self) -> None:
-        """Settings → Pair a phone: a fresh PIN and the address (with its QR code) on the OLED until a key."""
-        from companion.web.screen import PairScreen
-
-        if self.web is None or not self.web.address:
-            why = "Set [web] enabled = true" if not self.cfg.web.enabled else "It did not start: see the log"
-            self.pair_screen = PairScreen(None, None, why)
-        else:
-            self.pair_screen = PairScreen(self.web.address, self.web.pairing.new_pin())
 
     # ------------------------------------------------------------------ settings, idle screen
     def apply_config(self, cfg: Config) -> None:
@@ -208,49 +199,55 @@ class App:
         if isinstance(ev, RollRequestEvent):
             self._request_roll()
             return
-        if self.pair_screen is not None and isinstance(ev, KeyEvent):  # not a game input: any key closes it
-            self.pair_screen = None
-            self.draw()
+        if isinstance(ev, WebEvent):
+            self.web_event(ev)
+            return
+        if self.pair_screen is not None and isinstance(ev, KeyEvent):  # not a game input: it answers that screen
+            self.web_screen_key(ev)
             return
         if isinstance(ev, (KeyEvent, RollEvent)) and self.idle.wake():
             self._send_contrast()
             if isinstance(ev, KeyEvent):  # the press only wakes the screen: not an input, not journaled
                 self.draw()
                 return
+        if isinstance(ev, KeyEvent) and (ev := self.private_key(ev)) is None:  # type: ignore[assignment]
+            return
+        if isinstance(ev, AnswerEvent) and ev.source != "device" and self.web is not None:
+            self.web_answer(ev)
+            self.next_request()
+            return
         self.stats.inputs += 1
         self._new_toast = True  # whatever toast this input leaves is a new message: its timer starts now
-        seq = self.session.prompt_seq if self.session is not None else None
-        refused = False
         try:
             self._input(ev)
         except JournalError as e:  # a full disk or a failing card: refuse the press, keep what is saved
             self._refused(e)
-            refused = True
+        self.next_request()
         self.draw()
-        if isinstance(ev, AnswerEvent):
-            if refused and self.web is not None and ev.ref:
-                self.web.answered(ev.ref, False, "Not saved on the companion: see its screen")
-            else:
-                self._answered(ev, seq)
 
     def _input(self, ev: Event) -> None:
         if self.session is not None and self.record is not None:
-            s, rec = self.session, self.record
-            rolls = s.handle(ev, time.time(), self.clock())  # type: ignore[arg-type]
-            self.journal.commit(rec.id, s.n_inputs, encode_event(ev), rolls, s.summary())  # type: ignore[arg-type]
-            self._t_input = time.perf_counter()
-            self._clock_save(s.clock_checkpoint(self.clock()))
-            if s.status != rec.status:  # both ways: undo out of game over makes it active again
-                self.journal.set_status(rec.id, s.status, s.summary())
-                self.record = self.journal.game(rec.id)
-            if s.ended or s.closed:
-                self.leave_game()
+            rolls = self.session.handle(ev, time.time(), self.clock())  # type: ignore[arg-type]
+            self._commit(ev, rolls)
         elif isinstance(ev, RollEvent):
             self.journal.record_rolls([RollRecord(ev.roller, "roller", ev.die, v, None, "unrequested")
                                        for v in ev.values])
             self.home.toast = f"Rolled {ev.die} {' '.join(map(str, ev.values))}: no game running"
         elif isinstance(ev, KeyEvent):
             self.home.key(ev.key, ev.repeat)
+
+    def _commit(self, ev: Event, rolls: list[RollRecord]) -> None:
+        """Journal an input the session has taken; follow the game's status; leave an ended game."""
+        s, rec = self.session, self.record
+        assert s is not None and rec is not None
+        self.journal.commit(rec.id, s.n_inputs, encode_event(ev), rolls, s.summary())  # type: ignore[arg-type]
+        self._t_input = time.perf_counter()
+        self._clock_save(s.clock_checkpoint(self.clock()))
+        if s.status != rec.status:  # both ways: undo out of game over makes it active again
+            self.journal.set_status(rec.id, s.status, s.summary())
+            self.record = self.journal.game(rec.id)
+        if s.ended or s.closed:
+            self.leave_game()
 
     def _refused(self, e: JournalError) -> None:
         """The journal refused a write: the game goes back to what is saved (replayed), and the screen says why."""
@@ -268,20 +265,6 @@ class App:
                 log.error("%s", again)
                 self.leave_game()
         self.home.toast = text
-
-    def _answered(self, ev: AnswerEvent, seq_before: int | None) -> None:
-        """Tell the phone that sent ``ev`` whether it was taken (after the snapshot showing the result went out)."""
-        if self.web is None or not ev.ref:
-            return
-        s = self.session
-        if seq_before is None:
-            self.web.answered(ev.ref, False, "No game is running on the companion")
-        elif s is not None and s.prompt_seq != seq_before:
-            self.web.answered(ev.ref, True, s.toast or "")
-        elif s is None:  # the answer ended the game (closing it): it was taken
-            self.web.answered(ev.ref, True, "")
-        else:
-            self.web.answered(ev.ref, False, s.toast or "Not taken")
 
     def _time_toast(self) -> None:
         """Each new message restarts the toast timer; an announcement (sticky) stays until the next press."""
@@ -354,11 +337,12 @@ class App:
         alerts = self.session.alerts() if self.session is not None else ()
         if self.session is not None and (seat := self.session.clock_warning(self.clock())) is not None:
             alerts = (*alerts, seat)  # the last seconds on the clock: that seat's LED flashes fast
+        shown = self._oled_frame(img)  # the working screen, or the glance view, dimmed or blank: the mirror shows it too
         if self.web is not None:
-            self.web.publish(self, img, self._t_input)
+            self.web.publish(self, shown, self._t_input)
             self._t_input = None
         try:
-            self.output.present(self._oled_frame(img), active, waiting, alerts)
+            self.output.present(shown, active, waiting, alerts)
         except CompanionError as e:  # a loose wire must not stop the game: the journal has it all; retry on a timer
             if not self._output_failed:
                 log.error("%s", e)

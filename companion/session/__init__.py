@@ -10,9 +10,10 @@ from companion.session.clock_steps import ClockSteps
 from companion.session.game_menu import GameMenu
 from companion.session.inputs import EventIn, decode_event, encode_event
 from companion.session.output import SessionOutput
+from companion.session.remote import RemoteInputs
 
 
-class Session(ClockSteps, GameMenu, SessionOutput):
+class Session(ClockSteps, GameMenu, RemoteInputs, SessionOutput):
     """One game in progress (see :mod:`companion.session.core`): its core, clock, game menu and output."""
 
 

@@ -134,6 +134,9 @@ class SessionCore:
     def _overlay_key(self, ev: KeyEvent) -> None:
         raise NotImplementedError
 
+    def _remote_answer(self, ev: AnswerEvent) -> None:  # companion/session/remote.py
+        raise NotImplementedError
+
     # -------------------------------------------------------------- inputs
     def handle(self, ev: EventIn, t: float = 0.0, now: float | None = None) -> list[RollRecord]:
         """Apply one input; returns the dice records it produced, for the journal's same transaction.
@@ -242,29 +245,6 @@ class SessionCore:
 
     def _log_len(self) -> int:
         return len(self.game.data.get("log", [])) if self.game is not None else 0
-
-    def _remote_answer(self, ev: AnswerEvent) -> None:
-        """An answer from a phone: the same validation and history as OK on the device, for the prompt it names."""
-        p = self.prompt()
-        if ev.seq != self.prompt_seq:
-            self.toast = "The question changed; answer the new one"
-            return
-        if self._game_over:
-            self.toast = "The game is over"
-            return
-        if isinstance(p, Random):
-            self.toast = "The companion draws this one itself"
-            return
-        value = ev.value
-        if isinstance(p, Dice):
-            src = value.get("source") if isinstance(value, dict) else None
-            if src not in ("typed", "rng") or src not in self.sources:
-                allowed = " or ".join(s for s in ("typed", "rng") if s in self.sources) or "the roller"
-                self.toast = f"Dice here come from {allowed}; see [dice] sources"
-                return
-            value = {"values": self._rng_values(p.die, p.count) if src == "rng" else value.get("values"),
-                     "source": src}
-        self._answer(value)
 
     def _answer(self, value: Any) -> None:
         prompt = self.prompt()

@@ -64,6 +64,9 @@ class SettingsMenu:
         if scr is not None:
             items.append(Item("screen", "Screen idle times"))
         items.append(Item("pair", "Pair a phone"))  # the web view: its address as a QR code and the PIN
+        web = getattr(self.app, "web", None)
+        if web is not None:
+            items.append(Item("phones", f"Phones ({len(web.pairing.phones())})"))
         items.append(Item("about", "About this companion"))
         return items
 
@@ -140,9 +143,13 @@ class SettingsMenu:
                 self.push("screen", "Screen idle times", ListWidget(self._screen_items()))
             elif value == "pair":
                 self.app.open_pairing()
+            elif value == "phones":
+                self.push("phones", "Paired phones", ListWidget(self._phone_items()))
             elif value == "about":
                 self.push("page", "About", TextView(settings_lines(self.app), top=0))
             return None
+        if kind == "phones":
+            return self._forget(str(value))
         if kind == "contrast":
             self.stack.pop()
             return self._save({("display", "contrast"): int(value)}, f"Contrast {value}")
@@ -189,6 +196,26 @@ class SettingsMenu:
             self.stack.pop()
             return self._save({("screen", kind[7:]): int(value)}, "Screen")
         return None
+
+    def _phone_items(self) -> list[Item]:
+        """Each paired phone (OK forgets it), then "Forget all phones"."""
+        items = [Item(p.key, f"{p.code} " + ("host" if p.host else f"seat {p.seat}" if p.seat else "watching"),
+                      hint="OK: forget this phone") for p in self.app.web.pairing.phones()]
+        return items + [Item("*all", "Forget all phones", enabled=bool(items), hint="No phone is paired")]
+
+    def _forget(self, key: str) -> Outcome:
+        pairing = self.app.web.pairing
+        if key == "*all":
+            n = pairing.forget_all()
+            said = f"{n} phones forgotten"
+        else:
+            code = next((p.code for p in pairing.phones() if p.key == key), "?")
+            pairing.unpair(key)
+            said = f"Phone {code} forgotten"
+        self.app.web.wake()
+        self.stack[-1][2].items = self._phone_items()
+        self._refresh()
+        return Toast(said)
 
     def _name_items(self) -> list[Item]:
         names = list(self.cfg.players.names)

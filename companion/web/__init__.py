@@ -55,8 +55,13 @@ def start_web(cfg: Config, mode: str, put: Callable[[Event], None], stack: ExitS
     except ImportError as e:
         log.error("web view off: %s is not installed (pip install aiohttp, or [web] enabled = false)", e.name)
         return None
-    hub = Hub(put, view=cfg.web.view)
-    server = WebServer(hub, host, cfg.web.port)
+    from companion.web.pairing import Pairing
+
+    state_dir = cfg.journal_path().parent  # the state folder, next to the journal (the service's writable dir)
+    hub = Hub(put, view=cfg.web.view, pairing=Pairing(path=state_dir / "web-pairings.json",
+                                                      ttl_hours=cfg.web.pairing_hours))
+    server = WebServer(hub, host, cfg.web.port, max_connections=cfg.web.max_connections,
+                       hosts=cfg.web.allowed_hosts)
     try:
         port = server.start()
     except CompanionError as e:

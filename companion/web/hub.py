@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, Callable
 
 from PIL import Image
 
-from companion.events import AnswerEvent, Event
+from companion.events import AnswerEvent, Event, WebEvent
 
 from companion.web.pairing import Pairing
 from companion.web.snapshot import EMPTY, Snapshot, SnapshotBuilder
@@ -41,11 +41,16 @@ class Hub:
         self._waiting: dict[str, Outcome] = {}
         #: when set (by `make bench`), the server appends ms from an input journaled to its event sent
         self.sent_ms: list[float] | None = None
+        self._game: object = ()  #: the game the pairings were last told about
         self._failed = False
 
     # ------------------------------------------------------------------ main loop side
     def publish(self, app: "App", frame: Image.Image | None, t_input: float | None = None) -> None:
         """Called by the main loop after each draw. A failure here is logged, never raised: the table plays on."""
+        game = app.record.id if app.record is not None and app.session is not None else None
+        if game != self._game:  # phones paired in a game end with it
+            self._game = game
+            self.pairing.game_is(game)
         try:
             snap = self.builder.build(app, frame, t_input)
         except Exception:
@@ -68,7 +73,18 @@ class Hub:
         if done is not None:
             done(ok, message)
 
+    def wake(self) -> None:
+        """Seats or pairings changed (on the main loop): readers look again (their ``me`` changed)."""
+        with self._lock:
+            listeners = list(self._listeners)
+        for wake in listeners:
+            wake()
+
     # ------------------------------------------------------------------ server side
+    def tell(self, kind: str) -> None:
+        """The device is needed (a seat request, a voided PIN): a :class:`WebEvent` on the queue."""
+        self.put(WebEvent(kind))
+
     def subscribe(self, wake: Callable[[], None]) -> Callable[[], None]:
         """``wake`` is called (on the main loop's thread: make it thread-safe) after each new snapshot."""
         with self._lock:

@@ -105,15 +105,38 @@ def mirror_frame(pairing: bool, voter: str | None, frame: Image.Image) -> Image.
 
 
 class PairScreen:
-    """Shown over whatever is on the OLED until a key is pressed."""
+    """Shown over whatever is on the OLED until a key is pressed. Covered in the web view's mirror (``private``)."""
+
+    private = True
 
     def __init__(self, url: str | None, pin: str | None, reason: str = "") -> None:
         self.url, self.pin, self.reason = url, pin, reason
+        self.voided = False  #: wrong tries voided the PIN: the screen says so; OK shows a new one
 
     def render(self) -> Image.Image:
         if self.url is None or self.pin is None:
             return web_off_frame(self.reason or "Set [web] enabled = true")
+        if self.voided:
+            return cover_frame("PIN voided", ("Too many wrong PINs", "were tried.", "OK: a new PIN", "Other keys: back"))
         return pair_frame(self.url, self.pin)
 
 
-__all__ = ["PairScreen", "pair_frame", "qr_image", "cover_frame", "mirror_frame"]
+GRACE_S = 1.0  #: an OK this soon after a seat request appears was meant for what was on the screen before
+
+
+class SeatRequestScreen:
+    """A phone asks for a seat (or host rights): OK gives it, any other key says no. Not a game input."""
+
+    private = False
+
+    def __init__(self, key: str, code: str, what: str, held_by: str | None, shown: float = 0.0) -> None:
+        self.key, self.code, self.what, self.held_by = key, code, what, held_by
+        self.shown = shown  #: when it appeared: an OK pressed within GRACE_S was meant for the game, so it says no
+
+    def render(self) -> Image.Image:
+        lines = [f"Phone {self.code} asks", f"for {self.what}."]
+        lines.append(f"(now phone {self.held_by})" if self.held_by else "")
+        return cover_frame("Seat request", (*[ln for ln in lines if ln], "OK: yes  other: no"))
+
+
+__all__ = ["PairScreen", "SeatRequestScreen", "pair_frame", "qr_image", "cover_frame", "mirror_frame"]

@@ -10,12 +10,17 @@ sees a game object. Routes (JSON errors are ``{"error": "one plain line"}``):
 ``GET /api/events``        the same as Server-Sent Events (``event: snapshot``), pushed on every change
 ``POST /api/pair``         ``{"pin": "123456"}`` → a session cookie and ``{"csrf": ...}``; wrong PINs rate-limited
 ``POST /api/answer``       ``{"seq": N, "value": ...}`` → ``{"ok": bool, "message": str}`` once the loop handled it
-``POST /api/claim``        ``{"seat": N | null}``: this phone holds a seat (its secret ballots come here)
+``POST /api/claim``        ``{"seat": N | "host" | null}``: ask the device for a seat or host rights (202: confirm
+                           on the device), or give them up (null)
 ``POST /api/unpair``       forget this phone
 ``GET /manual/<game-id>``  the game's manual as a page (``companion/web/manual.py``), linked from the game's view
 =========================  ===================================================================================
 
 Every POST needs ``Content-Type: application/json``, the session cookie and the session's ``X-CSRF-Token`` header.
+Every request needs a ``Host`` naming this companion (its LAN address or name, localhost, ``[web] allowed_hosts``):
+a page on another site cannot read the table through DNS rebinding. A phone answers only for the seat it holds
+(given on the device); the host phone for everyone but a secret ballot; a refusal goes back to that phone alone.
+Connections are capped fairly per address and dropped when slow or idle (:mod:`.guard`).
 """
 from __future__ import annotations
 
@@ -30,44 +35,36 @@ from aiohttp import web
 
 from companion.errors import CompanionError
 
+from companion.web.guard import HEADER_S, ConnectionGuard, RateLimit, allowed_host, split_host
 from companion.web.hub import Hub
 from companion.web.manual import current_game, manual_page
-from companion.web.pairing import PairError, WebSession
+from companion.web.pairing import HOST, PairError, WebSession
 from companion.web.snapshot import Snapshot
+from companion.web.writes import COOKIE, SECURITY_HEADERS, Writes, _error
+from companion.web.writes import Refused as _Refused
 
 log = logging.getLogger(__name__)
 
-COOKIE = "companion_session"
 KEEPALIVE_S = 15.0
-ANSWER_TIMEOUT_S = 5.0
+WRITE_TIMEOUT_S = 10.0  #: a live stream whose reader takes longer than this to take one event is dropped
 MAX_BODY = 16 * 1024  #: bytes a request body may have (a PIN, an answer, a seat: far less)
 STATIC = {"app.js": "text/javascript", "app.css": "text/css", "index.html": "text/html"}
-SECURITY_HEADERS = {
-    "Content-Security-Policy": "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
-                               "connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
-    "X-Content-Type-Options": "nosniff",
-    "Referrer-Policy": "no-referrer",
-    "Cache-Control": "no-store",
-}
 
 
 class WebError(CompanionError):
     """The web view could not start (the port is taken, the address is not this machine's)."""
 
 
-def _error(status: int, message: str) -> web.Response:
-    return web.json_response({"error": message}, status=status, headers=SECURITY_HEADERS)
-
-
-class _Refused(Exception):
-    def __init__(self, status: int, message: str) -> None:
-        super().__init__(message)
-        self.status = status
-
-
-class WebServer:
-    def __init__(self, hub: Hub, host: str, port: int) -> None:
+class WebServer(Writes):
+    def __init__(self, hub: Hub, host: str, port: int, *, max_connections: int = 256,
+                 hosts: tuple[str, ...] = ()) -> None:
         self.hub, self.host, self.port = hub, host, port
+        self.max_connections = max_connections
+        self.extra_hosts = hosts
+        self.guard: ConnectionGuard | None = None
+        self._anon: tuple[Any, str] = (None, "")
+        self.header_s = HEADER_S  #: seconds a connection has for a whole request head (tests make it short)
+        self.limits = {"session": RateLimit(4.0, 20), "address": RateLimit(8.0, 40), "claim": RateLimit(0.1, 3)}
         self.loop: asyncio.AbstractEventLoop | None = None
         self._thread: threading.Thread | None = None
         self._stop: asyncio.Event | None = None
@@ -106,28 +103,37 @@ class WebServer:
         loop = asyncio.new_event_loop()
         self.loop = loop
         asyncio.set_event_loop(loop)
-        runner = web.AppRunner(self.app, access_log=None, handle_signals=False, shutdown_timeout=1.0)
+        runner = web.AppRunner(self.app, access_log=None, handle_signals=False, shutdown_timeout=1.0,
+                               keepalive_timeout=HEADER_S, max_line_size=4096, max_field_size=4096)
         def wake() -> None:  # on the main loop's thread
             loop.call_soon_threadsafe(self._wake_all)
         unsubscribe = self.hub.subscribe(wake)
+        server: asyncio.AbstractServer | None = None
+        sweeper: asyncio.Task[None] | None = None
         try:
             loop.run_until_complete(runner.setup())
-            site = web.TCPSite(runner, self.host, self.port, reuse_address=True)
+            assert runner.server is not None
+            self.guard = ConnectionGuard(runner.server, self.max_connections, header_s=self.header_s)
             try:
-                loop.run_until_complete(site.start())
+                server = loop.run_until_complete(loop.create_server(self.guard, self.host, self.port,
+                                                                    reuse_address=True, backlog=128))
             except OSError as e:
                 failure.append(f"cannot listen on {self.host}:{self.port} ({e.strerror or e}); set another "
                                "[web] port or bind, or [web] enabled = false")
                 return
-            server = getattr(site, "_server", None)
-            if server is not None and server.sockets:
+            if server.sockets:
                 self.port = int(server.sockets[0].getsockname()[1])
+            sweeper = loop.create_task(self.guard.run())
             self._stop = asyncio.Event()
             ready.set()
             loop.run_until_complete(self._stop.wait())
         finally:
             unsubscribe()
             ready.set()
+            if sweeper is not None:
+                sweeper.cancel()
+            if server is not None:
+                server.close()
             loop.run_until_complete(runner.cleanup())
             loop.close()
 
@@ -137,7 +143,7 @@ class WebServer:
 
     # ------------------------------------------------------------------ routes
     def _build_app(self) -> web.Application:
-        app = web.Application(client_max_size=MAX_BODY, middlewares=[self._errors])
+        app = web.Application(client_max_size=MAX_BODY, middlewares=[self._held, self._errors])
         app.router.add_get("/", self.index)
         app.router.add_get("/static/{name}", self.static)
         app.router.add_get("/favicon.ico", self.no_icon)
@@ -149,6 +155,39 @@ class WebServer:
         app.router.add_post("/api/unpair", self.unpair)
         app.router.add_get("/manual/{name}", self.manual)
         return app
+
+    def names(self) -> set[str]:
+        """The host names this companion answers to: its shown address, LAN address and name, and the config's."""
+        from companion.web import lan_address
+
+        import socket
+
+        names = {self.host, lan_address(), socket.gethostname(), socket.gethostname() + ".local", *self.extra_hosts}
+        if self.hub.address:
+            names.add(split_host(self.hub.address.split("://", 1)[-1].split("/", 1)[0]))
+        return {n.lower() for n in names if n and n not in ("0.0.0.0", "::")}
+
+    @web.middleware
+    async def _held(self, request: web.Request,
+                    handler: Callable[[web.Request], Awaitable[web.StreamResponse]]) -> web.StreamResponse:
+        """The guard's view of each request (busy while answered), and the Host allow-list."""
+        transport = request.transport
+        if self.guard is not None and transport is not None:
+            self.guard.started(transport)
+        try:
+            if not allowed_host(request.headers.get("Host"), self._names()):
+                return _error(421, "this is not this companion's address: open the address its screen shows")
+            return await handler(request)
+        finally:
+            if self.guard is not None and transport is not None:
+                self.guard.finished(transport)
+
+    def _names(self) -> set[str]:
+        cached = getattr(self, "_names_cache", None)
+        if cached is None or cached[0] != self.hub.address:
+            cached = (self.hub.address, self.names())
+            self._names_cache = cached
+        return cached[1]
 
     @web.middleware
     async def _errors(self, request: web.Request,
@@ -203,13 +242,23 @@ class WebServer:
         me: dict[str, Any] = {"paired": s is not None, "view": self.hub.view, "seat": s.seat if s else None,
                               "seats_held": sorted(self.hub.pairing.seats())}
         if s is not None:
-            me["csrf"] = s.csrf
+            me.update(csrf=s.csrf, code=s.code, host=s.host,
+                      pending=("host" if s.pending == HOST else s.pending) if s.pending is not None else None)
             if snap.ballot is not None and s.seat is not None and s.seat == snap.prompt_player:
                 me["ballot"] = json.loads(snap.ballot)
         return me
 
     def _payload(self, s: WebSession | None, snap: Snapshot) -> str:
-        return f'{{"snapshot":{snap.public},"me":{json.dumps(self._me(s, snap), separators=(",", ":"))}}}'
+        if s is None:  # every unpaired reader gets the same text: built once per snapshot and seat map
+            key = (snap.version, tuple(sorted(self.hub.pairing.seats().items())))
+            cached = self._anon
+            if cached[0] == key:
+                return cached[1]
+        body = snap.host if s is not None and s.host else snap.public
+        text = f'{{"snapshot":{body},"me":{json.dumps(self._me(s, snap), separators=(",", ":"))}}}'
+        if s is None:
+            self._anon = (key, text)
+        return text
 
     async def state(self, request: web.Request) -> web.Response:
         s = self._watcher(request)
@@ -231,112 +280,18 @@ class WebServer:
                 s = self._session(request)
                 payload = self._payload(s, snap)
                 if payload != sent:
-                    await resp.write(f"event: snapshot\ndata: {payload}\n\n".encode())
+                    await asyncio.wait_for(resp.write(f"event: snapshot\ndata: {payload}\n\n".encode()),
+                                           WRITE_TIMEOUT_S)
                     sent = payload
                     self.hub.record_sent(snap)
                 try:
                     await asyncio.wait_for(wake.wait(), KEEPALIVE_S)
                 except asyncio.TimeoutError:
-                    await resp.write(b": keep-alive\n\n")
-        except (ConnectionResetError, asyncio.CancelledError):
-            pass
+                    await asyncio.wait_for(resp.write(b": keep-alive\n\n"), WRITE_TIMEOUT_S)
+        except (ConnectionResetError, asyncio.CancelledError, asyncio.TimeoutError):
+            pass  # gone, or too slow to read: its connection is dropped
         finally:
             self._streams.discard(wake)
         return resp
-
-    # --------------------------------------------------------------- writing
-    async def _body(self, request: web.Request) -> dict[str, Any]:
-        if request.content_type != "application/json":
-            raise _Refused(415, "send JSON (Content-Type: application/json)")
-        origin = request.headers.get("Origin")
-        if origin is not None and origin != f"{request.scheme}://{request.host}":
-            raise _Refused(403, "this request came from another site")
-        try:
-            body = await request.json()
-        except (ValueError, UnicodeDecodeError, RecursionError):  # RecursionError: [[[[…]]]] nested too deep
-            raise _Refused(400, "the request body is not valid JSON") from None
-        if not isinstance(body, dict):
-            raise _Refused(400, "send a JSON object")
-        return body
-
-    def _writer(self, request: web.Request) -> WebSession:
-        token = request.cookies.get(COOKIE)
-        if self.hub.pairing.session(token) is None:
-            raise _Refused(401, "Pair this phone first: open Pair a phone on the companion for the PIN")
-        s = self.hub.pairing.check_csrf(token, request.headers.get("X-CSRF-Token"))
-        if s is None:
-            raise _Refused(403, "missing or wrong CSRF token: reload the page")
-        return s
-
-    async def pair(self, request: web.Request) -> web.Response:
-        body = await self._body(request)
-        pin = body.get("pin")
-        s = self.hub.pairing.pair(pin if isinstance(pin, str) else "", request.remote or "?")
-        log.info("a phone paired from %s", request.remote)
-        resp = web.json_response({"csrf": s.csrf}, headers=SECURITY_HEADERS)
-        resp.set_cookie(COOKIE, s.token, httponly=True, samesite="Strict", path="/")
-        return resp
-
-    async def unpair(self, request: web.Request) -> web.Response:
-        await self._body(request)
-        s = self._writer(request)
-        self.hub.pairing.unpair(s.token)
-        self._wake_all()
-        resp = web.json_response({"ok": True}, headers=SECURITY_HEADERS)
-        resp.del_cookie(COOKIE, path="/")
-        return resp
-
-    async def claim(self, request: web.Request) -> web.Response:
-        body = await self._body(request)
-        s = self._writer(request)
-        seat = body.get("seat")
-        players = _players(self.hub.latest)
-        if seat is not None and (isinstance(seat, bool) or not isinstance(seat, int) or not 1 <= seat <= players):
-            raise _Refused(400, f"seat must be a number from 1 to {players}, or null to release it"
-                           if players else "no game is running: claim a seat once it has players")
-        self.hub.pairing.claim(s.token, seat)
-        self._wake_all()
-        return web.json_response({"ok": True, "seat": seat}, headers=SECURITY_HEADERS)
-
-    async def answer(self, request: web.Request) -> web.Response:
-        body = await self._body(request)
-        s = self._writer(request)
-        snap = self.hub.latest
-        seq = body.get("seq")
-        if "value" not in body:
-            raise _Refused(400, 'send {"seq": N, "value": ...}')
-        if snap.prompt_seq is None or snap.prompt_kind == "random":
-            raise _Refused(409, "There is nothing to answer right now")
-        if seq != snap.prompt_seq or isinstance(seq, bool):
-            raise _Refused(409, "The question changed; answer the new one")
-        if snap.prompt_kind == "secret_vote" and (s.seat is None or s.seat != snap.prompt_player):
-            raise _Refused(403, "This ballot goes to the voter's own phone (claim the seat) or the companion")
-        loop = asyncio.get_running_loop()
-        done: asyncio.Future[tuple[bool, str]] = loop.create_future()
-
-        def settle(ok: bool, message: str) -> None:
-            if not done.done():
-                done.set_result((ok, message))
-
-        def finish(ok: bool, message: str) -> None:  # on the main loop's thread
-            loop.call_soon_threadsafe(settle, ok, message)
-
-        source = f"web:seat{s.seat}" if s.seat is not None else "web"
-        ref = self.hub.submit(body["value"], seq, source, finish)
-        try:
-            ok, message = await asyncio.wait_for(done, ANSWER_TIMEOUT_S)
-        except asyncio.TimeoutError:
-            self.hub.forget(ref)
-            return _error(504, "The companion did not answer in time; look at its screen")
-        return web.json_response({"ok": ok, "message": message}, status=200 if ok else 409, headers=SECURITY_HEADERS)
-
-
-def _players(snap: Snapshot) -> int:
-    try:
-        data = json.loads(snap.public)
-        return len(data["state"]["players"]) if data and data.get("state") else 0
-    except (ValueError, KeyError, TypeError):
-        return 0
-
 
 __all__ = ["WebServer", "WebError", "COOKIE"]

@@ -3,7 +3,10 @@
 The web server never touches a game, a session or the journal: it only reads the latest :class:`Snapshot`. Building
 one is the main loop's job (:class:`SnapshotBuilder`), so every snapshot is a consistent picture of one moment.
 Nothing secret goes into :attr:`Snapshot.public`: a secret ballot's form is kept apart in :attr:`Snapshot.ballot`,
-for the phone that holds the voter's seat.
+for the phone that holds the voter's seat; while the game keeps something sealed (Society's orders before the turn
+is processed: the game's ``sealed()``), :attr:`Snapshot.public` stays exactly as it was when the seal began and only
+:attr:`Snapshot.host` (the host phone's view) follows the game. Public and host views count their own versions, so
+not even a version number moves in public while a secret changes.
 """
 from __future__ import annotations
 
@@ -29,6 +32,7 @@ DICE_ROWS = 60  #: the dice history's last rows
 class Snapshot:
     version: int  #: grows by one each time the content changes
     public: str  #: JSON text anyone allowed to watch may see
+    host: str  #: JSON text for the host phone: the same as ``public`` unless the game keeps something sealed
     prompt_seq: int | None  #: the prompt a phone's answer must name (None: nothing to answer, e.g. the home menu)
     prompt_kind: str | None
     prompt_player: int | None  #: the seat asked, if any
@@ -36,7 +40,10 @@ class Snapshot:
     t_input: float  #: time.perf_counter() when the input behind this snapshot was journaled (for `make bench`)
 
 
-EMPTY = Snapshot(0, "null", None, None, None, None, 0.0)
+EMPTY = Snapshot(0, "null", "null", None, None, None, None, 0.0)
+#: what stays public while a game keeps its turn sealed: the rest (prompt, orders, log, toast, undo) is the host's
+SEALED_KEYS = ("screen", "game", "fairness")
+SEALED_STATE = ("orders", "entry", "journal_entries")
 
 
 def _options(opts: tuple[Option, ...]) -> list[dict[str, Any]]:
@@ -86,6 +93,10 @@ class SnapshotBuilder:
     def __init__(self) -> None:
         self.version = 0
         self._last_body = ""
+        self._versions = {"public": 0, "host": 0}
+        self._texts = {"public": "", "host": ""}
+        self._seal: tuple[Any, ...] | None = None
+        self._sealed_body: dict[str, Any] = {}
         self._fair_key: tuple[Any, ...] | None = None
         self._fairness: list[dict[str, Any]] = []
 
@@ -99,7 +110,7 @@ class SnapshotBuilder:
             if s is not None and s.private_screen():
                 p0 = s.prompt()
                 voter = getattr(p0, "voter_name", None) or (s.names[p0.player - 1] if p0.player else "A player")
-            frame = mirror_frame(app.pair_screen is not None, voter, frame)
+            frame = mirror_frame(getattr(app.pair_screen, "private", False), voter, frame)
         body: dict[str, Any] = {"oled": frame_png(frame) if frame is not None else None,
                                 "fairness": self._fairness_of(app)}
         ballot: dict[str, Any] | None = None
@@ -117,11 +128,9 @@ class SnapshotBuilder:
                 ballot = ballot_json(p)
             g = s.game
             state = s.state_json()
-            if str(state.get("game", "")).startswith("sovereign-chess"):
-                from companion.web.chess import chess_board
-
-                board = getattr(p, "board", None)
-                body["chess"] = chess_board(state, board.last if board is not None else ())
+            extras = getattr(app, "page_extras", None)
+            if callable(extras):  # what the page draws that only the game's rules know (the chess board)
+                body.update(extras(state, p))
             report = getattr(g, "report", None)
             if callable(report):  # a game master's turn report (Society), ready to copy into the forum
                 body["report"] = {"markdown": report("markdown"), "bbcode": report("bbcode")}
@@ -133,15 +142,42 @@ class SnapshotBuilder:
                         dice=[{**d, "player_name": names[d["player"] - 1] if d["player"] else None}
                               for d in s.dice_history[-DICE_ROWS:]],
                         undo=bool(s.undo_stack), redo=bool(s.redo_stack))
-        text = json.dumps(body, separators=(",", ":"), default=str)
+        host = json.dumps(body, separators=(",", ":"), default=str)
+        sealed = getattr(s.game, "sealed", None) if s is not None else None
+        line = sealed() if callable(sealed) else None
+        public = host if line is None else json.dumps(self._sealed(app, body, line), separators=(",", ":"),
+                                                      default=str)
         ballot_text = json.dumps(ballot, separators=(",", ":")) if ballot else None
-        if text + (ballot_text or "") == self._last_body:
+        if host + public + (ballot_text or "") == self._last_body:
             return None
-        self._last_body = text + (ballot_text or "")
+        self._last_body = host + public + (ballot_text or "")
         self.version += 1
-        public = text[:-1] + f',"version":{self.version}}}'
-        return Snapshot(self.version, public, seq, kind, player, ballot_text,
-                        t_input if t_input is not None else time.perf_counter())
+        return Snapshot(self.version, self._versioned("public", public), self._versioned("host", host), seq, kind,
+                        player, ballot_text, t_input if t_input is not None else time.perf_counter())
+
+    def _versioned(self, which: str, text: str) -> str:
+        if text != self._texts[which]:
+            self._texts[which] = text
+            self._versions[which] += 1
+        return text[:-1] + f',"version":{self._versions[which]}}}'
+
+    def _sealed(self, app: "App", body: dict[str, Any], line: str) -> dict[str, Any]:
+        """The public view while the game keeps its turn sealed: taken once when the seal begins and then left
+        exactly as it is, so nothing public (content, size, version, an update event) moves with a hidden order."""
+        key = (app.record.id if app.record else None, line)
+        if key != self._seal:
+            self._seal = key
+            from companion.web.screen import cover_frame
+
+            out = {k: body[k] for k in SEALED_KEYS if k in body}
+            state = dict(body.get("state") or {})
+            out["state"] = {k: v for k, v in state.items() if k not in SEALED_STATE}
+            out["sealed"] = line
+            out["oled"] = frame_png(cover_frame("Sealed", _lines(line)))
+            out["prompt"] = {"title": "Sealed", "lines": [line], "kind": "info", "player": None,
+                             "player_name": None, "seq": None}
+            self._sealed_body = out
+        return self._sealed_body
 
     def _fairness_of(self, app: "App") -> list[dict[str, Any]]:
         s = app.session
@@ -151,6 +187,12 @@ class SnapshotBuilder:
             self._fair_key = key
             self._fairness = fairness_json(app)
         return self._fairness
+
+
+def _lines(text: str, width: int = 20) -> list[str]:
+    import textwrap
+
+    return textwrap.wrap(text, width)[:4]
 
 
 def fairness_json(app: "App") -> list[dict[str, Any]]:

@@ -73,6 +73,8 @@ class SocietyGame(GameMachine):
         "obsolete_culture": OptionSpec(True, "obsolete wonders still count toward a cultural victory"),
         "revolution_tax": OptionSpec(False, "a society in revolution still collects tax (false: only if it kept "
                                             "Tax as its phase)"),
+        "open_orders": OptionSpec(False, "the orders entered this turn show on every phone (false: only the game "
+                                         "master's host phone and the device see them until the turn is processed)"),
     }
 
     # ------------------------------------------------------------------------------------------ lifecycle
@@ -182,6 +184,13 @@ class SocietyGame(GameMachine):
 
     def views(self) -> list[View]:
         return report.views(self)
+
+    def sealed(self) -> str | None:
+        """While this turn's orders are hidden (the default; ``open_orders`` shows them), one plain line the web view
+        shows instead of the game; only the host phone and the device see the orders until the turn is processed."""
+        if self.state != "orders" or self.options["open_orders"]:
+            return None
+        return f"Turn {self.data['round']}: the game master is entering orders. They show here once the turn is processed."
 
     def report(self, fmt: str = "markdown", turn: int | str | None = None) -> str:
         """The forum post of the latest turn, of turn ``turn``, or (``"all"``) of every turn, one after another."""

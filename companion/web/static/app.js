@@ -153,7 +153,7 @@ function renderPrompt() {
   $("prompt-title").textContent = p.title + (p.player_name && p.kind !== "secret_vote" ? " — " + p.player_name : "");
   clear($("prompt-lines"), p.lines.map((l) => el("li", {text: l})));
   if (snap.toast) say(snap.toast, "note");
-  const key = p.seq + ":" + (me.ballot ? "b" : "") + (me.paired ? "p" : "") + (me.seat || "");
+  const key = p.seq + ":" + (me.ballot ? "b" : "") + (me.paired ? "p" : "") + (me.seat || "") + (me.host ? "h" : "");
   if (key === shownSeq) return;
   shownSeq = key;
   // a keyboard or screen-reader user who just answered stays at the question: focus moves to the new one (whose
@@ -165,6 +165,12 @@ function renderPrompt() {
   if (p.kind === "secret_vote") { box.append(secretVote(p)); return; }
   if (p.kind === "random") { box.append(el("p", {text: "The companion draws this itself."})); return; }
   if (!me.paired) { box.append(el("p", {text: "Pair this phone (below) to answer from here."})); return; }
+  if (p.seq !== null && !me.host && !(p.player && me.seat === p.player)) {
+    box.append(el("p", {class: "not-mine", text: p.player ? (p.player_name || "Seat " + p.player) +
+      " answers this on their phone or the companion." : "The whole table answers this on the companion or the " +
+      "host's phone."}));
+    return;
+  }
   const form = FORMS[p.kind];
   if (form) box.append(...[form(p)].flat(Infinity));
 }
@@ -271,7 +277,7 @@ function pathChoice(p, main) {
 let phoneKey = null;  // what the pairing box was built for: rebuilt only when that changes (keeps a half-made choice)
 function renderPhone() {
   const players0 = snap && snap.state ? (snap.state.players || []).map((p) => p.name) : [];
-  const key = JSON.stringify([me.paired, me.seat, me.seats_held, players0]);
+  const key = JSON.stringify([me.paired, me.seat, me.seats_held, players0, me.host, me.pending, me.code]);
   if (key === phoneKey) return;
   phoneKey = key;
   const box = clear($("pair-box"));
@@ -289,21 +295,36 @@ function renderPhone() {
     return;
   }
   const players = snap && snap.state ? snap.state.players || [] : [];
-  const seatText = me.seat ? "This phone holds seat " + me.seat + (playerName(snap.state || {}, me.seat) ?
-    " (" + playerName(snap.state, me.seat) + ")" : "") + ": its secret ballots come here." :
-    "Paired. Claim your seat to get your secret ballots here.";
-  const select = el("select", {id: "seat", "aria-label": "Seat"}, el("option", {value: "", text: "no seat"}),
-    players.map((p) => el("option", {value: p.seat, selected: p.seat === me.seat,
-      disabled: (me.seats_held || []).includes(p.seat) && p.seat !== me.seat}, p.seat + ". " + p.name)));
-  const claim = async () => {
-    const r = await post("/api/claim", {seat: select.value ? parseInt(select.value, 10) : null});
-    say(r.ok ? (r.data.seat ? "Seat " + r.data.seat + " is yours" : "Seat released") : r.data.error, r.ok);
+  const name = (seat) => playerName(snap && snap.state || {}, seat);
+  const held = me.seats_held || [];
+  let text;
+  if (me.host) text = "This phone is the host's: it answers for the whole table (not the secret ballots).";
+  else if (me.seat) text = "This phone holds seat " + me.seat + (name(me.seat) ? " (" + name(me.seat) + ")" : "") +
+    ": it answers that seat's questions and gets its secret ballots.";
+  else text = "Paired. Pick your seat: the companion asks the table to confirm.";
+  const ask = async (seat) => {
+    const r = await post("/api/claim", {seat});
+    if (r.status === 202) say(r.data.message, true);
+    else say(r.ok ? (r.data.seat ? "" : "Seat given up") : r.data.error, r.ok);
   };
+  const pending = me.pending !== null && me.pending !== undefined;
+  const seats = el("div", {class: "seats", role: "group", "aria-label": "Seats"}, players.map((p) =>
+    el("button", {class: "seat" + (p.seat === me.seat ? " mine" : ""), "data-seat": p.seat,
+      "aria-pressed": p.seat === me.seat ? "true" : "false", disabled: p.seat === me.seat || pending,
+      onclick: () => ask(p.seat)},
+      el("span", {class: "seat-name", text: p.seat + ". " + p.name}),
+      el("span", {class: "hint", text: p.seat === me.seat ? "yours" : held.includes(p.seat) ? "held by a phone" :
+        "free"}))));
   const unpair = async () => { await post("/api/unpair", {}); me = {paired: false, view: me.view};
     shownSeq = undefined; phoneKey = null; render(); };
-  box.append(el("p", {text: seatText}), el("div", {class: "stepper"}, select,
-    el("button", {id: "claim-btn", onclick: claim}, "Claim"),
-    el("button", {class: "secondary", onclick: unpair}, "Unpair")));
+  box.append(el("p", {id: "phone-code", text: "This phone: " + (me.code || "?")}), el("p", {text}));
+  if (pending) box.append(el("p", {id: "pending", class: "pending", role: "status",
+    text: "Waiting for the companion: press OK there to give " + (me.pending === "host" ? "host rights" :
+      "seat " + me.pending) + " to phone " + me.code + "."}));
+  box.append(seats, el("div", {class: "stepper"},
+    me.seat || me.host ? el("button", {class: "secondary", onclick: () => ask(null)}, "Give up my seat") : null,
+    me.host ? null : el("button", {class: "secondary", disabled: pending, onclick: () => ask("host")}, "Host"),
+    el("button", {class: "secondary", id: "unpair-btn", onclick: unpair}, "Unpair")));
 }
 
 // ------------------------------------------------------------------ tables

@@ -1,7 +1,8 @@
 """The Sovereign Chess board for the web view: every square, piece, square of colour and who controls which colour.
 
-Built on the main loop's thread from the game's state JSON (its position text) with the pure rules engine, so the
-page can draw the full 16×16 board in colour; the game itself is not touched.
+Built by the loop (on its thread) from the game's state JSON (its position text) with the pure rules engine and
+published in the snapshot as ``chess``, so the page can draw the full 16×16 board in colour while the web package
+imports no game's rules; the game itself is not touched.
 """
 from __future__ import annotations
 
@@ -49,4 +50,12 @@ def chess_board(state: dict[str, Any], last: Sequence[int] = ()) -> dict[str, An
     }
 
 
-__all__ = ["chess_board"]
+def page_extras(state: dict[str, Any], prompt: Any) -> dict[str, Any]:
+    """What the web page draws that only a game's rules know, for the snapshot (:meth:`App.page_extras`)."""
+    if not str(state.get("game", "")).startswith("sovereign-chess"):
+        return {}
+    board = getattr(prompt, "board", None)
+    return {"chess": chess_board(state, board.last if board is not None else ())}
+
+
+__all__ = ["chess_board", "page_extras"]
