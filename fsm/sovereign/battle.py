@@ -169,7 +169,7 @@ def answer(g: "SovereignGame", value: Any) -> None:
         unit = b[f"{k}_lost"].pop(int(value))
         b[k].append(unit)
         seat = seat_of(b, side)
-        count_units(pl(g, seat), 1)
+        count_units(pl(g, seat), 1, unit["name"])
         use_bonus(pl(g, seat), "medicine")
         _log(g, f"{g.player_name(seat)} uses Medicine: {unit['name']} returns")
         b["step"] = "menu"
@@ -280,7 +280,7 @@ def _remove(g: "SovereignGame", side: Side, i: int, then: str) -> None:
     b[f"{k}_lost"].append(unit)
     b["loss"] = None
     seat = seat_of(b, side)
-    count_units(pl(g, seat), -1)
+    count_units(pl(g, seat), -1, unit["name"])
     raid = bool(unit.get("air")) and side is Side.ATTACK
     gone = "is destroyed (air raid)" if raid else "is lost"
     _log(g, f"B{b['no']}: {g.player_name(seat)}'s {Fighter.from_json(unit).label()} {gone}")

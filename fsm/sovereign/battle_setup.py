@@ -103,8 +103,12 @@ def prompt(g: "SovereignGame") -> Prompt:
     step = b["step"]
     att = int(b["attacker"])
     if step == "attacker":
-        opts = tuple(Option(str(s), short(g, s, 16)) for s in g.seats)
-        return Choice(title="Attacker?", lines=("Who attacks?",), player=g.active_seat(), options=opts,
+        # the rules: the player whose turn it is starts a battle (and only an attacker earns a Military card)
+        turn = g.active_seat()
+        whose = short(g, turn or att, 10)
+        opts = tuple(Option(str(s), short(g, s, 16), enabled=s == turn,
+                            hint=f"only {whose} attacks: it is {whose}'s turn") for s in g.seats)
+        return Choice(title="Attacker?", lines=("Who attacks?",), player=turn, options=opts,
                       back=BACK, default=str(att))
     if step == "defender":
         opts = tuple(Option(str(s), short(g, s, 16)) for s in g.seats if s != att)
