@@ -68,8 +68,13 @@ def screen_lines(g: "SovereignGame") -> tuple[str, ...]:
 
 
 def _title(g: "SovereignGame") -> str:
+    """Who fights whom, attacker first, and the roll to come; once one army is gone, who won."""
     b = bt(g)
-    return f"Roll {b['rolls'] + 1} v {short(g, b['defender'], 8)}"
+    won = _over(b)
+    if won is not None:
+        return clip(f"{short(g, seat_of(b, won), 8)} won battle {b['no']}", 20)
+    att, dfn = short(g, b["attacker"], 6), short(g, b["defender"], 6)
+    return clip(f"{att} v {dfn}: roll {b['rolls'] + 1}", 20)
 
 
 def _over(b: dict[str, Any]) -> Side | None:
