@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from companion.rules.sovereign_chess import SovereignChess
 from companion.session.headless import play
 
@@ -48,3 +50,52 @@ def test_frames_keep_the_game_over_screen_after_a_flag_fall(tmp_path: Path) -> N
         counts.append(len(list(folder.glob("*.png"))))
     assert state["termination"] == "time"
     assert counts[1] == counts[0] + 1  # one more frame: the game-over screen nobody pressed a key on
+
+
+# ------------------------------------------------------------------ OpenSovereignChess notation (item 8)
+#: both kings and their rooks unmoved, a white queen on b3 and a black rook on p11
+CASTLES = ("2vr1br3bk2br1yr2/16/16/16/16/15br/16/16/16/16/16/16/16/1wq14/16/2pr1wr3wk2wr1gr2 1 w b CELNceln 0")
+OURS = ["O-O@h1", "reject", "O-O@j16", "wQb3-j11", "bRp11xj11"]
+OSC = ["O-O-O@h1", "reject", "O-O@j16", "wQb3-j11+", "bRp11xj11"]
+
+
+def test_a_table_game_exported_in_both_notations_is_read_back_by_inspect(tmp_path: Path) -> None:
+    from conftest import run_companion
+
+    cfg = tmp_path / "config.toml"
+    cfg.write_text(f'[games.sovereign-chess]\nstart = "{CASTLES}"\n')
+    journal = tmp_path / "j.sqlite"
+    script = tmp_path / "s.txt"
+    script.write_text("ok\ndown\nok\n" + "".join(f"move {m}\n" for m in OURS))
+    state = play("sovereign-chess", script, seed=2, journal_path=journal, config=str(cfg))
+    for notation, want in (("companion", OURS), ("osc", OSC)):
+        r = run_companion("--config", str(cfg), "export", "--journal", str(journal), "--record", "--notation",
+                          notation)
+        assert r.returncode == 0, r.stderr
+        lines = r.stdout.splitlines()
+        assert lines[lines.index("") + 1:] == want + ["*"], (notation, lines)
+        assert ('[Notation "OpenSovereignChess"]' in lines) == (notation == "osc")
+        record = tmp_path / f"{notation}.txt"
+        record.write_text(r.stdout)
+        out = run_companion("chess", "inspect", "--moves-file", str(record), "--json")
+        assert out.returncode == 0, out.stderr
+        js = json.loads(out.stdout)
+        assert js["position"] == state["position"] and js["moves"] == OURS  # read back as the companion's moves
+    bad = run_companion("--config", str(cfg), "export", "--journal", str(journal), "--record", "--notation", "pgn")
+    assert bad.returncode != 0 and "use companion or osc" in bad.stderr
+
+
+def test_osc_text_reads_castling_sides_and_check_marks() -> None:
+    from companion.records.chess import RecordError, osc_record, replay
+
+    start = f'[Start "{CASTLES}"]\n\n'
+    assert replay(start + "\n".join(OSC) + "\n").moves == OURS
+    assert osc_record(start + "\n".join(OURS) + "\n*\n").splitlines()[-6:] == OSC + ["*"]
+    with pytest.raises(RecordError, match="line 3: 'O-O-O@j1': castling to j1 is on the king's side: write O-O@j1"):
+        replay(start + "O-O-O@j1\n")
+    # black rooks a10 (nine squares from a1: no check yet) and b9 (covering b1 and b2): a10-a9 mates
+    mate = SovereignChess("16/16/16/16/16/16/br15/1br14/16/16/16/16/16/16/16/wk7bk7 2 w b - 1")
+    from companion.records.osc import osc_text
+
+    assert osc_text(mate, mate.parse_move("bRa10-a9")) == "bRa10-a9#"
+    assert mate.text.startswith("16/16/16/16/16/16/br15/")  # made and unmade
