@@ -99,3 +99,36 @@ def test_osc_text_reads_castling_sides_and_check_marks() -> None:
 
     assert osc_text(mate, mate.parse_move("bRa10-a9")) == "bRa10-a9#"
     assert mate.text.startswith("16/16/16/16/16/16/br15/")  # made and unmade
+
+
+# ------------------------------------------------------------------ move entry order (item 9)
+def _pieces(fen: str) -> tuple[list[str], list[str]]:
+    from fsm.sovereign_chess.entry import move_entries
+
+    entries = move_entries(SovereignChess(fen))
+    pieces: list[str] = []
+    for e in entries:
+        if e.path[0] not in pieces:
+            pieces.append(e.path[0])
+    return pieces, [e.move.text for e in entries if e.path[0] == pieces[0]]
+
+
+def test_a_piece_that_can_capture_comes_first_with_its_capture_first() -> None:
+    # two rooks with many moves and the king; the knight (four moves) can take the black pawn on d3
+    pieces, first = _pieces("8bk7/16/16/16/16/16/16/16/16/16/16/16/wr14wr/3bp12/16/2wn5wk7 1 w b - 0")
+    assert pieces[0] == "wN c1" and first[0] == "wNc1xd3"
+
+
+def test_a_piece_that_can_give_check_comes_first_with_its_check_first() -> None:
+    # the knight (four moves) checks the black king on e5 from d3; the bishops (many moves) never reach e5
+    pieces, first = _pieces("16/16/16/16/12wb3/16/16/9wb6/16/16/16/4bk11/16/16/16/2wn5wk7 1 w b - 0")
+    assert pieces[0] == "wN c1" and first[0] == "wNc1-d3"
+
+
+def test_the_bench_counts_presses_by_move_type() -> None:
+    from companion.bench.run import MOVE_TYPES, chess_presses
+
+    got = chess_presses(games=2, plies=40)
+    assert set(got["chess_presses_by_type"]) == set(MOVE_TYPES)
+    by = got["chess_presses_by_type"]
+    assert by["capture"]["moves"] > 0 and by["capture"]["mean"] < by["quiet"]["mean"]
