@@ -126,7 +126,7 @@ def test_a_piece_that_can_give_check_comes_first_with_its_check_first() -> None:
 
 
 def test_the_bench_counts_presses_by_move_type() -> None:
-    from companion.bench.run import MOVE_TYPES, chess_presses
+    from companion.bench.chess_presses import MOVE_TYPES, chess_presses
 
     got = chess_presses(games=2, plies=40)
     assert set(got["chess_presses_by_type"]) == set(MOVE_TYPES)
