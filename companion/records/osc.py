@@ -50,9 +50,14 @@ def companion_text(game: SovereignChess, text: str) -> str:
     bare = _MARKS.sub("", text.strip())
     m = _CASTLE.match(bare)
     if m is None:
+        if bare.startswith("O-O"):
+            raise ChessError(f"'{text}': castling is O-O@ or O-O-O@ and the king's square, a1 to p16 (O-O-O@h1)")
         return bare
     ours = f"O-O@{m.group(2)}"
-    move = game.parse_move(ours)
+    try:
+        move = game.parse_move(ours)
+    except ChessError:
+        raise ChessError(f"castling '{text}' is not legal for player {game.turn} in this position") from None
     if m.group(1) == "O-O-O" and not _queen_side(move):  # (O-O@h1 is the companion's own text for either side)
         raise ChessError(f"'{text}': castling to {m.group(2)} is on the king's side: write O-O@{m.group(2)}")
     return ours

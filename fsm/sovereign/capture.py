@@ -147,7 +147,7 @@ def _capture(g: "SovereignGame", tech: str | None, onto: int | None) -> None:
         taken["tiles"] -= 1
         g.note(f"{loser} removes a tile of it: {taken['tiles']} left")
     elif g.options["captured_central_tile"] == "removed":
-        p["cities"].remove(taken)
+        p["cities"].pop()  # the captured city, just added by new_city
         g.note(f"{loser} removes {taken['name']}'s central tile, its last: the city is gone")
     else:
         g.note(f"{taken['name']} is down to its central tile: {loser} removes nothing")
