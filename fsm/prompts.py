@@ -105,6 +105,8 @@ class Number(_Base):
     default: int = 0
     step: int = 1
     unit: str = ""
+    #: answer given when BACK is pressed (None: BACK goes to the previous screen, as the session decides)
+    back: str | None = None
 
 
 @dataclass(frozen=True)
@@ -192,6 +194,8 @@ def validate_answer(prompt: Prompt, value: Any) -> None:
         if not keys[value].enabled:
             raise InvalidAnswer(keys[value].hint or f"{keys[value].label} is not possible now")
     elif isinstance(prompt, Number):
+        if prompt.back is not None and value == prompt.back:
+            return
         if isinstance(value, bool) or not isinstance(value, int) or not prompt.lo <= value <= prompt.hi:
             raise InvalidAnswer(f"enter a number from {prompt.lo} to {prompt.hi}")
     elif isinstance(prompt, Confirm):

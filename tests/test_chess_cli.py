@@ -25,6 +25,8 @@ def test_perft_prints_nodes_and_time(capsys: pytest.CaptureFixture[str]) -> None
     lines = out.splitlines()
     assert lines[0] == "nodes 9940"
     assert lines[1].startswith("time ") and lines[1].endswith(" s")
+    # CPU time too, and the speed by it: the figure that reproduces on a loaded machine (issue 27)
+    assert lines[2].startswith("cpu ") and lines[2].endswith(" s") and lines[3].endswith(" nodes/s (CPU)")
 
 
 def test_perft_with_fen_and_divide(capsys: pytest.CaptureFixture[str]) -> None:

@@ -379,8 +379,8 @@ def test_a_lost_vote_with_tied_challengers_rolls_off_among_them() -> None:
 
 
 def test_mayor_with_the_most_votes_is_out_unless_the_switch_allows() -> None:
-    for eligible, mayor in ((False, 2), (True, 1)):
-        t = started(ousted_mayor_eligible=eligible)
+    for eligible, mayor in ((False, 2), (True, 1), (None, 1)):  # None: the default, the text excludes nobody
+        t = started(**({} if eligible is None else {"ousted_mayor_eligible": eligible}))
         play_to_vote(t, missions={1: 4, 2: 2})  # Ana 1+4+1 = 6, Ben 1+2+1 = 4
         t.vote("no")
         assert t.g.mayor == mayor
@@ -388,7 +388,7 @@ def test_mayor_with_the_most_votes_is_out_unless_the_switch_allows() -> None:
 
 
 def test_tied_ballot_challengers_roll_off_mayor_keeps_it_without_cost() -> None:
-    t = started()
+    t = started(tie_roll="challengers")
     play_to_vote(t, missions={4: 2})  # Dev has the most votes cards among the others
     res = dict(t.data["resources"])
     t.vote(["yes", "no", "yes", "no", "yes", "no"], rolls=[5, 3])
@@ -399,7 +399,7 @@ def test_tied_ballot_challengers_roll_off_mayor_keeps_it_without_cost() -> None:
 
 
 def test_tied_ballot_the_challenger_wins_and_the_cost_is_paid() -> None:
-    t = started()
+    t = started(tie_roll="challengers")
     play_to_vote(t, missions={4: 2})
     t.vote(["yes", "no", "yes", "no", "yes", "no"], rolls=[3, 5])
     assert t.g.mayor == 4 and t.res(JUS) == 5 + t.data["round_info"]["given"][JUS] - 2
@@ -412,8 +412,9 @@ def test_tied_ballot_everyone_rolls_with_tie_roll_all() -> None:
     assert t.g.mayor == 5
 
 
-def test_tied_ballot_keep() -> None:
-    t = started(tie_roll="keep")
+@pytest.mark.parametrize("options", [{}, {"tie_roll": "keep"}])  # the default: the text rolls only after a lost vote
+def test_tied_ballot_keep(options: dict[str, str]) -> None:
+    t = started(**options)
     play_to_vote(t)
     t.vote(["yes", "no"] * 3)
     assert t.seen[-1].lines[1] == "Tie: Ana stays" and t.g.mayor == 1 and t.g.state == "finishing"
@@ -444,7 +445,7 @@ def test_after_vote_order_puts_votes_cards_and_floor_after_the_vote() -> None:
 
 
 def test_after_vote_order_floor_sees_the_election_cost() -> None:
-    t = started(round_end_order="after-vote")
+    t = started(round_end_order="after-vote", ousted_mayor_eligible=False)
     to_moving(t, {"pay": {HEA: 2}})  # Health at 4
     t.moves_done()
     t.distribute()

@@ -34,6 +34,9 @@ def test_founding_a_city_needs_the_settler_that_pottery_brings() -> None:
         g.answer("found")
     assert len(player(g, 1)["cities"]) == 1
     give(g, 1, "pottery")
+    found = option(g, "found")  # Pottery alone is not a Settler: one must be built first
+    assert not found.enabled and found.hint == "no Settler left: build one in Spend"
+    player(g, 1)["settlers"] = 1
     pick(g, "found")
     assert [c["tiles"] for c in player(g, 1)["cities"]] == [4, 1]
 
@@ -87,8 +90,13 @@ def test_the_tile_reward_moves_one_tile_then_the_loser_removes_another() -> None
     assert [c["tiles"] for c in player(g, 1)["cities"]] == [5, 2]  # 4 - stolen 1 - Bob's 1 = 2
 
 
-def test_one_reward_per_capture_and_the_central_tile_stays() -> None:
-    g = started(2)
+@pytest.mark.parametrize("central, left, says", [
+    ({}, [4], "central tile, its last: the city is gone"),  # the default: the text's "central tile ... last"
+    ({"captured_central_tile": "kept"}, [4, 1], "down to its central tile"),
+])
+def test_one_reward_per_capture_and_the_central_tile_goes_last(central: dict[str, str], left: list[int],
+                                                               says: str) -> None:
+    g = started(2, **central)
     player(g, 2)["cities"][0]["tiles"] = 1
     to_manoeuvre(g)
     pick(g, "capture")
@@ -96,8 +104,8 @@ def test_one_reward_per_capture_and_the_central_tile_stays() -> None:
     pick(g, "0")
     assert not option(g, "tile").enabled and "no tile to steal" in option(g, "tile").hint
     pick(g, "none")
-    assert [c["tiles"] for c in player(g, 1)["cities"]] == [4, 1]
-    assert any("down to its central tile" in e for e in g.data["log"])
+    assert [c["tiles"] for c in player(g, 1)["cities"]] == left
+    assert any(says in e for e in g.data["log"])
     # nothing left to capture from Bob, and the reward is not offered again
     assert not option(g, "capture").enabled
 

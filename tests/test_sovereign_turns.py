@@ -385,6 +385,7 @@ def test_cities_menu_adjusts_tiles_and_adds_cities_but_never_hands_one_over() ->
 def test_settler_founds_a_city_and_seafaring_adds_a_coastal_tile() -> None:
     g = started(2)
     give(g, 1, "pottery")
+    player(g, 1)["settlers"] = 2
     for _ in range(3):
         ok(g)
     pick(g, "found")

@@ -10,7 +10,9 @@
   sovereign_bench_round is the round it reached. replay_10k_cpu_ms and replay_10k_sovereign_cpu_ms are the CPU
   time of the same replays (the wall clock counts other processes' turns on a shared machine; the CPU time not).
 * chess_presses_per_move — Sovereign Chess: the mean button presses to enter a uniformly chosen legal move (UP/DOWN
-  to it on each step, OK on each step), over positions from random playouts.
+  to it on each step, OK on each step), over positions from random playouts that capture and defect;
+  chess_presses_per_played_move the same for the moves played; chess_presses_by_type by move type
+  (:mod:`companion.bench.chess_presses`).
 * clock_idle_cpu_s_per_10s — CPU in 10 s of a Sovereign Chess game waiting for a move with a Fischer clock running
   (the loop wakes once a second to redraw the digits).
 * web_update_ms — with the web view on: from a press journaled to the page's Server-Sent Event written to a
@@ -262,40 +264,10 @@ def idle_cpu(seconds: float = 10.0) -> float:
 
 
 def chess_presses_per_move(games: int = 12, plies: int = 60, seed: int = 11) -> float:
-    """Mean presses for a uniformly chosen legal move, over the positions of random playouts: on each step of the
-    entry (piece, target, promotion) the cursor starts at the top of a wrapping list, so reaching item i of n takes
-    min(i, n - i) presses, then OK."""
-    from companion.ui.board_screens import PathChoice, path
-    from fsm.base import Player, Setup
-    from fsm.prompts import Choice
-    from fsm.sovereign_chess import SovereignChessGame
+    """The mean presses for a legal move (see :func:`companion.bench.chess_presses.chess_presses`)."""
+    from companion.bench.chess_presses import chess_presses
 
-    rng = random.Random(seed)
-    per_position: list[float] = []
-    for _ in range(games):
-        g = SovereignChessGame(Setup((Player("A", 1), Player("B", 2))))
-        g.answer("seat1")
-        for _ in range(plies):
-            if g.is_over:
-                break
-            p = g.prompt()
-            if not isinstance(p, Choice) or g.state != "move":
-                g.answer(rng.choice(["accept", "reject"]))
-                continue
-            moves = [o for o in p.options if not o.in_menu]
-            costs = []
-            for o in moves:
-                walk = PathChoice(p.options)
-                presses = 0
-                for step in path(o):
-                    labels = walk.labels()
-                    i = labels.index(step)
-                    presses += min(i, len(labels) - i) + 1
-                    walk.chosen.append(step)
-                costs.append(presses)
-            per_position.append(sum(costs) / len(costs))
-            g.answer(rng.choice(moves).key)
-    return round(statistics.mean(per_position), 2)
+    return float(chess_presses(games, plies, seed)["chess_presses_per_move"])
 
 
 def clock_idle_cpu(seconds: float = 10.0) -> float:
@@ -363,7 +335,9 @@ def main(argv: list[str]) -> int:
     out["idle_cpu_s_per_10s"] = idle_cpu()
     out.update(replay_10k())
     out.update(replay_10k_sovereign())
-    out["chess_presses_per_move"] = chess_presses_per_move()
+    from companion.bench.chess_presses import chess_presses
+
+    out.update(chess_presses())
     out["clock_idle_cpu_s_per_10s"] = clock_idle_cpu()
     from companion.bench.web import web_update, web_update_loaded
 

@@ -75,6 +75,9 @@ def _register_play(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -
     p.add_argument("-o", "--output", type=Path, metavar="FILE", help="write here instead of stdout")
     p.add_argument("--record", action="store_true",
                    help="the game record instead of JSON (Sovereign Chess: header and moves, one per line)")
+    p.add_argument("--notation", default="companion", metavar="companion|osc",
+                   help="with --record, Sovereign Chess: the companion's move text (default) or OpenSovereignChess's "
+                        "(O-O-O@h1 for castling on the queen's side, + for check, # for mate)")
     p.add_argument("--report", action="store_true",
                    help="write the latest turn's report for the forum thread instead (games with one: society)")
     p.add_argument("--format", default="markdown", metavar="markdown|bbcode", help="the report's markup")
@@ -116,6 +119,8 @@ def cmd_export(args: argparse.Namespace) -> int:
         record = journal.game(args.game_id) if args.game_id is not None else records[0]
         if args.report and args.format not in REPORT_FORMATS:
             raise JournalError(f"--format {args.format!r}: use markdown or bbcode")
+        if args.notation not in ("companion", "osc"):
+            raise JournalError(f"--notation {args.notation!r}: use companion or osc")
         session, brk = replay(journal, record, cfg)
         if brk is not None:
             print(f"companion: {brk.message(path)}; exporting up to there", file=sys.stderr)
@@ -132,6 +137,13 @@ def cmd_export(args: argparse.Namespace) -> int:
                 headers = {"Game": headers.pop("Game", record.title),
                            "Date": time.strftime("%Y.%m.%d", time.localtime(record.created)), **headers}
                 out["record"] = record_text(headers, out["record"]["moves"], out["record"]["result"])
+                if args.notation == "osc":
+                    from companion.records.chess import is_royale_record, osc_record
+
+                    if is_royale_record(out["record"]):
+                        raise JournalError("--notation osc: OpenSovereignChess has no Royale; export the Royale "
+                                           "record in the companion's notation")
+                    out["record"] = osc_record(out["record"])
             elif args.record:
                 raise JournalError(f"game {record.id} ({record.title}) has no game record; export it as JSON")
             text = out["record"] if args.record else json.dumps(out, indent=2, sort_keys=True, default=str) + "\n"

@@ -17,7 +17,9 @@
     1-0
 
 The opening choice is the word ``accept`` or ``reject`` on the line after White's first move. A plain file of moves,
-one per line, is a record too; ``#`` starts a comment. :func:`replay` plays a record from a start position.
+one per line, is a record too; ``#`` starts a comment (a check mark ``#`` ends a move only right after it, with no
+space). :func:`replay` plays a record from a start position, in the companion's notation or OpenSovereignChess's
+(:mod:`companion.records.osc`); :func:`osc_record` writes a record in OpenSovereignChess's.
 """
 from __future__ import annotations
 
@@ -25,6 +27,7 @@ import re
 from dataclasses import dataclass
 from typing import Any, Callable, Mapping, TypeVar
 
+from companion.records.osc import companion_text, to_osc
 from companion.rules.sovereign_chess import START, ChessError, SovereignChess, SovereignChessRoyale
 
 RESULTS = ("1-0", "0-1", "1/2-1/2", "*")
@@ -100,6 +103,7 @@ def replay(text: str, start: str = START, name: str = "record") -> Replayed:
                 if line == "accept":
                     game.accept_opening()
             else:
+                line = companion_text(game, line)  # OpenSovereignChess's O-O-O@h1 and check marks too
                 game.make(line)
                 if game.ply > 1:
                     decided = True
@@ -107,6 +111,16 @@ def replay(text: str, start: str = START, name: str = "record") -> Replayed:
             raise RecordError(f"{name} line {i}: {e}") from None
         moves.append(line)
     return Replayed(game, moves, rec.headers)
+
+
+def osc_record(text: str) -> str:
+    """A 2-player record (the companion's notation or OpenSovereignChess's) rewritten in OpenSovereignChess's:
+    the same headers (``Notation`` says which), the same moves and result."""
+    done = replay(text)
+    start = _start(SovereignChess, _lines(text, lambda line: line in RESULTS), "record") or SovereignChess(START)
+    results = [line.strip() for line in text.splitlines() if line.strip() in RESULTS]
+    headers = {**done.headers, "Notation": "OpenSovereignChess"}
+    return record_text(headers, to_osc(done.moves, start), results[-1] if results else None)
 
 
 #: a Royale result: one of 1, 0 or 1/4 per seat (``1-0-0-0``, ``1/4-1/4-1/4-1/4``)
@@ -143,5 +157,5 @@ def replay_royale(text: str, start: str | None = None, name: str = "record") -> 
     return RoyaleReplayed(game, [line for _i, line in rec.moves], rec.headers)
 
 
-__all__ = ["RecordError", "Replayed", "RoyaleReplayed", "is_royale_record", "record_text", "replay", "replay_royale",
-           "RESULTS"]
+__all__ = ["RecordError", "Replayed", "RoyaleReplayed", "is_royale_record", "osc_record", "record_text", "replay",
+           "replay_royale", "RESULTS"]

@@ -247,10 +247,12 @@ class GameClock:
             self.since = now
 
     def flag(self, seat: int) -> None:
+        """``seat``'s time is out: no main time and (byo-yomi) no period left, as the state JSON then shows."""
         self.flagged = seat
         self.used = 0
         self.since = None
         self.left[seat] = 0
+        self.periods[seat] = 0
 
     # ------------------------------------------------------------------ persisting
     def state(self, now: float | None) -> dict[str, Any]:

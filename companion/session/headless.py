@@ -256,6 +256,8 @@ def play(game: str, script: Path, *, seed: int | None = None, journal_path: Path
             if ev is not None:
                 session.handle(ev, time.time(), time.monotonic())
                 journal.commit(record.id, session.n_inputs, encode_event(ev), [], session.summary())
+                if writer:  # the game-over screen, even when no press follows
+                    writer.add(session)
 
         for ln in lines:
             if ln.event is None:

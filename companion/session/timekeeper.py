@@ -29,6 +29,7 @@ class Timekeeper:
         c = self.clock
         if seat != c.running:
             if c.flagged is not None and seat is not None:
+                c.periods[c.flagged] = self.spec.periods  # a turn timer: the late seat's next turn has them again
                 c.flagged = None  # a turn timer: the next seat's turn starts afresh
             c.switch(seat, now)
             self.dirty = True

@@ -117,7 +117,10 @@ class NumberScreen(PromptScreen):
                             prompt.unit, back_ok=True)
 
     def key(self, k: Key, repeat: bool = False) -> Outcome:
-        return self.spin.key(k, repeat)
+        out = self.spin.key(k, repeat)
+        if isinstance(out, Back) and self.prompt.back is not None:
+            return Done(self.prompt.back)  # the game's own way back
+        return out
 
     def draw_body(self, d: ImageDraw.ImageDraw) -> None:
         y = draw_lines(d, BAR, self.prompt.lines, 2)

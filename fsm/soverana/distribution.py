@@ -24,15 +24,13 @@ class DistributionPhase(SoveranaCore):
         return " + ".join(parts)
 
     def _suggest(self, dept: str) -> int:
+        """What a department already has, else an even split of what is left among the departments given
+        nothing yet (rounded up, so OK on each in turn hands out the whole pool: 20 over six is 4, 4, 3, 3, 3, 3)."""
         given = self.data["dist"]["given"]
-        left = self.pool_left()
         if given[dept]:
             return int(given[dept])
         untouched = [d for d in R.DEPARTMENTS if not given[d]]
-        if untouched == [dept]:
-            return left
-        share = -(-int(self.data["dist"]["pool"]) // len(R.DEPARTMENTS))
-        return min(left, share)
+        return -(-self.pool_left() // max(1, len(untouched)))
 
     def _ask_distribution(self) -> Prompt:
         dist = self.data["dist"]

@@ -59,12 +59,12 @@ class SoveranaGame(CouncilPhase, DistributionPhase, MovingPhase, EventPhase, Rep
         "pair_fix_votes": OptionSpec(
             "each", "two managers fixing together: each gets a votes card, or the pair gets one", ("each", "one")),
         "tie_roll": OptionSpec(
-            "challengers", "tied confidence vote: the mayor and the other player(s) with the most votes cards "
+            "keep", "tied confidence vote: the mayor and the other player(s) with the most votes cards "
                            "roll off (challengers), everyone rolls off (all), or the mayor stays (keep)",
             ("challengers", "all", "keep")),
         "mayor_votes": OptionSpec(True, "the mayor casts a ballot in the vote of confidence"),
         "ousted_mayor_eligible": OptionSpec(
-            False, "a mayor who loses the vote may be chosen again if they hold the most votes cards"),
+            True, "a mayor who loses the vote may be chosen again if they hold the most votes cards"),
         "round_end_order": OptionSpec(
             "before-vote", "end-of-round votes cards and resource floor before the confidence vote, or after it",
             ("before-vote", "after-vote")),

@@ -11,6 +11,8 @@ from companion.rules.sovereign.units import Fighter
 from fsm.prompts import Choice, Dice, MultiSelect, Option, Prompt
 
 from fsm.sovereign import battle_setup as bs
+from fsm.screen_text import clip as clip_px
+from fsm.screen_text import fits, squeeze, title_room
 from fsm.sovereign.common import BACK, clip, count_units, pl, short, use_bonus
 from fsm.sovereign.battle_setup import bt, fighters, seat_of
 
@@ -68,8 +70,27 @@ def screen_lines(g: "SovereignGame") -> tuple[str, ...]:
 
 
 def _title(g: "SovereignGame") -> str:
+    """Who fights whom, attacker first, and the roll to come, measured beside the attacker's name tag; when the names
+    do not fit there, "Battle 1: roll 2" (:func:`_fighters_line` then names them); once one army is gone, who won."""
     b = bt(g)
-    return f"Roll {b['rolls'] + 1} v {short(g, b['defender'], 8)}"
+    tag = g.player_name(b["attacker"])
+    won = _over(b)
+    if won is not None:
+        return squeeze("{} won battle " + str(b["no"]), g.player_name(seat_of(b, won)), title_room(tag))
+    text = _names_title(g, b)
+    return text if fits(text, title_room(tag)) else f"Battle {b['no']}: roll {b['rolls'] + 1}"
+
+
+def _names_title(g: "SovereignGame", b: dict[str, Any]) -> str:
+    return f"{g.player_name(b['attacker'])} v {g.player_name(b['defender'])}: roll {b['rolls'] + 1}"
+
+
+def _fighters_line(g: "SovereignGame") -> tuple[str, ...]:
+    """The fighters' names as a context line, when the title has no room for them."""
+    b = bt(g)
+    if _over(b) is not None or fits(_names_title(g, b), title_room(g.player_name(b["attacker"]))):
+        return ()
+    return (clip_px(f"{g.player_name(b['attacker'])} v {g.player_name(b['defender'])}"),)
 
 
 def _over(b: dict[str, Any]) -> Side | None:
@@ -146,7 +167,7 @@ def _menu_prompt(g: "SovereignGame", b: dict[str, Any]) -> Prompt:
         if _medicine_ok(g, b, side) and len(b[SIDE_KEY[side]]) < limit:
             opts.append(Option(f"med_{SIDE_KEY[side]}", clip(f"{short(g, seat, 10)}: Medicine", 24)))
     back = BACK if b["rolls"] == 0 else None
-    return Choice(title=_title(g), lines=screen_lines(g), player=a_seat, options=tuple(opts), back=back,
+    return Choice(title=_title(g), lines=_fighters_line(g) + screen_lines(g), player=a_seat, options=tuple(opts), back=back,
                   default=opts[0].key)
 
 
@@ -169,7 +190,7 @@ def answer(g: "SovereignGame", value: Any) -> None:
         unit = b[f"{k}_lost"].pop(int(value))
         b[k].append(unit)
         seat = seat_of(b, side)
-        count_units(pl(g, seat), 1)
+        count_units(pl(g, seat), 1, unit["name"])
         use_bonus(pl(g, seat), "medicine")
         _log(g, f"{g.player_name(seat)} uses Medicine: {unit['name']} returns")
         b["step"] = "menu"
@@ -280,7 +301,7 @@ def _remove(g: "SovereignGame", side: Side, i: int, then: str) -> None:
     b[f"{k}_lost"].append(unit)
     b["loss"] = None
     seat = seat_of(b, side)
-    count_units(pl(g, seat), -1)
+    count_units(pl(g, seat), -1, unit["name"])
     raid = bool(unit.get("air")) and side is Side.ATTACK
     gone = "is destroyed (air raid)" if raid else "is lost"
     _log(g, f"B{b['no']}: {g.player_name(seat)}'s {Fighter.from_json(unit).label()} {gone}")

@@ -103,8 +103,12 @@ def prompt(g: "SovereignGame") -> Prompt:
     step = b["step"]
     att = int(b["attacker"])
     if step == "attacker":
-        opts = tuple(Option(str(s), short(g, s, 16)) for s in g.seats)
-        return Choice(title="Attacker?", lines=("Who attacks?",), player=g.active_seat(), options=opts,
+        # the rules: the player whose turn it is starts a battle (and only an attacker earns a Military card)
+        turn = g.active_seat()
+        whose = short(g, turn or att, 10)
+        opts = tuple(Option(str(s), short(g, s, 16), enabled=s == turn,
+                            hint=f"only {whose} attacks: it is {whose}'s turn") for s in g.seats)
+        return Choice(title="Attacker?", lines=("Who attacks?",), player=turn, options=opts,
                       back=BACK, default=str(att))
     if step == "defender":
         opts = tuple(Option(str(s), short(g, s, 16)) for s in g.seats if s != att)
@@ -114,11 +118,13 @@ def prompt(g: "SovereignGame") -> Prompt:
         return _builder_prompt(g, b, step[5:])
     if step == "stats":
         e = b["entry"]
-        label, hi = STAT_FIELDS[len(e["vals"])]
+        n = len(e["vals"])
+        label, hi = STAT_FIELDS[n]
         name = e["name"] or "Unit"
+        typed = e.get("typed", [])  # what was typed here before a BACK: shown again, not 0
         return Number(title=label, lines=(clip(f"{name}: A-D-M{{R}}", 22), "from your chart"),
                       player=seat_of(b, Side.DEFEND if e["for"] == "def" else Side.ATTACK), lo=0, hi=hi,
-                      default=0)
+                      default=int(typed[n]) if n < len(typed) else 0, back=BACK)
     if step == "where":
         dfn = seat_of(b, Side.DEFEND)
         cons = "Construction +1" if ready(g, dfn, "construction") else "no Construction"
@@ -164,9 +170,19 @@ def _builder_prompt(g: "SovereignGame", b: dict[str, Any], which: str) -> Prompt
         [o.key for o in opts if o.enabled and o.key != "done"]), "done"))
     head = {"att": "Attack", "res": "Held back", "def": "Defence"}[which]
     total = army_sum(units, side)
-    lines = (f"{len(units)} unit{'' if len(units) == 1 else 's'}, sum {total}",) + tuple(army_line(units))
+    lines = (f"{len(units)} unit{'' if len(units) == 1 else 's'}, sum {total}",) + over_line(g, seat, size) \
+        + tuple(army_line(units))
     return Choice(title=clip(f"{head} {size}/{limit}", 20), lines=lines, player=seat, options=tuple(opts),
                   back=BACK, default=default)
+
+
+def over_line(g: "SovereignGame", seat: int, size: int) -> tuple[str, ...]:
+    """A line when an army is bigger than the units the companion counts for its player (built in Spend, free or
+    by Nationalism, less those lost and the Settlers used): armies are typed at the table, not drawn from them."""
+    have = int(pl(g, seat).get("units", 0))
+    if size <= have:
+        return ()
+    return (clip(f"{short(g, seat, 8)} built only {have}", 22),)
 
 
 # --------------------------------------------------------------------------------------------------- answers
@@ -255,6 +271,15 @@ def _fighter(name: str, st: list[int]) -> Fighter:
 
 def _stats_answer(g: "SovereignGame", b: dict[str, Any], value: Any) -> None:
     e = b["entry"]
+    typed = e.setdefault("typed", [])
+    if value == BACK:  # to the previous value (kept on its spinner), or out of the entry to the army
+        if e["vals"]:
+            e["vals"].pop()
+        else:
+            b["entry"], b["step"] = None, f"army_{e['for']}"
+        return
+    n = len(e["vals"])
+    typed[n:n + 1] = [int(value)]
     if len(e["vals"]) == 2 and e["vals"][0] == e["vals"][1] == 0 and int(value) == 0:
         raise g.refuse("attack, defence and move all 0: check the unit card")
     e["vals"].append(int(value))

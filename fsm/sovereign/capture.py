@@ -2,8 +2,10 @@
 
 A captured city changes hands. The captor chooses one reward, once for that capture: a technology the loser holds
 and the captor could research, or a tile stolen from the captured city onto another of the captor's cities. Then
-the loser removes one tile of the captured city; the central tile is never removed here (it is what was captured),
-so a city down to its central tile loses nothing more.
+the loser removes one tile of the captured city. A city down to its central tile loses that tile too (switch
+``captured_central_tile = "removed"``: "the losing player must select one tile to be removed ... unless there are
+no tiles left", and "the central tile must always be the last to be removed"), so the city is gone; with
+``"kept"`` the central tile is what was captured and stays.
 """
 from __future__ import annotations
 
@@ -144,6 +146,9 @@ def _capture(g: "SovereignGame", tech: str | None, onto: int | None) -> None:
     if taken["tiles"] > 1:
         taken["tiles"] -= 1
         g.note(f"{loser} removes a tile of it: {taken['tiles']} left")
+    elif g.options["captured_central_tile"] == "removed":
+        p["cities"].pop()  # the captured city, just added by new_city
+        g.note(f"{loser} removes {taken['name']}'s central tile, its last: the city is gone")
     else:
         g.note(f"{taken['name']} is down to its central tile: {loser} removes nothing")
     if tech is not None:

@@ -35,6 +35,7 @@ def new_player() -> dict[str, Any]:
         "dry": False,  #: Banking was used: the cities produce nothing in the next turn
         "turns": 0,
         "units": 0,  #: units on the board as the companion counts them (built, less lost and settled)
+        "settlers": 0,  #: Settlers built and not yet used to found a city (nor lost in a battle)
     }
 
 
@@ -178,5 +179,11 @@ def warn_box(g: "SovereignGame", seat: int, before: "Holdings") -> None:
         g.note(f"{g.player_name(seat)} is past the box: " + "; ".join(over))
 
 
-def count_units(p: dict[str, Any], n: int) -> None:
+SETTLER = "Settler"
+
+
+def count_units(p: dict[str, Any], n: int, name: str | None = None) -> None:
+    """``n`` units built (or lost, when negative); a Settler (``name``) is also counted apart: a founding uses one."""
     p["units"] = max(0, int(p.get("units", 0)) + n)
+    if name == SETTLER:
+        p["settlers"] = max(0, int(p.get("settlers", 0)) + n)

@@ -45,6 +45,10 @@ class SovereignGame(GameMachine):
     OPTIONS: ClassVar[Mapping[str, OptionSpec]] = {
         "air_raid_loss": OptionSpec("one", "a roll lost by an army with air raids destroys one air raid (one) or "
                                            "every air raid in it (all)", choices=("one", "all")),
+        "captured_central_tile": OptionSpec("removed", "a captured city down to its central tile: the loser "
+                                                       "removes that last tile too, so the city is gone (removed), "
+                                                       "or the central tile stays as the captor's city (kept)",
+                                            choices=("removed", "kept")),
         "construction_bonus": OptionSpec("central", "Construction's +1 in a city battle: only for the player "
                                                     "holding the central tile (central), or in every city battle "
                                                     "(every_city)", choices=("central", "every_city")),
@@ -168,6 +172,7 @@ class SovereignGame(GameMachine):
             "tiles": tiles(p),
             "forts": list(p["forts"]),
             "units": int(p.get("units", 0)),
+            "settlers": int(p.get("settlers", 0)),
             "points": p["points"],
             "points_added": p["added"],
             "techs": [rt.tech(k).name for k in rt.sort_keys(p["techs"])],

@@ -10,9 +10,8 @@ from companion.rules.sovereign import techs as rt
 from fsm.sovereign import battle_setup as bs
 from fsm.sovereign import capture
 from fsm.sovereign.cities import new_city
-from fsm.sovereign.common import BACK, cards_line, count_units, has, held, holdings, me, pending_line, warn_box
-
-SETTLER = "Settler"
+from fsm.sovereign.common import (BACK, SETTLER, cards_line, count_units, has, held, holdings, me, pending_line,
+                                  warn_box)
 
 if TYPE_CHECKING:
     from fsm.sovereign.machine import SovereignGame
@@ -29,8 +28,7 @@ def prompt(g: "SovereignGame") -> Prompt:
                       options=(Option("inland", "Not on the coast"), Option("coast", "Coastal hex: 2 tiles")),
                       back=BACK, default="inland")
     opts = (Option("battle", "Battle..."),
-            Option("found", "Settler founds a city", enabled=can_found(p),
-                   hint="no Settler: Pottery brings it"),
+            Option("found", "Settler founds a city", enabled=can_found(p), hint=no_settler(p)),
             Option("capture", "Capture a city...", enabled=capture.can_capture_city(g),
                    hint="no one else has a city"),
             Option("fort", "Capture a fort...", enabled=capture.can_capture_fort(g),
@@ -71,14 +69,21 @@ def answer(g: "SovereignGame", value: Any) -> None:
 
 
 def can_found(p: dict[str, Any]) -> bool:
-    """A settler founds a city: only a player whose technologies give the Settler can have one."""
-    return SETTLER in rt.units_of(held(p))
+    """A settler founds a city: the player has built one (Pottery brings it) and not used it yet."""
+    return int(p.get("settlers", 0)) > 0
+
+
+def no_settler(p: dict[str, Any]) -> str:
+    """Why there is no Settler to found a city with: no Pottery yet, or none built (or all used)."""
+    if SETTLER not in rt.units_of(held(p)):
+        return "no Settler: Pottery brings it"
+    return "no Settler left: build one in Spend"
 
 
 def _found(g: "SovereignGame", seat: int, coastal: bool) -> None:
     p = me(g)
     before = holdings(p)
-    count_units(p, -1)  # the settler is used up
+    count_units(p, -1, SETTLER)  # the settler is used up
     c = new_city(g, seat, 2 if coastal else 1)
     warn_box(g, seat, before)
     extra = " + a free coastal tile (Seafaring)" if coastal else ""

@@ -232,8 +232,12 @@ def sub_prompt(g: "SovereignGame") -> Prompt:
         return Choice(title=f"{what}, {pts} pts", player=seat, options=tuple(opts), back=BACK,
                       default=first)
     if kind == "unit" and step == "cost":
+        # no unit is free: the spinner starts at the chart's cost where the table knows one, else at the points
+        # left (at least 1), and never goes down to 0
+        known = unit_cost(g, sub["unit"])
+        start = known if known is not None else min(max(pts, 1), 99)
         return Number(title="Unit cost", lines=(clip(f"{sub['unit']}: not in table", 22), "from your chart"),
-                      player=seat, lo=0, hi=99, default=min(pts, 99))
+                      player=seat, lo=1, hi=99, default=max(1, start))
     # choosing a unit: build (paid or free) or Nationalism
     free = kind == "nat" or bool(sub.get("src"))
     opts = []
@@ -307,7 +311,8 @@ def sub_answer(g: "SovereignGame", value: Any) -> None:
             before = holdings(p)
             c = p["cities"][int(sub["city"])]
             c["tiles"] -= 2
-            count_units(p, 2)
+            for name in sub["units"]:
+                count_units(p, 1, name)
             warn_box(g, seat, before)
             use_bonus(p, "nationalism")
             _set_phase(g, "units")
@@ -324,7 +329,7 @@ def _unit(g: "SovereignGame", sub: dict[str, Any], value: Any, who: str) -> None
     if sub["src"]:
         src = sub["src"]
         use_bonus(p, src)
-        count_units(p, 1)
+        count_units(p, 1, value)
         warn_box(g, seat, before)
         p["mode"][src] = "units"
         _set_phase(g, "units")
@@ -344,6 +349,6 @@ def _unit(g: "SovereignGame", sub: dict[str, Any], value: Any, who: str) -> None
         g.data["unit_costs"][name] = cost
     g.data["sub"] = None
     _action(g, cost, "units")
-    count_units(p, 1)
+    count_units(p, 1, name)
     g.note(f"{who} builds a {name} ({cost} pts)")
     warn_box(g, seat, before)

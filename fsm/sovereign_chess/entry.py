@@ -70,10 +70,11 @@ def wrap_order(n: int) -> list[int]:
     return out
 
 
-def arrange(groups: list[list[Entry]], first: int | None) -> list[list[Entry]]:
-    """Order the pieces: the last piece this player moved first, then by how many moves each has, the most to the
-    cheapest places of a wrapping list."""
-    ranked = sorted(groups, key=lambda g: (-len(g), g[0].spots[0]))
+def arrange(groups: list[list[Entry]], first: int | None, sharp: set[int] = frozenset()) -> list[list[Entry]]:  # type: ignore[assignment]
+    """Order the pieces: the last piece this player moved first; then the pieces that can capture, give check or
+    defect (``sharp``: their from-squares), then the rest, each by how many moves it has: the most to the cheapest
+    places of a wrapping list."""
+    ranked = sorted(groups, key=lambda g: (g[0].move.from_sq not in sharp, -len(g), g[0].spots[0]))
     if first is not None:
         lead = [g for g in ranked if g[0].spots[0] == first]
         ranked = lead + [g for g in ranked if g[0].spots[0] != first]
@@ -83,13 +84,14 @@ def arrange(groups: list[list[Entry]], first: int | None) -> list[list[Entry]]:
     return [g for g in slots if g is not None]
 
 
-def _target_key(e: Entry) -> tuple[int, int, str]:
-    """Targets: ordinary moves first, nearest first; then castling; then defections."""
+def _target_key(e: Entry, checks: set[str] = frozenset()) -> tuple[int, int, int, str]:  # type: ignore[assignment]
+    """Targets: ordinary moves first, captures and checks (``checks``: move texts) before the rest, nearest first;
+    then castling; then defections."""
     m = e.move
     kind = {MoveKind.ORDINARY: 0, MoveKind.CASTLING: 1, MoveKind.DEFECTION: 2}[m.kind]
     fr, to = m.from_sq, m.to_sq
     dist = max(abs((to & 15) - (fr & 15)), abs((to >> 4) - (fr >> 4)))
-    return kind, dist, e.path[1]
+    return kind, not (m.capture or m.text in checks), dist, e.path[1]
 
 
 #: a piece with more targets than this offers a direction first (then the squares that way, nearest first)
@@ -133,14 +135,35 @@ def grouped(entries: list[Entry]) -> list[Entry]:
     return out
 
 
+def checking_moves(game: AnyChess, moves: list[Move]) -> set[str]:
+    """The texts of the ordinary moves that give check (each made and unmade). Royale has no check to give here:
+    moving into check is legal there and kings are taken, so nothing is marked."""
+    from companion.rules.sovereign_chess import SovereignChess
+
+    if not isinstance(game, SovereignChess):
+        return set()
+    out = set()
+    for move in moves:
+        if move.kind is MoveKind.ORDINARY:
+            game.make(move)
+            if game.in_check():
+                out.add(move.text)
+            game.unmake()
+    return out
+
+
 def move_entries(game: AnyChess, last_sq: int | None = None) -> list[Entry]:
-    """Every legal move of the side to move, in the order the buttons offer them."""
+    """Every legal move of the side to move, in the order the buttons offer them: the pieces that can capture,
+    give check or defect first (after the piece moved last), and on each piece its captures and checks first."""
     by_piece: dict[int, list[Entry]] = {}
-    for move in game.legal_moves():
+    moves = game.legal_moves()
+    checks = checking_moves(game, moves)
+    sharp = {m.from_sq for m in moves if m.capture or m.text in checks or m.kind is MoveKind.DEFECTION}
+    for move in moves:
         e = entry_for(game, move)
         by_piece.setdefault(move.from_sq, []).append(e)
-    groups = [grouped(sorted(g, key=_target_key)) for g in by_piece.values()]
-    return [e for g in arrange(groups, last_sq) for e in g]
+    groups = [grouped(sorted(g, key=lambda e: _target_key(e, checks))) for g in by_piece.values()]
+    return [e for g in arrange(groups, last_sq, sharp) for e in g]
 
 
 def move_options(entries: list[Entry]) -> tuple[Option, ...]:

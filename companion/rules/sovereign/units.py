@@ -83,8 +83,10 @@ class Fighter:
                    bool(d.get("air", False)), bool(d.get("ship", False)))
 
     def label(self) -> str:
+        """``Catapult 2-1-2{1}``; a unit entered by its statistics alone is already named by them."""
         rng = f"{{{self.range}}}" if self.range else ""
-        return f"{self.name} {self.attack}-{self.defence}-{self.move}{rng}"
+        stats = f"{self.attack}-{self.defence}-{self.move}{rng}"
+        return self.name if self.name.endswith(stats) else f"{self.name} {stats}"
 
 
 _NOTATION = re.compile(r"^(\d+)-(\d+)(?:-(\d+))?(?:\((\d+)\))?(?:\[(\d+)\])?(?:\{(\d+)\})?$")

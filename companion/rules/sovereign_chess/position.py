@@ -372,8 +372,15 @@ class Position:
 
     @property
     def opening_choice_pending(self) -> bool:
-        """True right after the first move: the second player may accept it (own that army) or reject it."""
-        return self.ply == 1 and self.turn == 2
+        """True right after the first move, when it moved a White piece (rule 3: "one player makes a move with the
+        White army"): the second player may accept it (own that army) or reject it. A composed start whose first
+        move is another colour's has no choice. A position given at ply 1 (no first move here) keeps it."""
+        if not (self.ply == 1 and self.turn == 2):
+            return False
+        if len(self.history) != 1:
+            return not self.history
+        changes = self.history[0][-1]
+        return bool(changes) and changes[1] >> 3 == 0  # the moved piece (changes[1]) is White's (colour 0)
 
     def accept_opening(self) -> None:
         """The second player accepts the first move: the players swap armies and player 1 moves next.

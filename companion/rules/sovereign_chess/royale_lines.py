@@ -1,0 +1,83 @@
+"""Sovereign Chess Royale's board geometry: the four seats, the edge lines each king castles along
+(:func:`castling_line`, :func:`home_of_line`) and control of colours for four owners (:func:`control_of`: a chain
+of squares of colour stops at any seat's owned colour)."""
+from __future__ import annotations
+
+from typing import Final, Sequence
+
+from companion.rules.sovereign_chess.squares import COLOUR_SQUARES, SIZE, sq_of
+
+SEATS: Final = (1, 2, 3, 4)
+NSEATS: Final = 4
+
+# the file lines leave out the corners: a rook on a corner square belongs to its rank's line (see castling_line)
+FILE_A: Final = sum(1 << sq_of(0, r) for r in range(1, SIZE - 1))
+FILE_P: Final = sum(1 << sq_of(SIZE - 1, r) for r in range(1, SIZE - 1))
+RANK_1: Final = sum(1 << sq_of(f, 0) for f in range(SIZE))
+RANK_16: Final = sum(1 << sq_of(f, SIZE - 1) for f in range(SIZE))
+
+#: the kings' home squares (i1 White, a9 Ash, p8 Slate, h16 Black) and the edge line each castles along
+HOMES: Final = {sq_of(8, 0): RANK_1, sq_of(0, 8): FILE_A, sq_of(15, 7): FILE_P, sq_of(7, 15): RANK_16}
+
+
+def _home_lines() -> list[int]:
+    table = [0] * (SIZE * SIZE)
+    for sq, line in HOMES.items():
+        table[sq] = line
+    return table
+
+
+#: HOME_LINE[sq]: the castling line whose rights a king on ``sq`` holds (0 if ``sq`` is no home square)
+HOME_LINE: Final = _home_lines()
+
+
+def castling_line(rook_sq: int) -> int:
+    """The home-line mask a castling right on ``rook_sq`` belongs to (0: a square on no castling line).
+
+    Ranks win over files for the corners, which hold no rook at the start anyway."""
+    r, f = rook_sq >> 4, rook_sq & 15
+    if r == 0:
+        return RANK_1
+    if r == SIZE - 1:
+        return RANK_16
+    if f == 0:
+        return FILE_A
+    if f == SIZE - 1:
+        return FILE_P
+    return 0
+
+
+def home_of_line(line: int) -> int:
+    for sq, mask in HOMES.items():
+        if mask == line:
+            return sq
+    return -1
+
+
+def control_of(board: Sequence[int], owned: Sequence[int]) -> list[int]:
+    """ctrl[colour] = the seat (1–4) that owns or controls it, 0 for nobody. ``owned[seat]`` (index 0 unused).
+
+    The same walk as two-player :func:`~.position.compute_control`: up the chain of pieces on squares of colour
+    until an owned colour is met (that seat controls it); a colour with no occupied square, or in a loop, is
+    nobody's. Every owned colour — a king or not — stops the walk, so no seat ever controls another's army.
+    """
+    owner = [0] * 12
+    for seat in range(1, len(owned)):
+        if owned[seat] >= 0:
+            owner[owned[seat]] = seat
+    parent = [-1] * 12
+    for colour, (a, b) in enumerate(COLOUR_SQUARES):
+        p = board[a] or board[b]
+        if p:
+            parent[colour] = p >> 3
+    ctrl = [0] * 12
+    for colour in range(12):
+        x = colour
+        for _ in range(13):
+            if owner[x]:
+                ctrl[colour] = owner[x]
+                break
+            x = parent[x]
+            if x < 0:
+                break
+    return ctrl
