@@ -7,7 +7,7 @@ next checkpoint, so one flipped byte there would lose saved presses silently. Th
 fdatasync'd) after each commit returns, so it never runs ahead of what SQLite was told to keep; at open the journal
 compares it with its own head and every missing input is reported with its number (see :func:`compare`).
 
-The file is two fixed 1 KiB slots written in turn (sequence number, games as JSON, a BLAKE2b digest): a write cut
+The file is two fixed 512-byte slots written in turn (sequence number, games as JSON, a BLAKE2b digest): a write cut
 off by a power cut spoils at most one slot and the other still holds the previous head. It is made once at its
 full size, so later writes never need free space (a full disk cannot stop it). It names the journal file's inode:
 a witness left beside a journal that was moved away and replaced does not speak for the new file.
@@ -23,9 +23,9 @@ from pathlib import Path
 
 log = logging.getLogger(__name__)
 
-SLOT = 1024
+SLOT = 512
 MAGIC = b"SCHEAD1\n"
-KEEP = 12  #: the most recently written games it keeps (older games are long folded into the main file)
+KEEP = 6  #: the most recently written games it keeps (older games are long folded into the main file)
 
 
 @dataclass(frozen=True)

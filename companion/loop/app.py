@@ -122,7 +122,8 @@ class App:
         self.session.ended = self.session.closed = False  # the replay re-ends it; resuming means playing on
         if damage is not None:  # the copy plays on from the last good input; the log has the whole line
             log.error("%s", damage)
-            self.session.toast = f"Journal damaged: replayed to input {self.session.n_inputs}"
+            what = "Inputs lost" if "saved input" in damage else "Journal damaged"
+            self.session.toast = f"{what}: replayed to input {self.session.n_inputs}"
         if self.session.status != record.status:
             self.journal.set_status(record.id, self.session.status)
             self.record = self.journal.game(record.id)

@@ -128,12 +128,15 @@ def resume_verified(journal: Journal, record: GameRecord, cfg: Config, roller_co
         -> tuple[Session, GameRecord, str | None]:
     """Replay a saved game to play on. A damaged game is copied up to its last good input and the copy plays on
     (the damaged rows stay as they are); the third value is then the message saying so, else None."""
+    loss = journal.losses.get(record.id)
+    lost = f"{loss.message(journal.path)}; it plays on from there" if loss is not None else None
     session, brk = replay(journal, record, cfg, roller_connected)
     if brk is None:
-        return session, record, None
+        return session, record, lost
     rows = journal.verified_inputs(record.id)[0][:brk.n - 1]
     copy = journal.fork(record, brk.n - 1, rows)
-    return session, copy, f"{brk.message(journal.path)}; it plays on as game {copy.id}"
+    damage = f"{brk.message(journal.path)}; it plays on as game {copy.id}"
+    return session, copy, damage if lost is None else f"{lost}. {damage}"
 
 
 def new_record(journal: Journal, game: str, cfg: Config, seed: int | None) -> GameRecord:
@@ -210,12 +213,17 @@ def play(game: str, script: Path, *, seed: int | None = None, journal_path: Path
         if journal_path is not None and (problem := journal.quick_check()) is not None:
             damaged = True
             # never write into a file SQLite reports damaged: salvage copies what is readable into a new one
-            raise JournalDamagedError(f"the journal {journal_path} is damaged (SQLite's check: {problem}); "
+            lost = "".join(f"; {loss.message(journal_path)}" for loss in journal.losses.values())
+            raise JournalDamagedError(f"the journal {journal_path} is damaged (SQLite's check: {problem}){lost}; "
                                       f"{damaged_advice(journal_path)}")
         key = game_key(game, cfg)
         record = None
         if resume:  # the latest game of this kind, whatever became of it (an ended game stays ended)
             record = next((r for r in journal.games() if r.game == key and r.status != "damaged"), None)
+        if notify is not None:  # a game lost whole (its creation was in the damaged -wal) has no resume to say it
+            for gid, loss in journal.losses.items():
+                if record is None or gid != record.id:
+                    notify(loss.message(journal_path or ""))
         if record is None:
             record = new_record(journal, game, cfg, seed)
         session, record, damage = resume_verified(journal, record, cfg, roller_connected=lambda: True)
