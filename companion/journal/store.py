@@ -16,7 +16,7 @@ from typing import Any, Iterable, Iterator
 
 from companion.config.load import default_journal_path
 from companion.errors import JournalDamagedError, JournalError
-from companion.journal import schema, witness
+from companion.journal import schema, snapshots, witness
 from companion.journal.chain import ChainBreak, GameRecord, RollRecord, _record, chain_hash, genesis_hash
 from companion.journal.guard import InstanceLock, damaged_advice, sqlite_error
 from companion.journal.schema import APP_ID, SCHEMA_VERSION
@@ -282,6 +282,18 @@ class Journal:
         if out:
             self._last[game_id] = (out[-1][0], prev)
         return out, None
+
+    def head(self, game_id: int) -> tuple[int, str] | None:
+        """The last input written or verified by this process and its chained hash."""
+        return self._last.get(game_id)
+
+    def save_snapshot(self, row: snapshots.SnapshotRow, chunks: dict[str, bytes]) -> None:
+        """Store a resume snapshot (see :mod:`companion.journal.snapshots`) in one transaction."""
+        try:
+            with _transaction(self.db):
+                snapshots.save(self.db, row, chunks)
+        except sqlite3.Error as e:
+            raise self._fail(e, "save the resume snapshot") from None
 
     def count_inputs(self, game_id: int) -> int:
         try:

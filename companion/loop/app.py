@@ -20,6 +20,7 @@ from companion.errors import JournalError, JournalFullError
 from companion.events import (AnswerEvent, ClockEvent, Event, KeyEvent, QuitEvent, RollerState, RollerStatusEvent, RollEvent,
                      RollRequestEvent, TickEvent)
 from companion.session.headless import new_record, open_session, resume_verified
+from companion.session.snapshot import after_commit
 from companion.ui.idle import Idle, Level, shifted
 from companion.journal.store import GameRecord, Journal, RollRecord
 from companion.ui.menus import Home
@@ -289,6 +290,7 @@ class App:
             s, rec = self.session, self.record
             rolls = s.handle(ev, time.time(), self.clock())  # type: ignore[arg-type]
             self.journal.commit(rec.id, s.n_inputs, encode_event(ev), rolls, s.summary())  # type: ignore[arg-type]
+            after_commit(self.journal, rec.id, s)
             self._t_input = time.perf_counter()
             self._clock_save(s.clock_checkpoint(self.clock()))
             if s.status != rec.status:  # both ways: undo out of game over makes it active again
@@ -376,6 +378,7 @@ class App:
             return
         s.handle(ev, time.time(), self.clock())
         self.journal.commit(rec.id, s.n_inputs, encode_event(ev), [], s.summary())
+        after_commit(self.journal, rec.id, s)
 
     def _request_roll(self) -> None:
         if self.roller is None:

@@ -22,6 +22,7 @@ from companion.events import EntryEvent, Key, KeyEvent, RollEvent
 from companion.errors import JournalDamagedError
 from companion.journal.store import ChainBreak, GameRecord, Journal
 from companion.journal.guard import damaged_advice
+from companion.session import snapshot
 from companion.session.core import Session, decode_event, encode_event
 
 log = logging.getLogger(__name__)
@@ -115,7 +116,12 @@ def replay(journal: Journal, record: GameRecord, cfg: Config, roller_connected: 
                       sources=setup.get("sources", ("roller", "typed", "rng")),
                       roller_connected=roller_connected or (lambda: False))
     rows, brk = journal.verified_inputs(record.id)
-    for n, t, text in rows:
+    start = 0
+    if str(journal.path) != ":memory:":
+        restored = snapshot.restore(journal, record.id, rows, session)
+        if restored is not None:
+            session, start = restored
+    for n, t, text in rows[start:]:
         try:
             ev = decode_event(text)
         except (ValueError, IndexError):
@@ -242,6 +248,7 @@ def play(game: str, script: Path, *, seed: int | None = None, journal_path: Path
             if ev is not None:
                 session.handle(ev, time.time(), time.monotonic())
                 journal.commit(record.id, session.n_inputs, encode_event(ev), [], session.summary())
+                snapshot.after_commit(journal, record.id, session)
 
         for ln in lines:
             if ln.event is None:
@@ -259,6 +266,7 @@ def play(game: str, script: Path, *, seed: int | None = None, journal_path: Path
             if session.refused and notify is not None:  # what the table would have read on the screen
                 notify(f"{script.name} line {ln.line}: '{encode_event(ln.event)}' refused: {session.refused}")
             journal.commit(record.id, session.n_inputs, encode_event(ln.event), records, session.summary())
+            snapshot.after_commit(journal, record.id, session)
             if writer:
                 writer.add(session)
         flag_check()

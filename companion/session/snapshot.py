@@ -1,0 +1,282 @@
+"""Resume from a verified snapshot: a saved game comes back in the time of its last few hundred inputs, not of all.
+
+Every :data:`EVERY` inputs the session (the game, the wizard, the screen and cursor, the dice service and its RNG,
+the undo history) is pickled into the journal with the input number, the chained hash of that input and the code
+version. At resume the latest snapshot whose hash matches the verified chain, whose digest matches its bytes and
+whose code version is this one is restored, and only the inputs after it are replayed. Anything else — none yet, a
+stale code version, a hash or digest that does not match, an undo chunk missing, a snapshot that does not load —
+falls back to the full replay, and the log says why.
+
+The undo history is most of a long game's state (a copy of the game per action): it is stored in chunks of
+:data:`CHUNK` entries, each once by its digest, and read back only when an undo reaches into it.
+
+Snapshots are only read back from the journal the companion wrote, through an unpickler that builds only the
+project's own classes and plain values.
+"""
+from __future__ import annotations
+
+import functools
+import hashlib
+import inspect
+import io
+import logging
+import pickle
+import sqlite3
+import zlib
+from pathlib import Path
+from typing import Any, Callable
+
+from companion.errors import JournalDamagedError, JournalError
+from companion.journal import snapshots
+from companion.journal.snapshots import SnapshotRow, digest
+from companion.journal.store import Journal
+from companion.session.core import Session
+from companion.ui.prompt_screens import DiceContext
+
+log = logging.getLogger(__name__)
+
+EVERY = 256  #: inputs between snapshots: the tail a resume replays is at most this long
+CHUNK = 256  #: undo entries per stored chunk
+_ROOT = Path(__file__).resolve().parents[2]
+#: modules whose classes a snapshot may hold; builtins and a few standard types besides (see _Unpickler)
+_MODULES = ("companion.", "fsm.", "transitions.")
+_STD = {("builtins", n) for n in ("set", "frozenset", "bytearray", "complex", "range", "slice", "object", "list", "dict",
+                                   "tuple", "int", "float", "str", "bytes", "bool")} | {
+    ("random", "Random"), ("functools", "partial"), ("collections", "OrderedDict"), ("collections", "defaultdict"), ("collections", "deque"),
+    ("copyreg", "_reconstructor"), ("datetime", "datetime"), ("datetime", "date"), ("enum", "Enum")}
+
+
+@functools.lru_cache(maxsize=None)
+def _code_of_source() -> str:
+    h = hashlib.blake2b(digest_size=16)
+    for folder in ("companion", "fsm"):
+        for p in sorted((_ROOT / folder).rglob("*.py")):
+            h.update(str(p.relative_to(_ROOT)).encode() + b"\0" + p.read_bytes())
+    return h.hexdigest()
+
+
+def code_version(session: Session) -> str:
+    """This code's version: a digest of the companion's and the machines' source, and a TOML game's own file."""
+    src = getattr(session.game_cls, "source_path", None)
+    extra = b""
+    if src:
+        try:
+            extra = Path(src).read_bytes()
+        except OSError:
+            extra = b"?"
+    return hashlib.blake2b(_code_of_source().encode() + extra, digest_size=16).hexdigest()
+
+
+class LazyUndo:
+    """One undo entry's game copy, read from its stored chunk when an undo reaches it (it unpacks like the
+    ``(state, data, log length)`` it stands for)."""
+
+    __slots__ = ("chunks", "digest", "i", "size")
+
+    def __init__(self, chunks: "ChunkReader", d: str, i: int, size: int) -> None:
+        self.chunks, self.digest, self.i, self.size = chunks, d, i, size
+
+    def __iter__(self) -> Any:
+        return iter(self.chunks.get(self.digest)[self.i])
+
+
+class ChunkReader:
+    def __init__(self, journal: Journal, game: int) -> None:
+        self.journal, self.game = journal, game
+        self.cache: dict[str, list[Any]] = {}
+
+    def get(self, d: str) -> list[Any]:
+        if d not in self.cache:
+            data = snapshots.chunk(self.journal.db, self.game, d)
+            if data is None or digest(data) != d:
+                raise JournalDamagedError(f"an undo step of game {self.game} in {self.journal.path} cannot be read "
+                                          "back; 'companion journal check' says more")
+            self.cache[d] = _loads(zlib.decompress(data))
+        return self.cache[d]
+
+
+class _Pickler(pickle.Pickler):
+    def __init__(self, f: io.BytesIO, session: Session, refs: dict[int, tuple[str, int, int]]) -> None:
+        super().__init__(f, protocol=5)
+        self.session, self.refs = session, refs
+
+    def persistent_id(self, obj: Any) -> Any:
+        s = self.session
+        if obj is s.game_cls:
+            return ("cls",)  # a TOML game's class is made at load time: it is looked up again
+        if obj is s._dice_ctx:
+            return ("dice",)
+        if obj is s.roller_connected:
+            return ("roller",)
+        ref = self.refs.get(id(obj))
+        return ("undo",) + ref if ref is not None else None
+
+
+class _Unpickler(pickle.Unpickler):
+    def __init__(self, f: io.BytesIO, resolve: Callable[[Any], Any] | None = None) -> None:
+        super().__init__(f)
+        self.resolve = resolve
+
+    def find_class(self, module: str, name: str) -> Any:
+        if (module, name) == ("builtins", "getattr"):
+            return _method_of  # a bound method (a machine's callback) is pickled as getattr(obj, name)
+        if module.startswith(_MODULES) or (module, name) in _STD:
+            found = super().find_class(module, name)
+            if isinstance(found, type) or (module, name) == ("copyreg", "_reconstructor"):
+                return found
+        raise pickle.UnpicklingError(f"a snapshot may not hold {module}.{name}")
+
+    def persistent_load(self, pid: Any) -> Any:
+        if self.resolve is None:
+            raise pickle.UnpicklingError("unexpected reference")
+        return self.resolve(pid)
+
+
+def _method_of(obj: Any, name: str) -> Any:
+    """getattr, for a snapshot: only a public method bound to an object the snapshot itself built."""
+    found = getattr(obj, name) if isinstance(name, str) and not name.startswith("__") else None
+    if not inspect.ismethod(found) or found.__self__ is not obj:
+        raise pickle.UnpicklingError(f"a snapshot may not look up {name!r}")
+    return found
+
+
+def _loads(data: bytes, resolve: Callable[[Any], Any] | None = None) -> Any:
+    return _Unpickler(io.BytesIO(data), resolve).load()
+
+
+class Snapshotter:
+    """Remembers the undo chunks a game already stored, so a snapshot writes only what is new."""
+
+    def __init__(self) -> None:
+        self.stored: dict[int, tuple[list[Any], str]] = {}  # chunk index → (its entries, kept alive; digest)
+
+    def take(self, journal: Journal, game_id: int, session: Session) -> None:
+        head = journal.head(game_id)
+        if head is None or head[0] != session.n_inputs:
+            return
+        refs: dict[int, tuple[str, int, int]] = {}
+        new: dict[str, bytes] = {}
+        names: list[str] = []
+        entries = [e[0][1] for e in session.undo_stack if e[0][0] == "game"]
+        for k in range(0, len(entries), CHUNK):
+            part = entries[k:k + CHUNK]
+            kept = self.stored.get(k)
+            if kept is not None and len(kept[0]) == len(part) and all(a is b for a, b in zip(kept[0], part)):
+                d = kept[1]
+            elif all(isinstance(e, LazyUndo) for e in part) and len({e.digest for e in part}) == 1 \
+                    and [e.i for e in part] == list(range(part[0].size)):  # a whole chunk read back, as it was
+                d = part[0].digest
+            else:
+                data = zlib.compress(pickle.dumps([tuple(e) for e in part], protocol=5), 6)
+                d = digest(data)
+                new[d] = data
+            self.stored[k] = (part, d)
+            names.append(d)
+            for i, e in enumerate(part):
+                refs[id(e)] = (d, i, len(part))
+        for k in [k for k in self.stored if k >= len(entries)]:
+            del self.stored[k]
+        f = io.BytesIO()
+        _Pickler(f, session, refs).dump(_state_of(session))
+        state = zlib.compress(f.getvalue(), 1)
+        row = SnapshotRow(game_id, head[0], head[1], code_version(session), digest(state), state, names)
+        journal.save_snapshot(row, new)
+
+
+def _state_of(session: Session) -> dict[str, Any]:
+    state = dict(vars(session))
+    for k in ("roller_connected", "pair_hook", "_dice_ctx"):
+        state.pop(k, None)
+    state.update(_now=None, _memo=None, _handling=False, _records=[])
+    return state
+
+
+_SNAPSHOTTERS: dict[tuple[int, int], Snapshotter] = {}
+
+
+def after_commit(journal: Journal, game_id: int, session: Session) -> None:
+    """Called after each commit: every :data:`EVERY` inputs, a snapshot. Never fails the press: a snapshot that
+    cannot be taken is only logged (resume then replays further)."""
+    if session.n_inputs % EVERY or session.timekeeper is not None:
+        return  # a game clock runs on the app's time: such games (short ones) always replay in full
+    key = (id(journal), game_id)
+    snap = _SNAPSHOTTERS.get(key)
+    if snap is None:
+        _SNAPSHOTTERS.clear()  # one game at a time: the last game's chunks are not kept alive
+        snap = _SNAPSHOTTERS[key] = Snapshotter()
+    try:
+        snap.take(journal, game_id, session)
+    except (JournalError, pickle.PicklingError, TypeError, AttributeError, RecursionError) as e:
+        log.warning("no resume snapshot of game %d at input %d: %s", game_id, session.n_inputs, e)
+
+
+def restore(journal: Journal, game_id: int, rows: list[tuple[int, float, str]], fresh: Session) \
+        -> tuple[Session, int] | None:
+    """The session of the latest usable snapshot within the verified ``rows`` and the inputs it covers, or None
+    (logged: why a full replay). ``fresh`` is the session the full replay would start from."""
+    try:
+        found = snapshots.latest(journal.db, game_id, len(rows))
+        have = snapshots.chunk_digests(journal.db, game_id) if found else set()
+    except sqlite3.Error as e:
+        log.warning("game %d: resume snapshots unreadable (%s); replaying every input", game_id, e)
+        return None
+    if not found:
+        if len(rows) >= EVERY and fresh.timekeeper is None:
+            log.info("game %d: no resume snapshot; replaying all %d inputs", game_id, len(rows))
+        return None
+    version = code_version(fresh)
+    for row in found:
+        why = _unusable(journal, game_id, row, version, have)
+        if why is None:
+            try:
+                session = _load(journal, game_id, row, fresh)
+            except (pickle.UnpicklingError, zlib.error, ValueError, TypeError, AttributeError, EOFError,
+                    ImportError, IndexError, KeyError) as e:
+                why = f"it does not load ({e})"
+            else:
+                return session, row.n
+        log.warning("game %d: the resume snapshot at input %d is not used: %s; replaying further", game_id,
+                    row.n, why)
+    log.warning("game %d: no usable resume snapshot; replaying all %d inputs", game_id, len(rows))
+    return None
+
+
+def _unusable(journal: Journal, game_id: int, row: SnapshotRow, version: str, have: set[str]) -> str | None:
+    if row.code != version:
+        return "taken by another version of the companion (stale)"
+    got = journal.db.execute("SELECT hash FROM inputs WHERE game=? AND n=?", (game_id, row.n)).fetchone()
+    if got is None or str(got[0]) != row.hash:
+        return "its input's hash does not match the chain"
+    if digest(row.state) != row.digest:
+        return "damaged (its digest does not match)"
+    if not set(row.chunks) <= have:
+        return "an undo chunk it needs is missing"
+    return None
+
+
+def _load(journal: Journal, game_id: int, row: SnapshotRow, fresh: Session) -> Session:
+    reader = ChunkReader(journal, game_id)
+
+    def resolve(pid: Any) -> Any:
+        if pid[0] == "cls":
+            return fresh.game_cls
+        if pid[0] == "dice":
+            return session._dice_ctx
+        if pid[0] == "roller":
+            return fresh.roller_connected
+        if pid[0] == "undo":
+            return LazyUndo(reader, str(pid[1]), int(pid[2]), int(pid[3]))
+        raise pickle.UnpicklingError(f"unknown reference {pid!r}")
+
+    session = Session.__new__(Session)
+    session.roller_connected = fresh.roller_connected
+    session.pair_hook = None
+    session._dice_ctx = DiceContext(fresh.sources, lambda: session.roller_connected(), session._rng_values)
+    state = _loads(zlib.decompress(row.state), resolve)
+    if not isinstance(state, dict) or state.get("n_inputs") != row.n:
+        raise ValueError("not a session at that input")
+    session.__dict__.update(state)
+    return session
+
+
+__all__ = ["EVERY", "after_commit", "restore", "code_version"]
