@@ -16,6 +16,7 @@ project's own classes and plain values.
 from __future__ import annotations
 
 import functools
+import gc
 import hashlib
 import inspect
 import io
@@ -24,7 +25,7 @@ import pickle
 import sqlite3
 import zlib
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from companion.errors import JournalDamagedError, JournalError
 from companion.journal import snapshots
@@ -35,7 +36,7 @@ from companion.ui.prompt_screens import DiceContext
 
 log = logging.getLogger(__name__)
 
-EVERY = 256  #: inputs between snapshots: the tail a resume replays is at most this long
+EVERY = 500  #: inputs between snapshots: the tail a resume replays is at most this long
 CHUNK = 256  #: undo entries per stored chunk
 _ROOT = Path(__file__).resolve().parents[2]
 #: modules whose classes a snapshot may hold; builtins and a few standard types besides (see _Unpickler)
@@ -95,27 +96,32 @@ class ChunkReader:
         return self.cache[d]
 
 
-class _Pickler(pickle.Pickler):
-    def __init__(self, f: io.BytesIO, session: Session, refs: dict[int, tuple[str, int, int]]) -> None:
-        super().__init__(f, protocol=5)
-        self.session, self.refs = session, refs
+class _Ref:
+    """Where a stored undo entry is: in the pickled state instead of the entry itself."""
 
-    def persistent_id(self, obj: Any) -> Any:
-        s = self.session
-        if obj is s.game_cls:
-            return ("cls",)  # a TOML game's class is made at load time: it is looked up again
-        if obj is s._dice_ctx:
-            return ("dice",)
-        if obj is s.roller_connected:
-            return ("roller",)
-        ref = self.refs.get(id(obj))
-        return ("undo",) + ref if ref is not None else None
+    __slots__ = ("digest", "i", "size")
+
+    def __init__(self, d: str, i: int, size: int) -> None:
+        self.digest, self.i, self.size = d, i, size
+
+    def __reduce__(self) -> Any:
+        return (_Ref, (self.digest, self.i, self.size))
+
+
+class _Dice:
+    """The session's dice context (it holds the session's callbacks): made afresh at load."""
+
+    def __reduce__(self) -> Any:
+        return (_Dice, ())
+
+
+def _pickler(f: io.BytesIO) -> pickle.Pickler:
+    p = pickle.Pickler(f, protocol=5)
+    p.dispatch_table = {DiceContext: lambda ctx: (_Dice, ())}  # looked up by type in C: no call per object
+    return p
 
 
 class _Unpickler(pickle.Unpickler):
-    def __init__(self, f: io.BytesIO, resolve: Callable[[Any], Any] | None = None) -> None:
-        super().__init__(f)
-        self.resolve = resolve
 
     def find_class(self, module: str, name: str) -> Any:
         if (module, name) == ("builtins", "getattr"):
@@ -126,11 +132,6 @@ class _Unpickler(pickle.Unpickler):
                 return found
         raise pickle.UnpicklingError(f"a snapshot may not hold {module}.{name}")
 
-    def persistent_load(self, pid: Any) -> Any:
-        if self.resolve is None:
-            raise pickle.UnpicklingError("unexpected reference")
-        return self.resolve(pid)
-
 
 def _method_of(obj: Any, name: str) -> Any:
     """getattr, for a snapshot: only a public method bound to an object the snapshot itself built."""
@@ -140,8 +141,16 @@ def _method_of(obj: Any, name: str) -> Any:
     return found
 
 
-def _loads(data: bytes, resolve: Callable[[Any], Any] | None = None) -> Any:
-    return _Unpickler(io.BytesIO(data), resolve).load()
+def _loads(data: bytes) -> Any:
+    """Unpickle with the collector paused: a long game's state is a few hundred thousand small containers, and
+    the collector's passes over the growing heap would take most of the time."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        return _Unpickler(io.BytesIO(data)).load()
+    finally:
+        if enabled:
+            gc.enable()
 
 
 class Snapshotter:
@@ -154,10 +163,10 @@ class Snapshotter:
         head = journal.head(game_id)
         if head is None or head[0] != session.n_inputs:
             return
-        refs: dict[int, tuple[str, int, int]] = {}
         new: dict[str, bytes] = {}
         names: list[str] = []
         entries = [e[0][1] for e in session.undo_stack if e[0][0] == "game"]
+        refs: list[_Ref] = []
         for k in range(0, len(entries), CHUNK):
             part = entries[k:k + CHUNK]
             kept = self.stored.get(k)
@@ -172,14 +181,17 @@ class Snapshotter:
                 new[d] = data
             self.stored[k] = (part, d)
             names.append(d)
-            for i, e in enumerate(part):
-                refs[id(e)] = (d, i, len(part))
+            refs += [_Ref(d, i, len(part)) for i in range(len(part))]
         for k in [k for k in self.stored if k >= len(entries)]:
             del self.stored[k]
+        state = _state_of(session)
+        it = iter(refs)
+        state["undo_stack"] = [((snap[0], next(it), snap[2]) if snap[0] == "game" else snap, group)
+                               for snap, group in session.undo_stack]
         f = io.BytesIO()
-        _Pickler(f, session, refs).dump(_state_of(session))
-        state = zlib.compress(f.getvalue(), 1)
-        row = SnapshotRow(game_id, head[0], head[1], code_version(session), digest(state), state, names)
+        _pickler(f).dump(state)
+        state_blob = zlib.compress(f.getvalue(), 1)
+        row = SnapshotRow(game_id, head[0], head[1], code_version(session), digest(state_blob), state_blob, names)
         journal.save_snapshot(row, new)
 
 
@@ -256,27 +268,31 @@ def _unusable(journal: Journal, game_id: int, row: SnapshotRow, version: str, ha
 
 def _load(journal: Journal, game_id: int, row: SnapshotRow, fresh: Session) -> Session:
     reader = ChunkReader(journal, game_id)
-
-    def resolve(pid: Any) -> Any:
-        if pid[0] == "cls":
-            return fresh.game_cls
-        if pid[0] == "dice":
-            return session._dice_ctx
-        if pid[0] == "roller":
-            return fresh.roller_connected
-        if pid[0] == "undo":
-            return LazyUndo(reader, str(pid[1]), int(pid[2]), int(pid[3]))
-        raise pickle.UnpicklingError(f"unknown reference {pid!r}")
-
+    state = _loads(zlib.decompress(row.state))
+    if not isinstance(state, dict) or state.get("n_inputs") != row.n or state.get("game_cls") is not fresh.game_cls:
+        raise ValueError("not this game's session at that input")
     session = Session.__new__(Session)
+    session.__dict__.update(state)
     session.roller_connected = fresh.roller_connected
     session.pair_hook = None
     session._dice_ctx = DiceContext(fresh.sources, lambda: session.roller_connected(), session._rng_values)
-    state = _loads(zlib.decompress(row.state), resolve)
-    if not isinstance(state, dict) or state.get("n_inputs") != row.n:
-        raise ValueError("not a session at that input")
-    session.__dict__.update(state)
+    session.undo_stack = [((snap[0], LazyUndo(reader, snap[1].digest, snap[1].i, snap[1].size), snap[2])
+                           if snap[0] == "game" else snap, group) for snap, group in session.undo_stack]
+    _swap(session.screen, session._dice_ctx)
+    for overlay in session.overlays:
+        _swap(overlay, session._dice_ctx)
     return session
+
+
+def _swap(obj: Any, ctx: DiceContext, depth: int = 3) -> None:
+    """Point what drew on the old dice context (the screen, an overlay's widget) at the new one."""
+    if depth == 0 or not hasattr(obj, "__dict__"):
+        return
+    for k, v in vars(obj).items():
+        if isinstance(v, _Dice):
+            setattr(obj, k, ctx)
+        elif hasattr(v, "__dict__") and not isinstance(v, type):
+            _swap(v, ctx, depth - 1)
 
 
 __all__ = ["EVERY", "after_commit", "restore", "code_version"]
