@@ -228,13 +228,13 @@ def salvage(path: Path, out: Path, refused: list[str] | None = None) \
     return report, copied
 
 
-def set_aside(path: Path) -> Path:
+def set_aside(path: Path, label: str = "damaged") -> Path:
     """Rename a damaged journal (and its -wal/-shm companions, which hold part of it) to a dated name beside it."""
     stamp = time.strftime("%Y%m%d-%H%M%S")
-    aside = path.with_name(f"{path.stem}.damaged-{stamp}{path.suffix}")
+    aside = path.with_name(f"{path.stem}.{label}-{stamp}{path.suffix}")
     i = 1
     while aside.exists():
-        aside = path.with_name(f"{path.stem}.damaged-{stamp}-{i}{path.suffix}")
+        aside = path.with_name(f"{path.stem}.{label}-{stamp}-{i}{path.suffix}")
         i += 1
     for suffix in ("-wal", "-shm", ".head"):
         side = Path(str(path) + suffix)
@@ -262,7 +262,7 @@ def open_for_run(path: Path) -> tuple[Journal, str | None]:
         log.error("%s: SQLite's check reports %s", path, problem)
         journal.close(checkpoint=False)
     try:
-        aside = set_aside(path)
+        aside = set_aside(path, "not-a-journal" if foreign else "damaged")
     except OSError as e:
         raise JournalDamagedError(f"{path} is damaged and cannot be moved aside ({e.strerror}); move it away by "
                                   "hand") from None

@@ -92,6 +92,10 @@ def run(cfg: Config, *, mode: str | None = None, game: str | None = None,
         setup_logging(cfg.log_level, stream=stack_file(log_path))
     else:
         setup_logging(cfg.log_level)
+    if cfg.source is not None:  # a settings save cut off last time left its temporary file
+        from companion.config.write import clean_temp_files
+
+        clean_temp_files(cfg.source)
     events: "queue.SimpleQueue[Event]" = queue.SimpleQueue()
     notifier = Notifier.from_env()
     if mode != "pi" and (not sys.stdin.isatty() or not sys.stdout.isatty()):
