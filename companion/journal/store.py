@@ -263,12 +263,22 @@ class Journal:
 
         A SQLite read error part-way (a damaged page) is a break too: what was read before it is kept.
         """
+        try:
+            genesis = self._genesis(game_id)
+        except sqlite3.Error as e:
+            return [], ChainBreak(game_id, 1, f"cannot be read ({e})")
+        return self.verified_from(game_id, 0, genesis)
+
+    def verified_from(self, game_id: int, after: int, prev: str) \
+            -> tuple[list[tuple[int, float, str]], ChainBreak | None]:
+        """The inputs after number ``after`` whose hash is ``prev`` (a verified snapshot's), checked like
+        :meth:`verified_inputs`."""
         out: list[tuple[int, float, str]] = []
         try:
-            prev = self._genesis(game_id)
-            cur = self.db.execute("SELECT n, t, event, hash FROM inputs WHERE game=? ORDER BY n", (game_id,))
+            cur = self.db.execute("SELECT n, t, event, hash FROM inputs WHERE game=? AND n>? ORDER BY n",
+                                  (game_id, after))
             for n, t, event, digest in cur:
-                want = len(out) + 1
+                want = after + len(out) + 1
                 if n != want:
                     return out, ChainBreak(game_id, want, "is missing")
                 if not isinstance(t, float) or not isinstance(event, str) or not isinstance(digest, str):
@@ -278,9 +288,8 @@ class Journal:
                     return out, ChainBreak(game_id, want, "does not match its hash")
                 out.append((n, t, event))
         except sqlite3.Error as e:
-            return out, ChainBreak(game_id, len(out) + 1, f"cannot be read ({e})")
-        if out:
-            self._last[game_id] = (out[-1][0], prev)
+            return out, ChainBreak(game_id, after + len(out) + 1, f"cannot be read ({e})")
+        self._last[game_id] = (after + len(out), prev)
         return out, None
 
     def head(self, game_id: int) -> tuple[int, str] | None:

@@ -115,13 +115,13 @@ def replay(journal: Journal, record: GameRecord, cfg: Config, roller_connected: 
     session = Session(cls, seed=record.seed, presets=setup.get("names", ()), options=setup.get("options", {}),
                       sources=setup.get("sources", ("roller", "typed", "rng")),
                       roller_connected=roller_connected or (lambda: False))
-    rows, brk = journal.verified_inputs(record.id)
-    start = 0
-    if str(journal.path) != ":memory:":
-        restored = snapshot.restore(journal, record.id, rows, session)
-        if restored is not None:
-            session, start = restored
-    for n, t, text in rows[start:]:
+    restored = snapshot.restore(journal, record.id, session) if str(journal.path) != ":memory:" else None
+    if restored is not None:  # the latest verified snapshot: only the inputs after it are read and replayed
+        session, at, digest = restored
+        rows, brk = journal.verified_from(record.id, at, digest)
+    else:
+        rows, brk = journal.verified_inputs(record.id)
+    for n, t, text in rows:
         try:
             ev = decode_event(text)
         except (ValueError, IndexError):

@@ -68,17 +68,23 @@ def code_version(session: Session) -> str:
     return hashlib.blake2b(_code_of_source().encode() + extra, digest_size=16).hexdigest()
 
 
-class LazyUndo:
-    """One undo entry's game copy, read from its stored chunk when an undo reaches it (it unpacks like the
-    ``(state, data, log length)`` it stands for)."""
+class LazyEntry:
+    """One undo entry, ``(before, group)``, read from its stored chunk when an undo (or BACK) reaches it."""
 
-    __slots__ = ("chunks", "digest", "i", "size")
+    __slots__ = ("chunks", "digest", "i", "size", "games")
 
-    def __init__(self, chunks: "ChunkReader", d: str, i: int, size: int) -> None:
-        self.chunks, self.digest, self.i, self.size = chunks, d, i, size
+    def __init__(self, chunks: "ChunkReader", d: str, i: int, size: int, games: list[Any]) -> None:
+        self.chunks, self.digest, self.i, self.size, self.games = chunks, d, i, size, games
+
+    def entry(self) -> tuple[Any, Any]:
+        tag, payload, group, gi = self.chunks.get(self.digest)[self.i]
+        return ((tag, payload, self.games[gi]) if tag == "game" else (tag, payload)), group
 
     def __iter__(self) -> Any:
-        return iter(self.chunks.get(self.digest)[self.i])
+        return iter(self.entry())
+
+    def __getitem__(self, k: int) -> Any:
+        return self.entry()[k]
 
 
 class ChunkReader:
@@ -158,6 +164,7 @@ class Snapshotter:
 
     def __init__(self) -> None:
         self.stored: dict[int, tuple[list[Any], str]] = {}  # chunk index → (its entries, kept alive; digest)
+        self.games: list[Any] = []  #: the game objects undo entries name (one, unless the set-up was redone)
 
     def take(self, journal: Journal, game_id: int, session: Session) -> None:
         head = journal.head(game_id)
@@ -165,18 +172,31 @@ class Snapshotter:
             return
         new: dict[str, bytes] = {}
         names: list[str] = []
-        entries = [e[0][1] for e in session.undo_stack if e[0][0] == "game"]
+        entries = session.undo_stack
+        if not self.games:  # a resumed game: the entries read back name the games of the snapshot they came from
+            self.games = next((e.games for e in entries if isinstance(e, LazyEntry)), [])
+        games = self.games  # only ever appended to: a stored chunk's indices into it stay right
         refs: list[_Ref] = []
         for k in range(0, len(entries), CHUNK):
             part = entries[k:k + CHUNK]
             kept = self.stored.get(k)
             if kept is not None and len(kept[0]) == len(part) and all(a is b for a, b in zip(kept[0], part)):
                 d = kept[1]
-            elif all(isinstance(e, LazyUndo) for e in part) and len({e.digest for e in part}) == 1 \
+            elif all(isinstance(e, LazyEntry) for e in part) and len({e.digest for e in part}) == 1 \
                     and [e.i for e in part] == list(range(part[0].size)):  # a whole chunk read back, as it was
                 d = part[0].digest
             else:
-                data = zlib.compress(pickle.dumps([tuple(e) for e in part], protocol=5), 6)
+                rows = []
+                for e in part:
+                    before, group = e
+                    gi = -1
+                    if before[0] == "game":
+                        gi = next((i for i, g in enumerate(games) if g is before[2]), -1)
+                        if gi < 0:
+                            games.append(before[2])
+                            gi = len(games) - 1
+                    rows.append((before[0], tuple(before[1]) if before[0] == "game" else before[1], group, gi))
+                data = zlib.compress(pickle.dumps(rows, protocol=5), 6)
                 d = digest(data)
                 new[d] = data
             self.stored[k] = (part, d)
@@ -185,9 +205,8 @@ class Snapshotter:
         for k in [k for k in self.stored if k >= len(entries)]:
             del self.stored[k]
         state = _state_of(session)
-        it = iter(refs)
-        state["undo_stack"] = [((snap[0], next(it), snap[2]) if snap[0] == "game" else snap, group)
-                               for snap, group in session.undo_stack]
+        state["undo_stack"] = refs
+        state["_undo_games"] = games
         f = io.BytesIO()
         _pickler(f).dump(state)
         state_blob = zlib.compress(f.getvalue(), 1)
@@ -222,34 +241,31 @@ def after_commit(journal: Journal, game_id: int, session: Session) -> None:
         log.warning("no resume snapshot of game %d at input %d: %s", game_id, session.n_inputs, e)
 
 
-def restore(journal: Journal, game_id: int, rows: list[tuple[int, float, str]], fresh: Session) \
-        -> tuple[Session, int] | None:
-    """The session of the latest usable snapshot within the verified ``rows`` and the inputs it covers, or None
-    (logged: why a full replay). ``fresh`` is the session the full replay would start from."""
+def restore(journal: Journal, game_id: int, fresh: Session) -> tuple[Session, int, str] | None:
+    """The session of the latest usable snapshot, the input number it was taken at and that input's chained hash
+    (the tail is verified from there), or None (logged: why a full replay). ``fresh`` is the session the full
+    replay would start from."""
     try:
-        found = snapshots.latest(journal.db, game_id, len(rows))
+        found = snapshots.latest(journal.db, game_id, 1 << 62)
         have = snapshots.chunk_digests(journal.db, game_id) if found else set()
     except sqlite3.Error as e:
         log.warning("game %d: resume snapshots unreadable (%s); replaying every input", game_id, e)
         return None
     if not found:
-        if len(rows) >= EVERY and fresh.timekeeper is None:
-            log.info("game %d: no resume snapshot; replaying all %d inputs", game_id, len(rows))
         return None
     version = code_version(fresh)
     for row in found:
         why = _unusable(journal, game_id, row, version, have)
         if why is None:
             try:
-                session = _load(journal, game_id, row, fresh)
+                return _load(journal, game_id, row, fresh), row.n, row.hash
             except (pickle.UnpicklingError, zlib.error, ValueError, TypeError, AttributeError, EOFError,
                     ImportError, IndexError, KeyError) as e:
                 why = f"it does not load ({e})"
-            else:
-                return session, row.n
         log.warning("game %d: the resume snapshot at input %d is not used: %s; replaying further", game_id,
                     row.n, why)
-    log.warning("game %d: no usable resume snapshot; replaying all %d inputs", game_id, len(rows))
+    log.warning("game %d: no usable resume snapshot; replaying all %d inputs", game_id,
+                journal.count_inputs(game_id))
     return None
 
 
@@ -267,6 +283,16 @@ def _unusable(journal: Journal, game_id: int, row: SnapshotRow, version: str, ha
 
 
 def _load(journal: Journal, game_id: int, row: SnapshotRow, fresh: Session) -> Session:
+    enabled = gc.isenabled()
+    gc.disable()  # (see _loads)
+    try:
+        return _build(journal, game_id, row, fresh)
+    finally:
+        if enabled:
+            gc.enable()
+
+
+def _build(journal: Journal, game_id: int, row: SnapshotRow, fresh: Session) -> Session:
     reader = ChunkReader(journal, game_id)
     state = _loads(zlib.decompress(row.state))
     if not isinstance(state, dict) or state.get("n_inputs") != row.n or state.get("game_cls") is not fresh.game_cls:
@@ -276,8 +302,9 @@ def _load(journal: Journal, game_id: int, row: SnapshotRow, fresh: Session) -> S
     session.roller_connected = fresh.roller_connected
     session.pair_hook = None
     session._dice_ctx = DiceContext(fresh.sources, lambda: session.roller_connected(), session._rng_values)
-    session.undo_stack = [((snap[0], LazyUndo(reader, snap[1].digest, snap[1].i, snap[1].size), snap[2])
-                           if snap[0] == "game" else snap, group) for snap, group in session.undo_stack]
+    games = state.pop("_undo_games")
+    session.__dict__.pop("_undo_games", None)
+    session.undo_stack = [LazyEntry(reader, r.digest, r.i, r.size, games) for r in session.undo_stack]
     _swap(session.screen, session._dice_ctx)
     for overlay in session.overlays:
         _swap(overlay, session._dice_ctx)
