@@ -160,6 +160,6 @@ def test_run_on_a_file_that_is_no_journal_says_so_once_and_never_damaged(
         assert runtime.run(cfg, mode="sim") == 0
     said = [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR]
     assert len(said) == 1 and "is not a companion journal" in said[0], said
-    assert "damaged" not in said[0] and "salvage" not in said[0]
+    assert "was damaged" not in said[0] and "salvage" not in said[0]
     assert titles == ["Not a journal"]
     assert not stale.exists()

@@ -116,7 +116,7 @@ def web_update(n: int = 300) -> dict[str, Any]:
                               "events": len(times)}}
 
 
-def idlecpu_seconds(seconds: float = 10.0) -> float:
+def idle_cpu(seconds: float = 10.0) -> float:
     with tempfile.TemporaryDirectory() as d:
         p = subprocess.Popen([sys.executable, "-m", "companion.bench", "--child", "idle", d], cwd=ROOT,
                              stdout=subprocess.PIPE, text=True)
@@ -133,7 +133,7 @@ def idlecpu_seconds(seconds: float = 10.0) -> float:
     return round((c1 - c0) * 10.0 / seconds, 3)
 
 
-def clock_idlecpu_seconds(seconds: float = 10.0) -> float:
+def clock_idle_cpu(seconds: float = 10.0) -> float:
     with tempfile.TemporaryDirectory() as d:
         p = subprocess.Popen([sys.executable, "-m", "companion.bench", "--child", "clock", d], cwd=ROOT,
                              stdout=subprocess.PIPE, text=True)

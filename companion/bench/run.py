@@ -28,6 +28,7 @@ import sys
 from typing import Any, Callable
 
 from companion.bench.chess import chess_presses_per_move
+from companion.bench.common import peak_rss_mb
 from companion.bench.journal_io import bytes_written_per_press
 from companion.bench.loop import (child, clock_child, clock_idle_cpu, cold_start, idle_cpu, press_to_frame,
                                   web_update)
@@ -74,7 +75,7 @@ def main(argv: list[str]) -> int:
     return 0
 
 
-__all__ = ["MEASUREMENTS", "main", "sovereign_script"]
+__all__ = ["MEASUREMENTS", "main", "peak_rss_mb", "sovereign_script"]
 
 if __name__ == "__main__":
     sys.exit(main(sys.argv[1:]))

@@ -262,7 +262,7 @@ def open_for_run(path: Path) -> tuple[Journal, str | None]:
         log.error("%s: SQLite's check reports %s", path, problem)
         journal.close(checkpoint=False)
     try:
-        aside = set_aside(path, "not-a-journal" if foreign else "damaged")
+        aside = set_aside(path)
     except OSError as e:
         raise JournalDamagedError(f"{path} is damaged and cannot be moved aside ({e.strerror}); move it away by "
                                   "hand") from None
