@@ -40,7 +40,7 @@ def updated_text(text: str, changes: Mapping[Key, Any]) -> str:
 def clean_temp_files(path: Path) -> list[Path]:
     """Remove ``.<config name>.<pid>.tmp`` files a save cut off by a kill or a power cut left beside the config
     (the config itself is always the old or the new one). A file of a process still running is left alone."""
-    removed = []
+    removed: list[Path] = []
     try:
         found = list(path.parent.glob(f".{path.name}.*.tmp"))
     except OSError:

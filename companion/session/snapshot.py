@@ -172,7 +172,7 @@ class Snapshotter:
             return
         new: dict[str, bytes] = {}
         names: list[str] = []
-        entries = session.undo_stack
+        entries: list[Any] = list(session.undo_stack)
         if not self.games:  # a resumed game: the entries read back name the games of the snapshot they came from
             self.games = next((e.games for e in entries if isinstance(e, LazyEntry)), [])
         games = self.games  # only ever appended to: a stored chunk's indices into it stay right
@@ -304,7 +304,9 @@ def _build(journal: Journal, game_id: int, row: SnapshotRow, fresh: Session) -> 
     session._dice_ctx = DiceContext(fresh.sources, lambda: session.roller_connected(), session._rng_values)
     games = state.pop("_undo_games")
     session.__dict__.pop("_undo_games", None)
-    session.undo_stack = [LazyEntry(reader, r.digest, r.i, r.size, games) for r in session.undo_stack]
+    refs: list[Any] = session.undo_stack
+    session.undo_stack = [LazyEntry(reader, r.digest, r.i, r.size, games)  # type: ignore[misc]
+                          for r in refs]
     _swap(session.screen, session._dice_ctx)
     for overlay in session.overlays:
         _swap(overlay, session._dice_ctx)
