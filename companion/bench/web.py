@@ -70,7 +70,8 @@ class _Readers:
 
 def _run(n: int, clients: int) -> tuple[list[float], list[float]]:
     """(press→event-written ms for every write, press→frame ms) over ``n`` presses with ``clients`` extra readers."""
-    from companion.bench.run import _app, _keys
+    from companion.bench.common import bench_app as _app
+    from companion.bench.common import keys as _keys
     from companion.events import Key, KeyEvent
     from companion.web.hub import Hub
     from companion.web.server import WebServer

@@ -18,7 +18,8 @@ def register(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None
 
 
 def cmd_check(args: argparse.Namespace) -> int:
-    """Exit 0 when everything verifies, 1 when something is damaged (the lines say what), 2 on errors."""
+    """Exit 0 when everything verifies, 1 when something is damaged, 3 when saved inputs are lost (the lines say
+    which and how many), 2 when the file cannot be checked (no file, not a journal, a full disk)."""
     from companion.config.load import load_config
     from companion.journal.salvage import check
 
@@ -26,14 +27,15 @@ def cmd_check(args: argparse.Namespace) -> int:
     report = check(path)
     for line in report.lines():
         print(line)
-    return 0 if report.sound else 1
+    return report.status
 
 
 def cmd_salvage(args: argparse.Namespace) -> int:
     from companion.journal.salvage import salvage
 
-    report, copied = salvage(args.path, args.output)
-    for line in report.lines():
+    refused: list[str] = []
+    report, copied = salvage(args.path, args.output, refused)
+    for line in report.lines() + refused:
         print(line)
     for old, new, n in copied:
         print(f"game {old} -> game {new} in {args.output}: {n} inputs")

@@ -37,6 +37,37 @@ def updated_text(text: str, changes: Mapping[Key, Any]) -> str:
     return tomlkit.dumps(doc)
 
 
+def clean_temp_files(path: Path) -> list[Path]:
+    """Remove ``.<config name>.<pid>.tmp`` files a save cut off by a kill or a power cut left beside the config
+    (the config itself is always the old or the new one). A file of a process still running is left alone."""
+    removed: list[Path] = []
+    try:
+        found = list(path.parent.glob(f".{path.name}.*.tmp"))
+    except OSError:
+        return removed
+    for tmp in found:
+        pid = tmp.name[len(path.name) + 2:-len(".tmp")]
+        if not pid.isdigit() or (int(pid) != os.getpid() and _alive(int(pid))):
+            continue
+        try:
+            tmp.unlink()
+            removed.append(tmp)
+            log.info("removed %s, left by a settings save that was cut off", tmp)
+        except OSError:
+            pass
+    return removed
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:
+        return True  # someone else's process: leave its file
+    return True
+
+
 def save_settings(path: Path, changes: Mapping[Key, Any]) -> Config:
     """Write ``changes`` into the config file at ``path`` atomically; returns the config as now read."""
     try:
@@ -79,4 +110,4 @@ def save_settings(path: Path, changes: Mapping[Key, Any]) -> Config:
     return cfg
 
 
-__all__ = ["save_settings", "updated_text"]
+__all__ = ["save_settings", "updated_text", "clean_temp_files"]

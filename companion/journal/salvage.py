@@ -8,14 +8,21 @@ from __future__ import annotations
 
 import json
 import logging
+import os
 import sqlite3
+import stat
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from companion.errors import JournalDamagedError, JournalError, NotAJournalError
+from companion.errors import JournalDamagedError, JournalError, JournalFullError, NotAJournalError
+from companion.journal import schema, witness
 from companion.journal.store import ChainBreak, Journal, chain_hash, genesis_hash
-from companion.journal.guard import looks_like_a_journal, sqlite_error
+from companion.journal.guard import disk_full, looks_like_a_journal, sqlite_error
+from companion.journal.witness import Loss
+
+#: `companion journal check` exit codes (2 is every CompanionError: no file, not a journal, cannot be read)
+CHECK_SOUND, CHECK_DAMAGED, CHECK_LOST = 0, 1, 3
 
 log = logging.getLogger(__name__)
 
@@ -31,6 +38,7 @@ class GameCheck:
     created: float
     summary: str
     rows: list[tuple[int, float, str]] = field(default_factory=list)  #: the verified prefix
+    genesis: str = ""  #: the genesis hash of the game's number, game, seed and set-up as stored
     stored: int | None = None  #: inputs SQLite counts for the game (None: unreadable)
     brk: ChainBreak | None = None
 
@@ -48,10 +56,17 @@ class CheckReport:
     sqlite: str | None  #: None: SQLite's quick check is happy
     games: list[GameCheck]
     error: str | None = None  #: the games table itself could not be read
+    losses: list[Loss] = field(default_factory=list)  #: inputs the head witness saw saved that are gone
+    note: str | None = None  #: a line about the check itself (read while the disk is full)
 
     @property
     def sound(self) -> bool:
         return self.sqlite is None and self.error is None and all(g.brk is None for g in self.games)
+
+    @property
+    def status(self) -> int:
+        """The exit code: 3 when saved inputs are lost, 1 when damaged, 0 when all verifies."""
+        return CHECK_LOST if self.losses else CHECK_SOUND if self.sound else CHECK_DAMAGED
 
     def lines(self) -> list[str]:
         out = [f"{self.path}: " + ("SQLite finds the file sound" if self.sqlite is None
@@ -61,46 +76,92 @@ class CheckReport:
         out += [g.line(self.path) for g in self.games]
         if not self.games and not self.error:
             out.append("no saved games")
+        out += [loss.message(self.path) for loss in self.losses]
+        if self.note:
+            out.append(self.note)
         return out
 
 
-def _open_ro(path: Path) -> sqlite3.Connection:
-    if not path.is_file():
-        raise JournalError(f"no journal at {path}; check the path")
+def _regular_file(path: Path) -> None:
+    """Refuse at once what is not a plain file (a FIFO would block the first read for ever)."""
     try:
-        db = sqlite3.connect(f"file:{path}?mode=ro", uri=True, isolation_level=None)
+        mode = os.stat(path).st_mode
+    except FileNotFoundError:
+        raise JournalError(f"no journal at {path}; check the path") from None
+    except OSError as e:
+        raise JournalError(f"cannot read {path}: {e.strerror}; check the path and its permissions") from None
+    if not stat.S_ISREG(mode):
+        raise JournalError(f"{path} is not a regular file (a folder, pipe or device); a journal is a file: "
+                           "check the path")
+
+
+def _open_ro(path: Path, *, immutable: bool = False) -> sqlite3.Connection:
+    try:
+        db = sqlite3.connect(f"file:{path}?mode=ro" + ("&immutable=1" if immutable else ""), uri=True,
+                             isolation_level=None)
         db.execute("PRAGMA query_only=1")
         # a schema naming pages past the end (a file cut short) would make every table unreadable; read what is
         # there instead (the connection is read-only: nothing is written)
         db.execute("PRAGMA writable_schema=ON")
+        db.execute("SELECT count(*) FROM sqlite_master").fetchone()
         return db
     except sqlite3.Error as e:
         raise sqlite_error(e, path, "open the journal to check it") from None
 
 
+def _open_checked(path: Path) -> tuple[sqlite3.Connection, str | None]:
+    """Open read-only. On a full disk SQLite cannot make the -shm index it reads a WAL journal through; with no
+    -wal beside it (closed cleanly) the main file is the whole journal and is read as it is."""
+    try:
+        return _open_ro(path), None
+    except JournalFullError:
+        wal = Path(str(path) + "-wal")
+        if wal.exists() and wal.stat().st_size > 0:
+            raise
+    return _open_ro(path, immutable=True), "the disk is full: checked the file as it is (no -wal beside it)"
+
+
 def check(path: Path) -> CheckReport:
     """Read every game of a journal without writing to it: what verifies, and where each game breaks."""
+    _regular_file(path)
     if not looks_like_a_journal(path):
         raise NotAJournalError(f"{path} is not a companion journal (nor any SQLite file); check the path")
-    db = _open_ro(path)
+    db, note = _open_checked(path)
     try:
         try:
             rows = db.execute("PRAGMA quick_check").fetchall()
             quick = None if rows and rows[0][0] == "ok" else (" ".join(str(rows[0][0]).split()) if rows
                                                                else "no answer")  # one line, though it spans two
         except sqlite3.Error as e:
+            if disk_full(path):  # a full disk is no damage: say so, as play and run do
+                raise sqlite_error(e, path, "check the journal") from None
             quick = str(e)
+        heads = witness.read(path) or {}
         try:
             if quick is None and not db.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]:
-                return CheckReport(path, None, [])  # an empty file: a journal not yet created
+                return CheckReport(path, None, [], losses=_losses(heads, []), note=note)  # not yet created
+            if quick is None and (refusal := schema.problem(db, path)) is not None:
+                raise refusal  # what play and run say of this file, and they refuse it too
             games = db.execute("SELECT id, game, title, status, seed, setup, created, summary FROM games "
                                "ORDER BY id").fetchall()
         except sqlite3.Error as e:
-            return CheckReport(path, quick or str(e), [], str(e))
+            return CheckReport(path, quick or str(e), [], str(e), losses=_losses(heads, []), note=note)
         out = [_check_game(db, GameCheck(*g)) for g in games]
-        return CheckReport(path, quick, out)
+        return CheckReport(path, quick, out, losses=_losses(heads, out), note=note)
     finally:
         db.close()
+
+
+def _losses(heads: dict[int, witness.Head], games: list[GameCheck]) -> list[Loss]:
+    """The inputs the head witness saw committed beyond each game's verified inputs (or of a game gone)."""
+    have = {g.id: g for g in games}
+    out = []
+    for gid, head in sorted(heads.items()):
+        g = have.get(gid)
+        kept = len(g.rows) if g is not None else 0
+        if head.n > kept and (g is None or g.brk is None or g.stored is None or g.stored < head.n):
+            out.append(Loss(gid, kept + 1, head.n, kept))
+    return out
 
 
 def _check_game(db: sqlite3.Connection, g: GameCheck) -> GameCheck:
@@ -109,6 +170,7 @@ def _check_game(db: sqlite3.Connection, g: GameCheck) -> GameCheck:
     except sqlite3.Error:
         g.stored = None
     prev = genesis_hash(g.id, str(g.game), g.seed, str(g.setup_text))
+    g.genesis = prev
     try:
         for n, t, event, digest in db.execute("SELECT n, t, event, hash FROM inputs WHERE game=? ORDER BY n",
                                               (g.id,)):
@@ -129,13 +191,16 @@ def _check_game(db: sqlite3.Connection, g: GameCheck) -> GameCheck:
     return g
 
 
-def salvage(path: Path, out: Path) -> tuple[CheckReport, list[tuple[int, int, int]]]:
-    """Copy every game's verified prefix into a new journal at ``out``: (report, [(old id, new id, inputs)])."""
+def salvage(path: Path, out: Path, refused: list[str] | None = None) \
+        -> tuple[CheckReport, list[tuple[int, int, int]]]:
+    """Copy every game's verified prefix into a new journal at ``out``: (report, [(old id, new id, inputs)]).
+    A game whose first input fails its hash is left out; ``refused`` gets a line for each."""
     if out.exists():
         raise JournalError(f"{out} already exists; salvage writes a new journal: choose another -o path")
     if out.resolve() == path.resolve():
         raise JournalError("salvage never writes over the damaged journal: give -o another path")
     report = check(path)
+    refused = [] if refused is None else refused
     copied: list[tuple[int, int, int]] = []
     new = Journal(out)
     try:
@@ -144,6 +209,14 @@ def salvage(path: Path, out: Path) -> tuple[CheckReport, list[tuple[int, int, in
                 setup = json.loads(g.setup_text)
             except (ValueError, TypeError):
                 log.warning("game %d: its set-up cannot be read; left out", g.id)
+                continue
+            if g.brk is not None and g.brk.n == 1 and g.stored:
+                # the first input does not chain to the game's number, seed and set-up as stored: one of them was
+                # edited or damaged, and a copy would replay another game under the old name
+                print_line = (f"game {g.id}: its seed, set-up or first input fails its hash check; not copied "
+                              "(a copy would replay a different game)")
+                log.warning("%s", print_line)
+                refused.append(print_line)
                 continue
             gid = new.new_game(str(g.game), str(g.title), int(g.seed), setup, created=g.created)
             n = new.append_inputs(gid, [(t, e) for _n, t, e in g.rows])
@@ -155,15 +228,15 @@ def salvage(path: Path, out: Path) -> tuple[CheckReport, list[tuple[int, int, in
     return report, copied
 
 
-def set_aside(path: Path) -> Path:
+def set_aside(path: Path, label: str = "damaged") -> Path:
     """Rename a damaged journal (and its -wal/-shm companions, which hold part of it) to a dated name beside it."""
     stamp = time.strftime("%Y%m%d-%H%M%S")
-    aside = path.with_name(f"{path.stem}.damaged-{stamp}{path.suffix}")
+    aside = path.with_name(f"{path.stem}.{label}-{stamp}{path.suffix}")
     i = 1
     while aside.exists():
-        aside = path.with_name(f"{path.stem}.damaged-{stamp}-{i}{path.suffix}")
+        aside = path.with_name(f"{path.stem}.{label}-{stamp}-{i}{path.suffix}")
         i += 1
-    for suffix in ("-wal", "-shm"):
+    for suffix in ("-wal", "-shm", ".head"):
         side = Path(str(path) + suffix)
         if side.exists():
             side.rename(Path(str(aside) + suffix))
@@ -174,8 +247,11 @@ def set_aside(path: Path) -> Path:
 def open_for_run(path: Path) -> tuple[Journal, str | None]:
     """The journal for `companion run`/`sim`, locked. A damaged one is kept aside under a dated name and a fresh
     one started, so the box always starts; the second value is then the line saying so (for the screen and log)."""
+    foreign = False
     try:
         journal: Journal | None = Journal(path, lock=True)
+    except NotAJournalError:
+        foreign, journal = True, None  # said once, below: it is kept aside like a damaged one, not salvaged
     except JournalDamagedError as e:
         log.error("%s", e)
         journal = None
@@ -190,8 +266,12 @@ def open_for_run(path: Path) -> tuple[Journal, str | None]:
     except OSError as e:
         raise JournalDamagedError(f"{path} is damaged and cannot be moved aside ({e.strerror}); move it away by "
                                   "hand") from None
-    line = f"the journal {path} was damaged: kept as {aside.name}, a new one started; " \
-           f"'companion journal salvage {aside} -o NEW' recovers its games"
+    if foreign:
+        line = f"{path} is not a companion journal: kept as {aside.name}, a new journal started; check the " \
+               "[journal] path in the config"
+    else:
+        line = f"the journal {path} was damaged: kept as {aside.name}, a new one started; " \
+               f"'companion journal salvage {aside} -o NEW' recovers its games"
     log.error("%s", line)
     return Journal(path, lock=True), line
 

@@ -6,112 +6,32 @@ the physical dice history is kept beside them for the fairness monitor.
 """
 from __future__ import annotations
 
-import hashlib
 import hmac
 import json
 import logging
 import sqlite3
 import time
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterable, Iterator
 
 from companion.config.load import default_journal_path
 from companion.errors import JournalDamagedError, JournalError
+from companion.journal import schema, snapshots, witness
+from companion.journal.chain import ChainBreak, GameRecord, RollRecord, _record, chain_hash, genesis_hash
 from companion.journal.guard import InstanceLock, damaged_advice, sqlite_error
+from companion.journal.schema import APP_ID, SCHEMA_VERSION
+from companion.journal.witness import Head, Loss, Witness
 
 log = logging.getLogger(__name__)
 
-SCHEMA_VERSION = 2  #: 2: inputs carry a hash chained to the previous input of their game
-APP_ID = 0x53434D50  # "SCMP"
-
-_TABLES = ("games", "inputs", "rolls")
-_SCHEMA = (
-    """CREATE TABLE IF NOT EXISTS games (
-    id       INTEGER PRIMARY KEY,
-    game     TEXT NOT NULL,
-    title    TEXT NOT NULL,
-    created  REAL NOT NULL,
-    updated  REAL NOT NULL,
-    seed     INTEGER NOT NULL,
-    setup    TEXT NOT NULL,
-    status   TEXT NOT NULL DEFAULT 'active',
-    summary  TEXT NOT NULL DEFAULT ''
-)""",
-    """CREATE TABLE IF NOT EXISTS inputs (
-    game  INTEGER NOT NULL REFERENCES games(id),
-    n     INTEGER NOT NULL,
-    t     REAL NOT NULL,
-    event TEXT NOT NULL,
-    hash  TEXT NOT NULL DEFAULT '',
-    PRIMARY KEY (game, n)
-) WITHOUT ROWID""",
-    """CREATE TABLE IF NOT EXISTS rolls (
-    id      INTEGER PRIMARY KEY,
-    t       REAL NOT NULL,
-    game    INTEGER,
-    roller  TEXT NOT NULL,
-    source  TEXT NOT NULL,
-    die     TEXT NOT NULL,
-    value   INTEGER NOT NULL,
-    player  INTEGER,
-    purpose TEXT NOT NULL DEFAULT ''
-)""",
-    "CREATE INDEX IF NOT EXISTS rolls_by_die ON rolls (roller, die)",
-)
-
-
-@dataclass(frozen=True)
-class GameRecord:
-    id: int
-    game: str  #: a built-in id or the path of a TOML game
-    title: str
-    created: float
-    updated: float
-    seed: int
-    setup: dict[str, Any]  #: what the game was created with: config options and name presets
-    status: str  #: "active", "finished" or "ended"
-    summary: str  #: one line for the resume list
-
-
-@dataclass(frozen=True)
-class RollRecord:
-    """One die's face value, physical (roller, typed) or not (rng)."""
-
-    roller: str
-    source: str
-    die: str
-    value: int
-    player: int | None = None
-    purpose: str = ""
-
-
-@dataclass(frozen=True)
-class ChainBreak:
-    """The first input of a game that fails its check: replay stops before it."""
-
-    game: int
-    n: int  #: the input number that fails; inputs 1..n-1 are verified
-    reason: str
-
-    def message(self, path: Path | str) -> str:
-        kept = f"up to input {self.n - 1}" if self.n > 1 else "from its start"
-        return (f"game {self.game} in {path}: input {self.n} {self.reason} (the file was edited or damaged); "
-                f"the game is kept {kept}")
-
-
-def chain_hash(prev: str, n: int, t: float, event: str) -> str:
-    """The hash of one input, chained to the previous one (or to the game's genesis hash)."""
-    h = hashlib.blake2b(digest_size=16)
-    h.update(f"{prev}\n{n}\n{t!r}\n{event}".encode("utf-8", "surrogatepass"))
-    return h.hexdigest()
-
-
-def genesis_hash(game_id: int, game: str, seed: int, setup_text: str) -> str:
-    """What a game's first input chains to: its number, game, seed and set-up, so none can be swapped either."""
-    h = hashlib.blake2b(digest_size=16)
-    h.update(f"companion-journal\n{game_id}\n{game}\n{seed}\n{setup_text}".encode("utf-8", "surrogatepass"))
-    return h.hexdigest()
+#: the write-ahead log is folded into the main file once it holds this many pages (SQLite's default is 1,000,
+#: about 4 MB): a few presses' worth (about 6), so a damaged -wal can lose (and report) only those, and a small disk holds it
+WAL_PAGES = 24
+#: a new journal's page: a press changes a few rows on three or four pages, and the -wal writes whole pages, so small
+#: pages write (and wear the SD card) a quarter of SQLite's 4 KiB default
+PAGE_SIZE = 1024
+#: and the -wal file is cut back to this size after it is folded in (it is reused, not regrown, between checkpoints)
+WAL_LIMIT = 64 * 1024
 
 
 class Journal:
@@ -125,6 +45,8 @@ class Journal:
         self.path = Path(path) if path is not None else default_journal_path()
         self._lock: InstanceLock | None = None
         self._last: dict[int, tuple[int, str]] = {}  # game → (last input number, its hash)
+        self.losses: dict[int, Loss] = {}  #: inputs the head witness saw saved that are gone (see witness.py)
+        self._witness: Witness | None = None
         memory = str(self.path) == ":memory:"
         if not memory:
             try:
@@ -142,9 +64,13 @@ class Journal:
             raise sqlite_error(e, self.path, "open the journal") from None
         try:
             self.db.execute("PRAGMA busy_timeout=2000")
+            self.db.execute(f"PRAGMA page_size={PAGE_SIZE}")  # only a new file takes it (before its first table)
             self.db.execute("PRAGMA journal_mode=WAL")
             self.db.execute("PRAGMA synchronous=FULL")
+            self.db.execute(f"PRAGMA wal_autocheckpoint={WAL_PAGES}")
+            self.db.execute(f"PRAGMA journal_size_limit={WAL_LIMIT}")
             self._prepare()
+            self.losses = {} if memory else self._compare_witness()
         except sqlite3.Error as e:
             self.db.close()
             self._release()
@@ -153,51 +79,38 @@ class Journal:
             self.db.close()
             self._release()
             raise
+        if not memory:
+            self._witness = Witness(self.path, reported=set(self.losses))
 
     def _prepare(self) -> None:
-        """Create the tables, or bring an older journal up to date — each in one transaction, so no instant of a
-        power cut or a full disk leaves a half-made file."""
-        if self._is_current():
+        """Create the tables, or bring an older journal up to date — in one transaction, so no instant of a
+        power cut or a full disk leaves a half-made file. A current journal is only checked (a dropped table)."""
+        if schema.is_current(self.db):
+            err = schema.problem(self.db, self.path)
+            if err is not None:
+                raise err
             return
         with _transaction(self.db):
-            app_id = self.db.execute("PRAGMA application_id").fetchone()[0]
-            version = self.db.execute("PRAGMA user_version").fetchone()[0]
-            names = {r[0] for r in self.db.execute("SELECT name FROM sqlite_master WHERE name NOT LIKE 'sqlite_%'")}
-            if app_id not in (0, APP_ID) or (app_id == 0 and not self._our_empty_tables(names)):
-                raise JournalError(f"{self.path} is not a companion journal; use another --journal path")
-            if version > SCHEMA_VERSION:
-                raise JournalError(f"{self.path} was written by a newer companion (journal version {version}); "
-                                   "update the companion to open it")
-            for stmt in _SCHEMA:
-                self.db.execute(stmt)
-            columns = {r[1] for r in self.db.execute("PRAGMA table_info(inputs)")}
-            if "hash" not in columns:  # a version 1 journal: its inputs get their hashes now
-                self.db.execute("ALTER TABLE inputs ADD COLUMN hash TEXT NOT NULL DEFAULT ''")
-                self._hash_all()
-            self.db.execute(f"PRAGMA application_id={APP_ID}")
-            self.db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+            schema.prepare(self.db, self.path)
 
-    def _is_current(self) -> bool:
-        app_id = self.db.execute("PRAGMA application_id").fetchone()[0]
-        version = self.db.execute("PRAGMA user_version").fetchone()[0]
-        return bool(app_id == APP_ID and version == SCHEMA_VERSION)
-
-    def _our_empty_tables(self, names: set[str]) -> bool:
-        """An older companion created the tables and the application id in separate commits: a file cut off in
-        between holds only our tables, empty. That is a journal too."""
-        if not names:
-            return True
-        if not names <= set(_TABLES) | {"rolls_by_die"}:
-            return False
-        return all(self.db.execute(f"SELECT count(*) FROM {t}").fetchone()[0] == 0 for t in _TABLES if t in names)
-
-    def _hash_all(self) -> None:
-        for gid, game, seed, setup in self.db.execute("SELECT id, game, seed, setup FROM games").fetchall():
-            prev = genesis_hash(gid, str(game), seed, str(setup))
-            for n, t, event in self.db.execute("SELECT n, t, event FROM inputs WHERE game=? ORDER BY n",
-                                               (gid,)).fetchall():
-                prev = chain_hash(prev, n, t, str(event))
-                self.db.execute("UPDATE inputs SET hash=? WHERE game=? AND n=?", (prev, gid, n))
+    def _compare_witness(self) -> dict[int, Loss]:
+        """The inputs the head witness saw committed that this file no longer holds (a damaged -wal whose frames
+        SQLite dropped), by game. Logged here: every opener of the file hears of them."""
+        heads = witness.read(self.path)
+        out: dict[int, Loss] = {}
+        for gid, head in (heads or {}).items():
+            if head.n <= 0:
+                continue
+            row = self.db.execute("SELECT max(n) FROM inputs WHERE game=?", (gid,)).fetchone()
+            have = int(row[0] or 0)
+            if have >= head.n:
+                got = self.db.execute("SELECT hash FROM inputs WHERE game=? AND n=?", (gid, head.n)).fetchone()
+                if got is not None and hmac.compare_digest(str(got[0]), head.hash):
+                    continue
+                have = head.n - 1  # the input there is not the one saved: the chain's check says the rest
+            out[gid] = Loss(gid, have + 1, head.n, have)
+            log.error("%s", out[gid].message(self.path))
+        return out
 
     def _release(self) -> None:
         if self._lock is not None:
@@ -212,7 +125,16 @@ class Journal:
             except sqlite3.Error:
                 pass
         self.db.close()
+        if self._witness is not None:
+            self._witness.close()
         self._release()
+
+    def _saw(self, game_id: int, n: int, digest: str) -> None:
+        """After a commit returned: the head witness and the cache of each game's last hash."""
+        self._last[game_id] = (n, digest)
+        self.losses.pop(game_id, None)  # the game plays on from what was kept (the loss was reported at open)
+        if self._witness is not None:
+            self._witness.set(game_id, Head(n, digest))
 
     def _fail(self, e: sqlite3.Error, what: str) -> JournalError:
         return sqlite_error(e, self.path, what)
@@ -294,7 +216,7 @@ class Journal:
                     self.db.execute("UPDATE games SET updated=?, summary=? WHERE id=?", (t, summary, game_id))
         except sqlite3.Error as e:
             raise self._fail(e, "save that press") from None
-        self._last[game_id] = (n, digest)
+        self._saw(game_id, n, digest)
 
     def append_inputs(self, game_id: int, rows: Iterable[tuple[float, str]]) -> int:
         """Append many inputs in one transaction (salvage, benchmarks); returns the last input number."""
@@ -310,7 +232,8 @@ class Journal:
         except sqlite3.Error as e:
             self._last.pop(game_id, None)
             raise self._fail(e, "copy the inputs") from None
-        self._last[game_id] = (n, prev)
+        if n:
+            self._saw(game_id, n, prev)
         return n
 
     def _prev_hash(self, game_id: int, n: int) -> str:
@@ -340,12 +263,22 @@ class Journal:
 
         A SQLite read error part-way (a damaged page) is a break too: what was read before it is kept.
         """
+        try:
+            genesis = self._genesis(game_id)
+        except sqlite3.Error as e:
+            return [], ChainBreak(game_id, 1, f"cannot be read ({e})")
+        return self.verified_from(game_id, 0, genesis)
+
+    def verified_from(self, game_id: int, after: int, prev: str) \
+            -> tuple[list[tuple[int, float, str]], ChainBreak | None]:
+        """The inputs after number ``after`` whose hash is ``prev`` (a verified snapshot's), checked like
+        :meth:`verified_inputs`."""
         out: list[tuple[int, float, str]] = []
         try:
-            prev = self._genesis(game_id)
-            cur = self.db.execute("SELECT n, t, event, hash FROM inputs WHERE game=? ORDER BY n", (game_id,))
+            cur = self.db.execute("SELECT n, t, event, hash FROM inputs WHERE game=? AND n>? ORDER BY n",
+                                  (game_id, after))
             for n, t, event, digest in cur:
-                want = len(out) + 1
+                want = after + len(out) + 1
                 if n != want:
                     return out, ChainBreak(game_id, want, "is missing")
                 if not isinstance(t, float) or not isinstance(event, str) or not isinstance(digest, str):
@@ -355,10 +288,21 @@ class Journal:
                     return out, ChainBreak(game_id, want, "does not match its hash")
                 out.append((n, t, event))
         except sqlite3.Error as e:
-            return out, ChainBreak(game_id, len(out) + 1, f"cannot be read ({e})")
-        if out:
-            self._last[game_id] = (out[-1][0], prev)
+            return out, ChainBreak(game_id, after + len(out) + 1, f"cannot be read ({e})")
+        self._last[game_id] = (after + len(out), prev)
         return out, None
+
+    def head(self, game_id: int) -> tuple[int, str] | None:
+        """The last input written or verified by this process and its chained hash."""
+        return self._last.get(game_id)
+
+    def save_snapshot(self, row: snapshots.SnapshotRow, chunks: dict[str, bytes]) -> None:
+        """Store a resume snapshot (see :mod:`companion.journal.snapshots`) in one transaction."""
+        try:
+            with _transaction(self.db):
+                snapshots.save(self.db, row, chunks)
+        except sqlite3.Error as e:
+            raise self._fail(e, "save the resume snapshot") from None
 
     def count_inputs(self, game_id: int) -> int:
         try:
@@ -385,6 +329,8 @@ class Journal:
                 self.db.execute("UPDATE games SET status='damaged' WHERE id=?", (record.id,))
         except sqlite3.Error as e:
             raise self._fail(e, f"copy game {record.id}") from None
+        if upto:
+            self._saw(gid, upto, prev)
         return self.game(gid)
 
     def record_rolls(self, rolls: Iterable[RollRecord], game_id: int | None = None) -> None:
@@ -438,9 +384,5 @@ class _transaction:
                 pass  # SQLite already rolled back (e.g. after a full disk); the first error is what matters
 
 
-def _record(row: tuple[Any, ...]) -> GameRecord:
-    gid, game, title, created, updated, seed, setup, status, summary = row
-    return GameRecord(gid, game, title, created, updated, seed, json.loads(setup), status, summary)
-
-
-__all__ = ["Journal", "GameRecord", "RollRecord", "ChainBreak", "chain_hash", "genesis_hash", "default_journal_path"]
+__all__ = ["Journal", "GameRecord", "RollRecord", "ChainBreak", "Loss", "chain_hash", "genesis_hash", "APP_ID",
+           "SCHEMA_VERSION", "default_journal_path"]

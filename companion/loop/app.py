@@ -18,6 +18,7 @@ from companion.errors import JournalError, JournalFullError
 from companion.events import (AnswerEvent, ClockEvent, Event, KeyEvent, QuitEvent, RollerState, RollerStatusEvent, RollEvent,
                      RollRequestEvent, TickEvent, WebEvent)
 from companion.session.headless import new_record, open_session, resume_verified
+from companion.session.snapshot import after_commit
 from companion.ui.idle import Idle, Level, shifted
 from companion.journal.store import GameRecord, Journal, RollRecord
 from companion.ui.menus import Home
@@ -73,7 +74,8 @@ class App(WebSide):
         self.session.ended = self.session.closed = False  # the replay re-ends it; resuming means playing on
         if damage is not None:  # the copy plays on from the last good input; the log has the whole line
             log.error("%s", damage)
-            self.session.toast = f"Journal damaged: replayed to input {self.session.n_inputs}"
+            what = "Inputs lost" if "saved input" in damage else "Journal damaged"
+            self.session.toast = f"{what}: replayed to input {self.session.n_inputs}"
         if self.session.status != record.status:
             self.journal.set_status(record.id, self.session.status)
             self.record = self.journal.game(record.id)
@@ -241,6 +243,7 @@ class App(WebSide):
         s, rec = self.session, self.record
         assert s is not None and rec is not None
         self.journal.commit(rec.id, s.n_inputs, encode_event(ev), rolls, s.summary())  # type: ignore[arg-type]
+        after_commit(self.journal, rec.id, s)
         self._t_input = time.perf_counter()
         self._clock_save(s.clock_checkpoint(self.clock()))
         if s.status != rec.status:  # both ways: undo out of game over makes it active again
@@ -308,6 +311,7 @@ class App(WebSide):
             return
         s.handle(ev, time.time(), self.clock())
         self.journal.commit(rec.id, s.n_inputs, encode_event(ev), [], s.summary())
+        after_commit(self.journal, rec.id, s)
 
     def _request_roll(self) -> None:
         if self.roller is None:

@@ -92,6 +92,10 @@ def run(cfg: Config, *, mode: str | None = None, game: str | None = None,
         setup_logging(cfg.log_level, stream=stack_file(log_path))
     else:
         setup_logging(cfg.log_level)
+    if cfg.source is not None:  # a settings save cut off last time left its temporary file
+        from companion.config.write import clean_temp_files
+
+        clean_temp_files(cfg.source)
     events: "queue.SimpleQueue[Event]" = queue.SimpleQueue()
     notifier = Notifier.from_env()
     if mode != "pi" and (not sys.stdin.isatty() or not sys.stdout.isatty()):
@@ -117,7 +121,7 @@ def run(cfg: Config, *, mode: str | None = None, game: str | None = None,
             output.web = web.address
         app = App(cfg, journal, events, output, roller=roller, notifier=notifier, game=game, web=web)
         if notice is not None:
-            show_damaged_journal(app)
+            show_damaged_journal(app, foreign="is not a companion journal" in notice)
         install_signal_handlers(events)
         log.info("companion running (%s mode), journal %s", mode, journal.path)
         try:
@@ -131,11 +135,16 @@ DAMAGED_LINES = ("The saved-games file", "was damaged. It is", "kept beside it, 
                  "Recover its games:", "companion journal", "salvage (see the log)", "", "OK: continue")
 
 
-def show_damaged_journal(app: App) -> None:
+FOREIGN_LINES = ("The saved-games file", "is no companion", "journal. It is kept", "beside it, dated, and",
+                 "a new one started.", "Check [journal] path", "(see the log)", "", "OK: continue")
+
+
+def show_damaged_journal(app: App, foreign: bool = False) -> None:
     """A page over the home menu that stays until OK or BACK (a toast would be gone, or replaced by the roller's)."""
     from companion.ui.widgets import TextView
 
-    app.home.stack.append(("page", "Journal damaged", TextView(list(DAMAGED_LINES), top=0)))
+    title, lines = ("Not a journal", FOREIGN_LINES) if foreign else ("Journal damaged", DAMAGED_LINES)
+    app.home.stack.append(("page", title, TextView(list(lines), top=0)))
 
 
 def stack_file(path: Any) -> Any:

@@ -23,7 +23,7 @@ from companion.events import EntryEvent, Key, KeyEvent, RollEvent
 from companion.errors import JournalDamagedError
 from companion.journal.store import ChainBreak, GameRecord, Journal
 from companion.journal.guard import damaged_advice
-from companion.session import Session, decode_event, encode_event
+from companion.session import Session, decode_event, encode_event, snapshot
 
 log = logging.getLogger(__name__)
 
@@ -115,7 +115,12 @@ def replay(journal: Journal, record: GameRecord, cfg: Config, roller_connected: 
     session = Session(cls, seed=record.seed, presets=setup.get("names", ()), options=setup.get("options", {}),
                       sources=setup.get("sources", ("roller", "typed", "rng")),
                       roller_connected=roller_connected or (lambda: False))
-    rows, brk = journal.verified_inputs(record.id)
+    restored = snapshot.restore(journal, record.id, session) if str(journal.path) != ":memory:" else None
+    if restored is not None:  # the latest verified snapshot: only the inputs after it are read and replayed
+        session, at, digest = restored
+        rows, brk = journal.verified_from(record.id, at, digest)
+    else:
+        rows, brk = journal.verified_inputs(record.id)
     for n, t, text in rows:
         try:
             ev = decode_event(text)
@@ -129,12 +134,15 @@ def resume_verified(journal: Journal, record: GameRecord, cfg: Config, roller_co
         -> tuple[Session, GameRecord, str | None]:
     """Replay a saved game to play on. A damaged game is copied up to its last good input and the copy plays on
     (the damaged rows stay as they are); the third value is then the message saying so, else None."""
+    loss = journal.losses.get(record.id)
+    lost = f"{loss.message(journal.path)}; it plays on from there" if loss is not None else None
     session, brk = replay(journal, record, cfg, roller_connected)
     if brk is None:
-        return session, record, None
+        return session, record, lost
     rows = journal.verified_inputs(record.id)[0][:brk.n - 1]
     copy = journal.fork(record, brk.n - 1, rows)
-    return session, copy, f"{brk.message(journal.path)}; it plays on as game {copy.id}"
+    damage = f"{brk.message(journal.path)}; it plays on as game {copy.id}"
+    return session, copy, damage if lost is None else f"{lost}. {damage}"
 
 
 def new_record(journal: Journal, game: str, cfg: Config, seed: int | None) -> GameRecord:
@@ -232,12 +240,17 @@ def play(game: str, script: Path, *, seed: int | None = None, journal_path: Path
         if journal_path is not None and (problem := journal.quick_check()) is not None:
             damaged = True
             # never write into a file SQLite reports damaged: salvage copies what is readable into a new one
-            raise JournalDamagedError(f"the journal {journal_path} is damaged (SQLite's check: {problem}); "
+            lost = "".join(f"; {loss.message(journal_path)}" for loss in journal.losses.values())
+            raise JournalDamagedError(f"the journal {journal_path} is damaged (SQLite's check: {problem}){lost}; "
                                       f"{damaged_advice(journal_path)}")
         key = game_key(game, cfg)
         record = None
         if resume:  # the latest game of this kind, whatever became of it (an ended game stays ended)
             record = next((r for r in journal.games() if r.game == key and r.status != "damaged"), None)
+        if notify is not None:  # a game lost whole (its creation was in the damaged -wal) has no resume to say it
+            for gid, loss in journal.losses.items():
+                if record is None or gid != record.id:
+                    notify(loss.message(journal_path or ""))
         if record is None:
             record = new_record(journal, game, cfg, seed)
         session, record, damage = resume_verified(journal, record, cfg, roller_connected=lambda: True)
@@ -256,6 +269,7 @@ def play(game: str, script: Path, *, seed: int | None = None, journal_path: Path
             if ev is not None:
                 session.handle(ev, time.time(), time.monotonic())
                 journal.commit(record.id, session.n_inputs, encode_event(ev), [], session.summary())
+                snapshot.after_commit(journal, record.id, session)
                 if writer:  # the game-over screen, even when no press follows
                     writer.add(session)
 
@@ -275,6 +289,7 @@ def play(game: str, script: Path, *, seed: int | None = None, journal_path: Path
             if session.refused and notify is not None:  # what the table would have read on the screen
                 notify(f"{script.name} line {ln.line}: '{encode_event(ln.event)}' refused: {session.refused}")
             journal.commit(record.id, session.n_inputs, encode_event(ln.event), records, session.summary())
+            snapshot.after_commit(journal, record.id, session)
             if writer:
                 writer.add(session)
         flag_check()

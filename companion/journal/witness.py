@@ -1,0 +1,157 @@
+"""The journal's second witness of its head: ``<journal>.head``, the latest input number and chained hash of each
+recently written game, kept outside SQLite.
+
+Why: SQLite treats the frames of its write-ahead log after one with a bad checksum as never committed and drops
+them without a word (https://www.sqlite.org/fileformat2.html#walformat). Inputs live only in the ``-wal`` until the
+next checkpoint, so one flipped byte there would lose saved presses silently. The witness is written (and
+fdatasync'd) after each commit returns, so it never runs ahead of what SQLite was told to keep; at open the journal
+compares it with its own head and every missing input is reported with its number (see :func:`compare`).
+
+The file is two fixed 512-byte slots written in turn (sequence number, games as JSON, a BLAKE2b digest): a write cut
+off by a power cut spoils at most one slot and the other still holds the previous head. It is made once at its
+full size, so later writes never need free space (a full disk cannot stop it). It names the journal file's inode:
+a witness left beside a journal that was moved away and replaced does not speak for the new file.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+log = logging.getLogger(__name__)
+
+SLOT = 512
+MAGIC = b"SCHEAD1\n"
+KEEP = 6  #: the most recently written games it keeps (older games are long folded into the main file)
+
+
+@dataclass(frozen=True)
+class Head:
+    """What the witness saw last for one game."""
+
+    n: int  #: the latest input number committed
+    hash: str  #: that input's chained hash (the game's genesis hash when n == 0)
+
+
+@dataclass(frozen=True)
+class Loss:
+    """Inputs the witness saw committed that the journal no longer holds (or holds differently)."""
+
+    game: int
+    first: int  #: the first input missing
+    last: int  #: the last input the witness saw
+    kept: int  #: the inputs the journal still holds for the game (verified up to there)
+
+    @property
+    def count(self) -> int:
+        return self.last - self.first + 1
+
+    def message(self, path: Path | str) -> str:
+        span = f"input {self.first}" if self.first == self.last else f"inputs {self.first}..{self.last}"
+        gone = "the whole game" if self.kept == 0 and self.first == 1 else span
+        return (f"game {self.game} in {path}: {self.count} saved input{'s' * (self.count != 1)} lost ({gone}: the "
+                f"write-ahead log {Path(str(path) + '-wal').name} was damaged); the game is kept up to input "
+                f"{self.kept}")
+
+
+def witness_path(journal: Path) -> Path:
+    return journal.with_name(journal.name + ".head")
+
+
+def _encode(seq: int, inode: int, games: dict[int, Head]) -> bytes:
+    body = json.dumps({"seq": seq, "inode": inode, "games": {str(g): [h.n, h.hash] for g, h in games.items()}},
+                      separators=(",", ":")).encode()
+    body = MAGIC + len(body).to_bytes(4, "big") + body
+    digest = hashlib.blake2b(body, digest_size=16).digest()
+    if len(body) + len(digest) > SLOT:
+        raise ValueError("witness slot overflow")
+    return body + b"\0" * (SLOT - len(body) - len(digest)) + digest
+
+
+def _decode(raw: bytes) -> tuple[int, int, dict[int, Head]] | None:
+    if len(raw) != SLOT or not raw.startswith(MAGIC):
+        return None
+    if hashlib.blake2b(raw[:len(MAGIC) + 4 + int.from_bytes(raw[len(MAGIC):len(MAGIC) + 4], "big")],
+                       digest_size=16).digest() != raw[-16:]:
+        return None
+    size = int.from_bytes(raw[len(MAGIC):len(MAGIC) + 4], "big")
+    try:
+        doc = json.loads(raw[len(MAGIC) + 4:len(MAGIC) + 4 + size])
+        games = {int(g): Head(int(v[0]), str(v[1])) for g, v in doc["games"].items()}
+        return int(doc["seq"]), int(doc["inode"]), games
+    except (ValueError, KeyError, TypeError, IndexError):
+        return None
+
+
+def read(journal: Path) -> dict[int, Head] | None:
+    """The heads the witness holds for ``journal`` (None: no witness, or one written for another file)."""
+    path = witness_path(journal)
+    try:
+        with open(path, "rb") as f:
+            raw = f.read(2 * SLOT)
+        inode = os.stat(journal).st_ino
+    except OSError:
+        return None
+    slots = [s for s in (_decode(raw[:SLOT]), _decode(raw[SLOT:])) if s is not None]
+    if not slots:
+        log.warning("%s: both slots unreadable; the journal's head cannot be cross-checked this time", path)
+        return None
+    seq, owner, games = max(slots, key=lambda s: s[0])
+    return games if owner == inode else None
+
+
+class Witness:
+    """The writer: one per open journal, updated after every commit."""
+
+    def __init__(self, journal: Path, reported: set[int] = frozenset()) -> None:  # type: ignore[assignment]
+        self.path = witness_path(journal)
+        self.journal = journal
+        self.games: dict[int, Head] = {}
+        self.seq = 0
+        self.fd: int | None = None
+        try:
+            self.inode = os.stat(journal).st_ino
+            self.fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
+            raw = os.pread(self.fd, 2 * SLOT, 0)
+            slots = [s for s in (_decode(raw[:SLOT]), _decode(raw[SLOT:])) if s is not None]
+            if slots:
+                seq, owner, games = max(slots, key=lambda s: s[0])
+                self.seq = seq
+                if owner == self.inode:  # a loss reported at this open is not reported again
+                    self.games = {g: h for g, h in games.items() if g not in reported}
+            if len(raw) < 2 * SLOT:  # made at full size once: later writes need no free space
+                os.posix_fallocate(self.fd, 0, 2 * SLOT)
+                os.pwrite(self.fd, _encode(self.seq, self.inode, self.games) * 2, 0)
+                os.fdatasync(self.fd)
+        except OSError as e:
+            log.warning("cannot keep the journal's head witness %s (%s); inputs are saved, but damage to the "
+                        "write-ahead log could not be counted", self.path, e.strerror)
+            self.close()
+
+    def set(self, game: int, head: Head) -> None:
+        if self.fd is None:
+            return
+        self.games.pop(game, None)
+        self.games[game] = head  # the most recent last
+        while len(self.games) > KEEP:
+            self.games.pop(next(iter(self.games)))
+        self.seq += 1
+        try:
+            os.pwrite(self.fd, _encode(self.seq, self.inode, self.games), (self.seq % 2) * SLOT)
+            os.fdatasync(self.fd)
+        except OSError as e:
+            log.warning("cannot update the journal's head witness %s: %s", self.path, e.strerror)
+
+    def close(self) -> None:
+        if self.fd is not None:
+            try:
+                os.close(self.fd)
+            except OSError:
+                pass
+            self.fd = None
+
+
+__all__ = ["Head", "Loss", "Witness", "read", "witness_path"]
