@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import ast
 import sys
+from functools import lru_cache
 from pathlib import Path
 
 import pytest
@@ -51,9 +52,29 @@ GAME_MACHINES = tuple(f"fsm.{p.name}" for p in sorted((ROOT / "fsm").iterdir()) 
 WEB_FILES = sorted((ROOT / "companion" / "web").rglob("*.py"))
 
 
+#: the registry: it loads every game's machine by name (importlib), so an import of it is an import of a game
+REGISTRY = "companion.games"
+
+
+def is_game(m: str) -> bool:
+    return m == "companion.rules" or m.startswith("companion.rules.") or m == REGISTRY or \
+        m.startswith(REGISTRY + ".") or any(m == g or m.startswith(g + ".") for g in GAME_MACHINES)
+
+
 def game_imports(path: Path) -> list[str]:
-    return sorted(m for m in imports(path) if m == "companion.rules" or m.startswith("companion.rules.")
-                  or any(m == g or m.startswith(g + ".") for g in GAME_MACHINES))
+    return sorted(m for m in imports(path) if is_game(m))
+
+
+def reached(start: set[str], graph: dict[str, set[str]]) -> set[str]:
+    """Every project module importing ``start`` runs: the modules themselves and, through the module-level
+    import graph, what they import in turn."""
+    seen, todo = set(), [m for m in start if m in graph]
+    while todo:
+        m = todo.pop()
+        if m not in seen:
+            seen.add(m)
+            todo.extend(graph[m])
+    return seen
 
 
 @pytest.mark.parametrize("path", [pytest.param(p, id=p.name, marks=[pytest.mark.xfail(
@@ -63,11 +84,35 @@ def test_the_web_view_imports_no_game_rules_or_machine(path: Path) -> None:
     assert game_imports(path) == [], f"{path.relative_to(ROOT)} imports a game; read it from the snapshot"
 
 
+@pytest.mark.parametrize("path", [pytest.param(p, id=p.name, marks=[pytest.mark.xfail(
+    strict=True, reason="removed by #23")] if p.name == "chess.py" else []) for p in WEB_FILES])
+def test_the_web_view_reaches_no_game_through_another_module(path: Path) -> None:
+    """Not through a shared module either (``companion.records.chess`` imports the chess engine)."""
+    graph = import_graph()
+    through = sorted(m for m in reached(module_level_imports(path, set(graph)), graph) if is_game(m))
+    assert through == [], f"{path.relative_to(ROOT)} reaches a game's rules or machine: {through[:5]}"
+
+
+def test_rules_and_fsm_reach_no_hw_through_another_module() -> None:
+    graph = import_graph()
+    bad = {}
+    for p in (p for d in WALLED for p in d.rglob("*.py")):
+        hw = sorted(m for m in reached(module_level_imports(p, set(graph)), graph) if m == "hw" or m.startswith("hw."))
+        if hw:
+            bad[str(p.relative_to(ROOT))] = hw[:3]
+    assert bad == {}
+
+
 def test_a_web_import_of_a_game_would_be_caught(tmp_path: Path) -> None:
     bad = tmp_path / "bad.py"
     bad.write_text("def f():\n    from fsm.society.machine import SocietyGame\n    import companion.rules.sovereign\n")
     assert game_imports(bad) == ["companion.rules.sovereign", "fsm.society.machine",
                                  "fsm.society.machine.SocietyGame"]
+    bad.write_text("from companion import games\n")  # the registry loads the games
+    assert game_imports(bad) == ["companion.games"]
+    graph = {"companion.web.x": {"companion.records.chess"}, "companion.records.chess": {"companion.rules.chess"},
+             "companion.rules.chess": set()}
+    assert [m for m in reached({"companion.web.x"}, graph) if is_game(m)] == ["companion.rules.chess"]
 
 
 # ------------------------------------------------------------------ the seams cut in issue 28
@@ -146,6 +191,7 @@ def module_level_imports(path: Path, known: set[str], root: Path = ROOT) -> set[
     return found
 
 
+@lru_cache(maxsize=1)  # the tree does not change during a run; read it once (do not mutate the result)
 def import_graph() -> dict[str, set[str]]:
     files = {module_name(p): p for pkg in PACKAGES for p in (ROOT / pkg).rglob("*.py")}
     known = set(files)

@@ -148,3 +148,29 @@ def test_the_phone_opens_the_manual_from_the_games_view(tmp_path: Path, phone: A
         WebDriverWait(phone, 10, 0.05).until(lambda d: d.find_element(By.ID, "manual-link").is_displayed())
         if SHOTS.is_dir():
             phone.save_screenshot(str(SHOTS / "table-with-manual-link-390x844.png"))
+
+
+def test_table_cells_carry_their_column_names() -> None:
+    html = render('| key | TOML `[clock]` | what "it" does |\n|---|---|---|\n| `a` | <b>x</b> |  |\n')
+    assert '<td data-label="key"><code>a</code></td>' in html
+    assert '<td data-label="TOML [clock]">&lt;b&gt;x&lt;/b&gt;</td>' in html
+    assert '<td data-label="what &quot;it&quot; does"></td>' in html
+
+
+def test_every_manuals_tables_read_on_a_phone(tmp_path: Path, phone: Any) -> None:
+    """At 390 px a table's rows are cards: each cell as wide as the manual's text, so no word breaks letter by
+    letter in a squeezed column, and nothing scrolls sideways (review of issue 28: "sudd/en 600", "ke/y")."""
+    with LiveTable(tmp_path, game="sovereign") as t:
+        tables = 0
+        for name in sorted(manual_names()):
+            phone.get(f"http://127.0.0.1:{t.port}/manual/{name}")
+            narrow = phone.execute_script("""
+                const text = document.querySelector('article.manual').clientWidth;
+                return [...document.querySelectorAll('article.manual td')]
+                  .filter(td => td.textContent.trim() && td.getBoundingClientRect().width < text * 0.8)
+                  .map(td => td.textContent.slice(0, 30));""")
+            assert narrow == [], f"{name}: table cells squeezed on a phone: {narrow[:5]}"
+            widths = phone.execute_script("return [document.documentElement.scrollWidth, window.innerWidth]")
+            assert widths == [390, 390], f"{name}: the page scrolls sideways on a phone: {widths}"
+            tables += phone.execute_script("return document.querySelectorAll('article.manual table').length")
+        assert tables >= 5  # the manuals do have tables to look at

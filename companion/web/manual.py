@@ -49,7 +49,28 @@ def _markdown() -> MarkdownIt:
                         child.attrSet("href", f"/manual/{m[1]}{m[2] or ''}")
 
     md.core.ruler.push("manual_anchors_and_links", anchors_and_links)
+    md.core.ruler.push("manual_table_labels", table_labels)
     return md
+
+
+def table_labels(state: Any) -> None:
+    """Each table cell gets its column's name (``data-label``): on a phone the stylesheet shows a table's rows as
+    cards, each cell under its name, instead of columns squeezed until words break letter by letter."""
+    names: list[str] = []
+    column = 0
+    tokens = state.tokens
+    for i, tok in enumerate(tokens):
+        if tok.type == "thead_open":
+            names = []
+        elif tok.type == "tr_open":
+            column = 0
+        elif tok.type in ("th_open", "td_open") and i + 1 < len(tokens):
+            if tok.type == "th_open":
+                names.append("".join(c.content for c in tokens[i + 1].children or () if c.type in
+                                     ("text", "code_inline")).strip())
+            elif column < len(names) and names[column]:
+                tok.attrSet("data-label", names[column])
+            column += 1
 
 
 @lru_cache(maxsize=16)
