@@ -77,15 +77,13 @@ def reached(start: set[str], graph: dict[str, set[str]]) -> set[str]:
     return seen
 
 
-@pytest.mark.parametrize("path", [pytest.param(p, id=p.name, marks=[pytest.mark.xfail(
-    strict=True, reason="removed by #23")] if p.name == "chess.py" else []) for p in WEB_FILES])
+@pytest.mark.parametrize("path", [pytest.param(p, id=p.name) for p in WEB_FILES])
 def test_the_web_view_imports_no_game_rules_or_machine(path: Path) -> None:
     assert GAME_MACHINES and "fsm.sovereign_chess" in GAME_MACHINES
     assert game_imports(path) == [], f"{path.relative_to(ROOT)} imports a game; read it from the snapshot"
 
 
-@pytest.mark.parametrize("path", [pytest.param(p, id=p.name, marks=[pytest.mark.xfail(
-    strict=True, reason="removed by #23")] if p.name == "chess.py" else []) for p in WEB_FILES])
+@pytest.mark.parametrize("path", [pytest.param(p, id=p.name) for p in WEB_FILES])
 def test_the_web_view_reaches_no_game_through_another_module(path: Path) -> None:
     """Not through a shared module either (``companion.records.chess`` imports the chess engine)."""
     graph = import_graph()
