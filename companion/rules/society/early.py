@@ -1,6 +1,6 @@
 """The start of a Society turn (revolutions, peace), phase 1 espionage and phase 2 trade.
 
-Two readings of the text decided here (docs/pending/issue-24.md quotes them):
+Two readings of the text decided here (the Society manual, companion/manuals/society.md, quotes them):
 
 - Spies sent at each other cancel one for one: "Should two players send spies at each other, regardless of phase
   targeted, neither spy gets through" speaks of one spy on each side, and the CHANGE on defending spies ("will only
