@@ -14,8 +14,8 @@ CASES = {
     "long_line": (START + "x" * 100_000 + "\n", "line 3"),
     "long_castling": (START + "O-O" + "-O" * 50_000 + "@g1\n", "line 3"),
     "long_marks": (START + "wPh5-h6" + "=Q" * 30_000 + "\n", "line 3"),
-    # a second game pasted after the first one's result: its moves are not the first game's
-    "after_result": (START + "wPh5-h6\nreject\n*\n\nwPh5-h6\n", "line 7"),
+    # a second game pasted after the first one's result: its moves (legal here too) are not the first game's
+    "after_result": (START + "wPh5-h6\nreject\n*\n\nbK=red\n", "line 7"),
     "after_result_royale": ('[Game "Sovereign Chess Royale"]\n\n*\nwPi2-i4\n', "line 4"),
 }
 
