@@ -59,12 +59,16 @@ class _Lines:
     moves: list[tuple[int, str]]
 
 
-def _lines(text: str, is_result: Callable[[str], bool]) -> _Lines:
+def _lines(text: str, is_result: Callable[[str], bool], name: str) -> _Lines:
     out = _Lines({}, None, [])
+    ended = 0  #: the line of the result, which ends the game: a move after it is another game's
     for i, raw in enumerate(text.splitlines(), 1):
         line = raw.split("#", 1)[0].strip()
         if not line or is_result(line):
+            ended = ended or (i if line else 0)
             continue
+        if ended and not _HEADER.match(line):
+            raise RecordError(f"{name} line {i}: a move after the result on line {ended}: one game per file")
         m = _HEADER.match(line)
         if m:
             out.headers[m.group(1)] = m.group(2)
@@ -88,7 +92,7 @@ def _start(make: Callable[[str], G], rec: _Lines, name: str) -> G | None:
 
 def replay(text: str, start: str = START, name: str = "record") -> Replayed:
     """Play a record (or a plain list of moves) from ``start``. Raises :class:`RecordError` naming the line."""
-    rec = _lines(text, lambda line: line in RESULTS)
+    rec = _lines(text, lambda line: line in RESULTS, name)
     game = _start(SovereignChess, rec, name)
     if game is None:
         game = SovereignChess(start)
@@ -117,7 +121,8 @@ def osc_record(text: str) -> str:
     """A 2-player record (the companion's notation or OpenSovereignChess's) rewritten in OpenSovereignChess's:
     the same headers (``Notation`` says which), the same moves and result."""
     done = replay(text)
-    start = _start(SovereignChess, _lines(text, lambda line: line in RESULTS), "record") or SovereignChess(START)
+    rec = _lines(text, lambda line: line in RESULTS, "record")
+    start = _start(SovereignChess, rec, "record") or SovereignChess(START)
     results = [line.strip() for line in text.splitlines() if line.strip() in RESULTS]
     headers = {**done.headers, "Notation": "OpenSovereignChess"}
     return record_text(headers, to_osc(done.moves, start), results[-1] if results else None)
@@ -142,7 +147,7 @@ class RoyaleReplayed:
 def replay_royale(text: str, start: str | None = None, name: str = "record") -> RoyaleReplayed:
     """Play a Royale record (or a plain list of moves) from ``start`` (None: the Royale start) or the record's
     ``Start`` header. Raises :class:`RecordError` naming the line."""
-    rec = _lines(text, lambda line: line == "*" or bool(_ROYALE_RESULT.match(line)))
+    rec = _lines(text, lambda line: line == "*" or bool(_ROYALE_RESULT.match(line)), name)
     game = _start(SovereignChessRoyale, rec, name)
     if game is None:
         try:

@@ -17,6 +17,7 @@ from __future__ import annotations
 import re
 
 from companion.rules.sovereign_chess import ChessError, SovereignChess
+from companion.rules.sovereign_chess.errors import quoted
 from companion.rules.sovereign_chess.moves import Move, MoveKind
 from companion.rules.sovereign_chess.squares import square_name
 
@@ -51,7 +52,8 @@ def companion_text(game: SovereignChess, text: str) -> str:
     m = _CASTLE.match(bare)
     if m is None:
         if bare.startswith("O-O"):
-            raise ChessError(f"'{text}': castling is O-O@ or O-O-O@ and the king's square, a1 to p16 (O-O-O@h1)")
+            raise ChessError(f"{quoted(text)}: castling is O-O@ or O-O-O@ and the king's square, a1 to p16 "
+                             "(O-O-O@h1)")
         return bare
     ours = f"O-O@{m.group(2)}"
     try:

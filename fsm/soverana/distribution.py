@@ -23,13 +23,18 @@ class DistributionPhase(SoveranaCore):
             parts.append(f"{dist['extras']} from events")
         return " + ".join(parts)
 
+    def _untouched(self) -> list[str]:
+        """The departments the mayor has not handed anything yet (a 0 given on purpose counts as handed)."""
+        dist = self.data["dist"]
+        done = dist.get("set", [])
+        return [d for d in R.DEPARTMENTS if not dist["given"][d] and d not in done]
+
     def _suggest(self, dept: str) -> int:
         """What a department already has, else an even split of what is left among the departments given
         nothing yet (rounded up, so OK on each in turn hands out the whole pool: 20 over six is 4, 4, 3, 3, 3, 3)."""
-        given = self.data["dist"]["given"]
-        if given[dept]:
-            return int(given[dept])
-        untouched = [d for d in R.DEPARTMENTS if not given[d]]
+        untouched = self._untouched()
+        if dept not in untouched:
+            return int(self.data["dist"]["given"][dept])
         return -(-self.pool_left() // max(1, len(untouched)))
 
     def _ask_distribution(self) -> Prompt:
@@ -42,7 +47,7 @@ class DistributionPhase(SoveranaCore):
                 lo=0, hi=int(dist["given"][d]) + left, default=self._suggest(d), player=self.mayor)
         opts = [Option(d, f"{short_dept(d)} {self.res(d)} +{dist['given'][d]}") for d in R.DEPARTMENTS]
         opts.append(Option("done", "Done", enabled=left == 0, hint=f"{left} still to hand out"))
-        default = "done" if left == 0 else next((d for d in R.DEPARTMENTS if not dist["given"][d]), R.DEPARTMENTS[0])
+        default = "done" if left == 0 else next(iter(self._untouched()), R.DEPARTMENTS[0])
         return Choice(title="Distribution", lines=lines(
             f"Left {left} of {dist['pool']}" + (" (the most)" if dist["capped"] else ""),
             self._pool_line(), f"Mayor {self.mayor_name()} hands out"),
@@ -52,6 +57,7 @@ class DistributionPhase(SoveranaCore):
         dist = self.data["dist"]
         if self.step == "give":
             dist["given"][self.ctx["dept"]] = int(value)
+            dist.setdefault("set", []).append(self.ctx["dept"])  # handed, even a 0
             self.set_step("hub")
             return
         if value != "done":

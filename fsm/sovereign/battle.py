@@ -11,8 +11,7 @@ from companion.rules.sovereign.units import Fighter
 from fsm.prompts import Choice, Dice, MultiSelect, Option, Prompt
 
 from fsm.sovereign import battle_setup as bs
-from fsm.screen_text import clip as clip_px
-from fsm.screen_text import fits, squeeze, title_room
+from fsm.screen_text import fits, title_room
 from fsm.sovereign.common import BACK, clip, count_units, pl, short, use_bonus
 from fsm.sovereign.battle_setup import bt, fighters, seat_of
 
@@ -70,15 +69,19 @@ def screen_lines(g: "SovereignGame") -> tuple[str, ...]:
 
 
 def _title(g: "SovereignGame") -> str:
-    """Who fights whom, attacker first, and the roll to come, measured beside the attacker's name tag; when the names
-    do not fit there, "Battle 1: roll 2" (:func:`_fighters_line` then names them); once one army is gone, who won."""
+    """Who fights whom, attacker first, and the roll to come, measured beside the attacker's name tag; once one army
+    is gone, who won. When the names do not fit there the title gets shorter ("Battle 1: roll 2", "Roll 2";
+    "Bob won", "Battle 1 over") and never cut: :func:`_fighters_line` then names them in full."""
     b = bt(g)
-    tag = g.player_name(b["attacker"])
+    room = title_room(g.player_name(b["attacker"]))
+    no, roll = b["no"], b["rolls"] + 1
     won = _over(b)
     if won is not None:
-        return squeeze("{} won battle " + str(b["no"]), g.player_name(seat_of(b, won)), title_room(tag))
-    text = _names_title(g, b)
-    return text if fits(text, title_room(tag)) else f"Battle {b['no']}: roll {b['rolls'] + 1}"
+        name = g.player_name(seat_of(b, won))
+        tries = [f"{name} won battle {no}", f"{name} won B{no}", f"{name} won", f"Battle {no} over", f"B{no} over"]
+    else:
+        tries = [_names_title(g, b), f"Battle {no}: roll {roll}", f"B{no}: roll {roll}", f"Roll {roll}"]
+    return next((t for t in tries if fits(t, room)), tries[-1])
 
 
 def _names_title(g: "SovereignGame", b: dict[str, Any]) -> str:
@@ -86,11 +89,18 @@ def _names_title(g: "SovereignGame", b: dict[str, Any]) -> str:
 
 
 def _fighters_line(g: "SovereignGame") -> tuple[str, ...]:
-    """The fighters' names as a context line, when the title has no room for them."""
+    """The fighters' names (or the winner's) in full as context lines, when the title has no room for them."""
     b = bt(g)
-    if _over(b) is not None or fits(_names_title(g, b), title_room(g.player_name(b["attacker"]))):
+    won = _over(b)
+    title = _title(g)
+    if won is not None:
+        name = g.player_name(seat_of(b, won))
+        return () if title.startswith(f"{name} won") else (f"{name} won",)
+    if title == _names_title(g, b):
         return ()
-    return (clip_px(f"{g.player_name(b['attacker'])} v {g.player_name(b['defender'])}"),)
+    att, dfn = g.player_name(b["attacker"]), g.player_name(b["defender"])
+    # two lines only for the longest names; the second then reads on under the attacker's name tag
+    return (f"{att} v {dfn}",) if fits(f"{att} v {dfn}") else (att, f"v {dfn}")
 
 
 def _over(b: dict[str, Any]) -> Side | None:

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 from companion.rules.sovereign import techs as rt
 from companion.rules.sovereign.scoring import MAX_CITY
 from fsm.prompts import Choice, Option, Prompt
+from fsm.screen_text import plural
 
 from fsm.sovereign.cities import new_city
 from fsm.sovereign.common import BACK, clip, gain_tech, held, holdings, pl, short, warn_box
@@ -76,7 +77,7 @@ def prompt(g: "SovereignGame") -> Prompt:
         return Choice(title="Capture from", player=seat, options=opts, back=BACK, default=first)
     victim = int(sub["from"])
     if step == "city":
-        opts = tuple(Option(str(i), f"{c['name']}: {c['tiles']} tiles") for i, c in enumerate(pl(g, victim)["cities"]))
+        opts = tuple(Option(str(i), f"{c['name']}: {plural(c['tiles'], 'tile')}") for i, c in enumerate(pl(g, victim)["cities"]))
         return Choice(title="Captured city", lines=(f"of {short(g, victim, 16)}",), player=seat, options=opts,
                       back=BACK, default=opts[0].key)
     city = pl(g, victim)["cities"][int(sub["city"])]
@@ -95,7 +96,7 @@ def prompt(g: "SovereignGame") -> Prompt:
         return Choice(title="Take which tech?", lines=(f"from {short(g, victim, 16)}",), player=seat, options=opts,
                       back=BACK, default=opts[0].key)
     mine = pl(g, seat)["cities"]
-    opts = tuple(Option(str(i), f"{mine[i]['name']}: {mine[i]['tiles']} tiles") for i in _targets(g))
+    opts = tuple(Option(str(i), f"{mine[i]['name']}: {plural(mine[i]['tiles'], 'tile')}") for i in _targets(g))
     return Choice(title="Stolen tile onto", player=seat, options=opts, back=BACK, default=opts[0].key)
 
 
@@ -137,12 +138,12 @@ def _capture(g: "SovereignGame", tech: str | None, onto: int | None) -> None:
     who, loser = g.player_name(seat), g.player_name(victim)
     g.data["sub"] = None
     taken = new_city(g, seat, int(c["tiles"]))
-    g.note(f"{who} captures {loser}'s {c['name']} ({c['tiles']} tiles) as {taken['name']}")
+    g.note(f"{who} captures {loser}'s {c['name']} ({plural(c['tiles'], 'tile')}) as {taken['name']}")
     if onto is not None:
         dest = p["cities"][onto]
         taken["tiles"] -= 1
         dest["tiles"] += 1
-        g.note(f"{who} steals a tile of it onto {dest['name']} ({dest['tiles']} tiles)")
+        g.note(f"{who} steals a tile of it onto {dest['name']} ({plural(dest['tiles'], 'tile')})")
     if taken["tiles"] > 1:
         taken["tiles"] -= 1
         g.note(f"{loser} removes a tile of it: {taken['tiles']} left")

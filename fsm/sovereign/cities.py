@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING, Any
 
 from companion.rules.sovereign.scoring import MAX_CITY
 from fsm.prompts import Choice, Option, Prompt
+from fsm.screen_text import plural
 
 from fsm.sovereign.common import BACK, clip, pl, short, tiles
 
@@ -26,13 +27,13 @@ def prompt(g: "SovereignGame") -> Prompt:
     step = sub["step"]
     active = g.active_seat()
     if step == "player":
-        who = tuple(Option(str(s), f"{short(g, s, 12)}: {tiles(pl(g, s))} tiles") for s in g.seats)
+        who = tuple(Option(str(s), f"{short(g, s, 12)}: {plural(tiles(pl(g, s)), 'tile')}") for s in g.seats)
         return Choice(title="Whose cities?", lines=("Adjust to the board.",), player=active, options=who, back=BACK,
                       default=str(active))
     seat = int(sub["seat"])
     p = pl(g, seat)
     if step == "city":
-        found = [Option(str(i), f"{c['name']}: {c['tiles']} tiles") for i, c in enumerate(p["cities"])]
+        found = [Option(str(i), f"{c['name']}: {plural(c['tiles'], 'tile')}") for i, c in enumerate(p["cities"])]
         found.append(Option("new", "New city (1 tile)"))
         return Choice(title="Cities", lines=(f"of {short(g, seat, 16)}",), player=active, options=tuple(found),
                       back=BACK, default=found[0].key)
@@ -42,7 +43,7 @@ def prompt(g: "SovereignGame") -> Prompt:
                 Option("remove", "-1 tile", enabled=c["tiles"] > 1, hint="the central tile goes last: Remove city"),
                 Option("raze", "Remove city"),
                 Option("done", "Done"))
-        return Choice(title=c["name"], lines=(f"of {short(g, seat, 12)}: {c['tiles']} tiles",),
+        return Choice(title=c["name"], lines=(f"of {short(g, seat, 12)}: {plural(c['tiles'], 'tile')}",),
                       player=active, options=opts, back=BACK, default="done")
     raise RuntimeError(f"invariant: no cities step {step!r}")
 

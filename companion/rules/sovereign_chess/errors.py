@@ -16,3 +16,11 @@ class MoveTextError(ChessError):
 
 class IllegalMoveError(ChessError):
     """A well-formed move that the rules do not allow in this position."""
+
+
+QUOTE_MAX = 40  #: characters of a bad input an error quotes: a line of any length stays one short line
+
+
+def quoted(text: str) -> str:
+    """``text`` quoted for an error message, cut to :data:`QUOTE_MAX` characters with "…" when longer."""
+    return repr(text if len(text) <= QUOTE_MAX else text[:QUOTE_MAX] + "…")

@@ -19,7 +19,7 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass
 
-from companion.rules.sovereign_chess.errors import MoveTextError
+from companion.rules.sovereign_chess.errors import MoveTextError, quoted
 from companion.rules.sovereign_chess.position import KIND_CASTLE, KIND_DEFECT, KIND_NORMAL, pack
 from companion.rules.sovereign_chess.squares import COLOUR_LETTERS, FILES, Colour, Role, parse_square, square_name
 
@@ -111,7 +111,7 @@ class _Reader:
 
     def fail(self, what: str) -> MoveTextError:
         got = repr(self.text[self.i]) if self.i < len(self.text) else "the end"
-        return MoveTextError(f"move {self.text!r}: expected {what} at character {self.i + 1}, got {got}")
+        return MoveTextError(f"move {quoted(self.text)}: expected {what} at character {self.i + 1}, got {got}")
 
     def take(self, allowed: str, what: str) -> str:
         if self.i < len(self.text) and self.text[self.i] in allowed:
