@@ -69,7 +69,7 @@ class App:
         self.record = record
         self.session.pair_hook = self.open_pairing
         self.session.restart_clock(self.clock())  # the time the companion was off is not charged
-        self.session.ended = self.session.closed = False  # the replay re-ends it; resuming means playing on
+        self.session.ended = self.session.closed = self.session.left = False  # resuming means playing on
         if damage is not None:  # the copy plays on from the last good input; the log has the whole line
             log.error("%s", damage)
             self.session.toast = f"Journal damaged: replayed to input {self.session.n_inputs}"
@@ -167,9 +167,9 @@ class App:
         elif latest is not None:
             self.resume(latest)
 
-    def leave_game(self) -> None:
+    def leave_game(self, to_list: str | None = None) -> None:
         self.session, self.record = None, None
-        self.home.reset()
+        self.home.reset(to_list)
 
     # ------------------------------------------------------------------ one event
     def dispatch(self, ev: Event) -> None:
@@ -214,7 +214,8 @@ class App:
             return
         if isinstance(ev, (KeyEvent, RollEvent)) and self.idle.wake():
             self._send_contrast()
-            if isinstance(ev, KeyEvent):  # the press only wakes the screen: not an input, not journaled
+            if isinstance(ev, KeyEvent):  # the press only wakes the screen: not an input, not journaled; it says so
+                self._new_toast = self.session is not None and self.session.woken()
                 self.draw()
                 return
         self.stats.inputs += 1
@@ -243,8 +244,8 @@ class App:
             if s.status != rec.status:  # both ways: undo out of game over makes it active again
                 self.journal.set_status(rec.id, s.status, s.summary())
                 self.record = self.journal.game(rec.id)
-            if s.ended or s.closed:
-                self.leave_game()
+            if s.ended or s.closed or s.left:  # BACK before the game began: the game list again, on that game
+                self.leave_game(rec.game if s.left else None)
         elif isinstance(ev, RollEvent):
             self.journal.record_rolls([RollRecord(ev.roller, "roller", ev.die, v, None, "unrequested")
                                        for v in ev.values])

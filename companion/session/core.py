@@ -18,7 +18,7 @@ from fsm.prompts import Dice, InvalidAnswer, Prompt, Random, SecretVote, validat
 
 from companion.events import AnswerEvent, EntryEvent, Key, RollEvent
 from companion.journal.store import RollRecord
-from companion.session.history import ActionGroup, Overlay, describe
+from companion.session.history import ActionGroup, Overlay, describe, point_at, round_trip
 from companion.events import ClockEvent, KeyEvent
 from companion.session.inputs import EventIn, encode_event
 from companion.session.timekeeper import Timekeeper
@@ -69,6 +69,7 @@ class SessionCore:
         self._now: float | None = None  #: the app's monotonic time of the input being handled; None when replaying
         self.ended = False  #: the table ended the game from the menu
         self.closed = False  #: OK on the game-over screen: back to the main menu
+        self.left = False  #: BACK before the game began: back to the game list (the record is kept, hidden)
         self._t = 0.0
         self._records: list[RollRecord] = []
         self._dice_ctx = DiceContext(self.sources, lambda: self.roller_connected(), self._rng_values)
@@ -221,7 +222,11 @@ class SessionCore:
             self.toast = "The game is over: OK for the main menu"
             return
         if not self.undo_stack:
-            self.toast = "Nothing before this screen"
+            if self.game is None:  # nothing of the game yet: a wrong pick goes back to the game list
+                self.left = True
+                self.toast = "Back to the game list"
+            else:
+                self.toast = "Nothing before this screen"
             return
         views = self.game.views() if self.game is not None else []
         if self.prompt().board is not None and views:  # a board game's first page (the control map) is near
@@ -284,10 +289,13 @@ class SessionCore:
             self.screen = self._new_screen()
             raise
         group.rolled = bool(group.dice) or any(auto for _v, auto in group.answers)
-        self.undo_stack.append((before, group))
+        came_from = round_trip(self.undo_stack, group, self.prompt().title, self._snapshot)
+        if came_from is None:
+            self.undo_stack.append((before, group))
         self.redo_stack.clear()
         self.prompt_seq += 1
         self.screen = self._new_screen()
+        point_at(self.screen, came_from)
         self._announce(self.game.data.get("log", [])[0 if game_before is None else log_before:]
                        if self.game is not None else [])
         self._follow_clock()
@@ -369,6 +377,7 @@ class SessionCore:
         self.action_log.append({"t": self._t, "undo": group.title})
         self.prompt_seq += 1
         self.screen = self._new_screen()
+        point_at(self.screen, (group.answers[0][0],) if group.answers else None)
         self._follow_clock()
         return f"Undone: {group.what or group.title}"
 

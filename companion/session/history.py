@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 from fsm.prompts import Dice, Prompt, SecretVote
 
+from companion.ui.prompt_screens import ChoiceScreen, NumberScreen
 from companion.ui.widgets import Item, ListWidget
 
 
@@ -60,3 +61,39 @@ def describe(prompt: Prompt, value: Any, names: Sequence[str]) -> str:
         what = prompt.title
     who = names[prompt.player - 1] if prompt.player is not None and 0 < prompt.player <= len(names) else ""
     return f"{who}: {what}" if who else what
+
+
+def round_trip(undo_stack: list[tuple[Any, ActionGroup]], group: ActionGroup, title: str,
+               snapshot: Callable[[], Any], depth: int = 24) -> tuple[Any] | None:
+    """An answer (``group``, not rolled) that brought the player back to a screen of their own step exactly as it was
+    (out of a submenu by its BACK or Done with nothing changed): the steps since are dropped from ``undo_stack``, so
+    BACK there goes on to the screen before it instead of into the submenu again (no BACK ping-pong). Returns (the
+    answer given on that screen,) to put the cursor back on; None when the answer is a step of its own."""
+    if group.rolled:
+        return None
+    now = None
+    for i in range(len(undo_stack) - 1, max(-1, len(undo_stack) - 1 - depth), -1):
+        snap, g = undo_stack[i]
+        if g.rolled or g.player != group.player:
+            return None
+        if g.title != title:
+            continue
+        now = now or snapshot()
+        if snap[0] != now[0]:  # the game began since: not a way back
+            return None
+        if snap[1] == now[1] and (snap[0] == "setup" or snap[2] is now[2]):
+            del undo_stack[i:]
+            return (g.answers[0][0],) if g.answers else None
+    return None
+
+
+def point_at(screen: Any, came_from: tuple[Any] | None) -> None:
+    """After BACK or Done the cursor stands on the entry the player came from, and a number BACK returns to shows
+    the value typed there (a plain choice or number only: a secret ballot never shows an earlier vote)."""
+    if came_from is None:
+        return
+    value = came_from[0]
+    if type(screen) is ChoiceScreen and isinstance(value, str):
+        screen.list.move_to(value)
+    elif type(screen) is NumberScreen and isinstance(value, int) and screen.spin.lo <= value <= screen.spin.hi:
+        screen.spin.value = value

@@ -12,8 +12,18 @@ from companion.ui.draw import new_frame, title_bar
 from companion.ui.widgets import ANNOUNCE_LINES, ANNOUNCE_MORE, draw_lines, draw_toast
 
 
+WOKEN = "Screen back: that press did nothing else"  #: the toast after a press that only woke the screen
+
+
 class SessionOutput(SessionCore):
     """Part of :class:`companion.session.Session`."""
+
+    def woken(self) -> bool:
+        """A press only woke the screen (from the glance view, dimmed or dark): say so, unless a message is up."""
+        if self.toast:
+            return False
+        self.toast, self.toast_sticky = WOKEN, False
+        return True
 
     def private_screen(self) -> bool:
         """The OLED shows an open secret ballot (no menu over it): for the voter's eyes only, never mirrored."""
@@ -87,7 +97,10 @@ class SessionOutput(SessionCore):
 
     @property
     def status(self) -> str:
-        """The journal's status for this game: "ended" (from the menu), "finished" (game over) or "active"."""
+        """The journal's status for this game: "ended" (from the menu), "finished" (game over), "hidden" (left by
+        BACK before it began: kept in the journal, not offered to Resume) or "active"."""
+        if self.left:
+            return "hidden"
         if self.ended:
             return "ended"
         return "finished" if self.game is not None and self.game.is_over else "active"

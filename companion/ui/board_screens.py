@@ -15,7 +15,7 @@ from fsm.prompts import BoardView, Choice, Info, Option
 from companion.events import Key
 from companion.session.timekeeper import draw_time, time_width
 from companion.ui.board import CELL, paste_board
-from companion.ui.draw import HEIGHT, ROW, WIDTH, font, new_frame, text_row
+from companion.ui.draw import HEIGHT, ROW, WIDTH, focus, font, new_frame, text_row
 from companion.ui.prompt_screens import PromptScreen
 from companion.ui.widgets import Back, Done, Outcome, Toast
 
@@ -135,6 +135,9 @@ class BoardChoiceScreen(PromptScreen):
         self._static: tuple[Any, Image.Image] | None = None
         self._slots: list[tuple[int, bool]] = []
 
+    def part_way(self) -> bool:
+        return bool(self.paths.chosen)
+
     def set_clock(self, rows: list[tuple[str, str, bool]], paused: bool) -> None:
         self.clock, self.paused = rows, paused
 
@@ -187,6 +190,8 @@ class BoardChoiceScreen(PromptScreen):
             self._slots = self._draw_static(sd)
             self._static = (key, img)
         d.bitmap((0, 0), self._static[1], fill=1)
+        if self.paths.labels():  # the step OK takes, at the bottom of the text half
+            focus(d, HEIGHT - ROW, HEIGHT, TEXT_X, WIDTH)
         for (y, running), (_name, shown, _r) in zip(self._slots, self.shown_clock()):
             draw_time(d, WIDTH - 2, y, shown, fill=0 if running else 1)
 
