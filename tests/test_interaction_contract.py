@@ -115,13 +115,15 @@ def test_the_check_catches_a_toast_over_the_cursor(pieces: Pieces, monkeypatch: 
 
 
 def test_the_check_catches_back_ping_pong(monkeypatch: pytest.MonkeyPatch) -> None:
-    """With the round trip no longer dropped from the undo history (the old way), BACK from Sovereign's Chain's
-    Abilities menu goes into New event and out again forever: caught."""
+    """With BACK undoing just the last step again (the old way: no round trip dropped from the undo history, no
+    submenu left by its BACK taken back with the step that entered it), BACK from Sovereign's Chain's Abilities menu
+    goes into New event and out again forever: caught."""
     from companion.session import core
 
     s = chain_abilities_after_event()
     assert back_loop(s) is None
     monkeypatch.setattr(core, "round_trip", lambda *a, **k: None)
+    monkeypatch.setattr(core, "back_span", lambda stack, player, who: (1, ""))
     s = chain_abilities_after_event()
     err = back_loop(s)
     assert err is not None and "Abilities -> New event (E) -> Abilities" in err, err

@@ -18,7 +18,7 @@ from fsm.prompts import Dice, InvalidAnswer, Prompt, Random, SecretVote, validat
 
 from companion.events import AnswerEvent, EntryEvent, Key, RollEvent
 from companion.journal.store import RollRecord
-from companion.session.history import ActionGroup, Overlay, describe, point_at, round_trip
+from companion.session.history import ActionGroup, Overlay, back_span, describe, point_at, round_trip
 from companion.events import ClockEvent, KeyEvent
 from companion.session.inputs import EventIn, encode_event
 from companion.session.timekeeper import Timekeeper
@@ -70,6 +70,7 @@ class SessionCore:
         self.ended = False  #: the table ended the game from the menu
         self.closed = False  #: OK on the game-over screen: back to the main menu
         self.left = False  #: BACK before the game began: back to the game list (the record is kept, hidden)
+        self._map_seq = -1  #: the prompt BACK last opened a board game's control map on
         self._t = 0.0
         self._records: list[RollRecord] = []
         self._dice_ctx = DiceContext(self.sources, lambda: self.roller_connected(), self._rng_values)
@@ -217,28 +218,25 @@ class SessionCore:
 
     def _back(self) -> None:
         """BACK on a screen that has no back of its own: to the previous screen, when that was a step of the same
-        player's and no dice were rolled since; otherwise say why not."""
+        player's and no dice were rolled since (out of a submenu left by its own BACK too: ``back_span``); before the
+        game began, from its first setup screen, back to the game list; otherwise say why not."""
         if self._game_over:
             self.toast = "The game is over: OK for the main menu"
             return
+        if self.game is None and (not self.undo_stack or self.wizard.data["step"] == "count"):
+            self.left, self.toast = True, "Back to the game list"  # nothing of the game yet: a wrong pick
+            return
         if not self.undo_stack:
-            if self.game is None:  # nothing of the game yet: a wrong pick goes back to the game list
-                self.left = True
-                self.toast = "Back to the game list"
-            else:
-                self.toast = "Nothing before this screen"
+            self.toast = "Nothing before this screen"
             return
         views = self.game.views() if self.game is not None else []
-        if self.prompt().board is not None and views:  # a board game's first page (the control map) is near
+        if self.prompt().board is not None and views and self._map_seq != self.prompt_seq:
+            self._map_seq = self.prompt_seq  # a board game's first page (the control map) is near: once a screen
             self.overlays.append(Overlay("page", views[0].title, TextView(list(views[0].lines), top=0)))
             return
-        group = self.undo_stack[-1][1]
-        p = self.prompt()
-        if group.rolled:
-            self.toast = "BACK keeps rolls: hold OK, Undo takes one back"
-        elif group.player is not None and group.player != p.player:
-            self.toast = f"{self._who(group.player)}'s step is done: hold OK, Undo"
-        else:
+        n, why = back_span(self.undo_stack, self.prompt().player, self._who)
+        self.toast = why or None
+        for _ in range(n):
             self.undo()
 
     def _who(self, seat: int | None) -> str:
@@ -272,8 +270,8 @@ class SessionCore:
 
     def _answer(self, value: Any) -> None:
         prompt = self.prompt()
-        group = ActionGroup(title=prompt.title, player=prompt.player,
-                            what=describe(prompt, value, self.names))
+        group = ActionGroup(title=prompt.title, player=prompt.player, what=describe(prompt, value, self.names),
+                            nav=value is not None and value == getattr(prompt, "back", None))
         before = self._snapshot()
         game_before, log_before = self.game, self._log_len()
         try:

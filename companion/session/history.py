@@ -21,6 +21,7 @@ class ActionGroup:
     player: int | None = None  #: who answered (the prompt's seat)
     what: str = ""  #: the action in words, for the undo and redo toasts ("Ben: Build a fort")
     rolled: bool = False  #: a roll or a random pick happened: BACK never takes that back (the menu's Undo does)
+    nav: bool = False  #: the answer was the screen's own BACK (out of a submenu): a way back, not a step
 
 
 @dataclass
@@ -85,6 +86,23 @@ def round_trip(undo_stack: list[tuple[Any, ActionGroup]], group: ActionGroup, ti
             del undo_stack[i:]
             return (g.answers[0][0],) if g.answers else None
     return None
+
+
+def back_span(undo_stack: list[tuple[Any, ActionGroup]], player: int | None,
+              who: Callable[[int | None], str]) -> tuple[int, str]:
+    """How many steps BACK takes back (and why none): the last one, when it was ``player``'s (or the table's) and
+    rolled nothing. A submenu left by its own BACK goes with the step that entered it, so BACK from the screen it
+    returned to goes on to the screen before, never into the submenu again (no BACK ping-pong)."""
+    depth = 0
+    for n, (_snap, g) in enumerate(reversed(undo_stack), start=1):
+        if g.rolled:
+            return 0, "BACK keeps rolls: hold OK, Undo takes one back"
+        if g.player is not None and g.player != player:
+            return 0, f"{who(g.player)}'s step is done: hold OK, Undo"
+        depth += 1 if g.nav else -1
+        if depth <= 0:
+            return n, ""
+    return len(undo_stack), ""
 
 
 def point_at(screen: Any, came_from: tuple[Any] | None) -> None:

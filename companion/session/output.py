@@ -51,8 +51,9 @@ class SessionOutput(SessionCore):
     def _draw_clock(self, d: Any) -> None:
         tk = self.timekeeper
         rows = tk.rows(self.names, self._now) if tk is not None and self.game is not None else []
-        if hasattr(self.screen, "set_clock"):  # a board screen: the clocks in its text half
+        if hasattr(self.screen, "set_clock"):  # a board screen: the clocks and the move just made in its text half
             self.screen.set_clock(rows, tk is not None and tk.clock.paused)
+            self.screen.last_move = self._last_move()
         self.screen.draw(d)
         if not rows or hasattr(self.screen, "set_clock"):
             return
@@ -62,6 +63,17 @@ class SessionOutput(SessionCore):
             w = time_width(text)
             d.rectangle((127 - w - 3, 0, 127, 10), fill=1)
             draw_time(d, 126, 0, text, fill=0)
+
+    def _last_move(self) -> str:
+        """The move just made by another player ("Ana: Nb1c3"), for the one who must answer it."""
+        if not self.undo_stack or self.game is None:
+            return ""
+        group = self.undo_stack[-1][1]
+        value = group.answers[0][0] if group.answers else None
+        p = self.prompt()
+        if group.player is None or group.player == p.player or not isinstance(value, str) or value in p.lines:
+            return ""  # (the opening's own lines name the first move already)
+        return f"{self._who(group.player)}: {value}"
 
     def clock_shown(self) -> str | None:
         """The running seat's time as the screen shows it (``clock paused`` while paused), or None without a clock."""

@@ -134,6 +134,8 @@ class BoardChoiceScreen(PromptScreen):
         self.paused = False
         self._static: tuple[Any, Image.Image] | None = None
         self._slots: list[tuple[int, bool]] = []
+        #: the move just made, for the player who must answer it ("Ana: Nb1c3"), set by the session
+        self.last_move = ""
 
     def part_way(self) -> bool:
         return bool(self.paths.chosen)
@@ -183,7 +185,7 @@ class BoardChoiceScreen(PromptScreen):
     def draw_body(self, d: ImageDraw.ImageDraw) -> None:
         """Everything but the clock digits is drawn once per cursor position and kept; a clock tick pastes that and
         draws the digits."""
-        key = (tuple(self.paths.chosen), self.paths.cursor, self.paused,
+        key = (tuple(self.paths.chosen), self.paths.cursor, self.paused, self.last_move,
                tuple((name, len(shown), running) for name, shown, running in self.shown_clock()))
         if self._static is None or self._static[0] != key:
             img, sd = new_frame()
@@ -216,6 +218,9 @@ class BoardChoiceScreen(PromptScreen):
         lines = [w for line in p.lines for w in wrap(line, TEXT_W)]
         if self.paused and self.clock:
             lines.insert(1, "Paused")
+        if self.last_move:  # first; when rows are short, the prompt's last lines ("CHECK!") stay with it
+            last = wrap(self.last_move, TEXT_W)[:2]
+            lines = last + (lines[len(lines) - max(0, room - len(last)):] if room > len(last) else [])
         y = ROW
         for line in lines[:max(0, room)]:
             text_row(d, y, line, x=TEXT_X, width=TEXT_W)
