@@ -18,7 +18,8 @@ from fsm.prompts import Dice, InvalidAnswer, Prompt, Random, SecretVote, validat
 
 from companion.events import AnswerEvent, EntryEvent, Key, RollEvent
 from companion.journal.store import RollRecord
-from companion.session.history import ActionGroup, Overlay, back_span, describe, point_at, round_trip
+from companion.session.history import (ActionGroup, Overlay, back_span, describe, entered_from, point_at,
+                                       round_trip)
 from companion.events import ClockEvent, KeyEvent
 from companion.session.inputs import EventIn, encode_event
 from companion.session.timekeeper import Timekeeper
@@ -35,7 +36,6 @@ class SessionCore:
     """Inputs, answers, BACK, undo and redo. :class:`companion.session.Session` adds the clock (``clock_steps``), the
     game menu (``game_menu``) and the output (``output``); the few steps of theirs this core calls are declared
     below."""
-
 
     def __init__(self, game_cls: type[GameMachine], *, seed: int, presets: Sequence[str], options: dict[str, Any],
                  sources: Sequence[str] = ("roller", "typed", "rng"),
@@ -290,6 +290,7 @@ class SessionCore:
         came_from = round_trip(self.undo_stack, group, self.prompt().title, self._snapshot)
         if came_from is None:
             self.undo_stack.append((before, group))
+            came_from = entered_from(self.undo_stack, self.prompt().title) if group.nav else None
         self.redo_stack.clear()
         self.prompt_seq += 1
         self.screen = self._new_screen()

@@ -105,6 +105,14 @@ def back_span(undo_stack: list[tuple[Any, ActionGroup]], player: int | None,
     return len(undo_stack), ""
 
 
+def entered_from(undo_stack: list[tuple[Any, ActionGroup]], title: str) -> tuple[Any] | None:
+    """After a submenu's own BACK (the last step), the answer that entered it, when it was given on the screen
+    titled ``title`` that BACK returned to: the cursor goes back on it."""
+    n, _why = back_span(undo_stack, undo_stack[-1][1].player, str)
+    g = undo_stack[-n][1] if n else None
+    return (g.answers[0][0],) if g is not None and g.title == title and g.answers else None
+
+
 def point_at(screen: Any, came_from: tuple[Any] | None) -> None:
     """After BACK or Done the cursor stands on the entry the player came from, and a number BACK returns to shows
     the value typed there (a plain choice or number only: a secret ballot never shows an earlier vote)."""

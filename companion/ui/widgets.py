@@ -11,7 +11,7 @@ from typing import Any, Sequence
 from PIL import ImageDraw
 
 from companion.events import Key
-from companion.ui.draw import (BAR, EXTRA, HEIGHT, LIST_W, ROW, WIDTH, big_text, cover, draw_text, fit, focus, scroll_marks,
+from companion.ui.draw import (BAR, HEIGHT, LIST_W, ROW, WIDTH, big_text, cover, draw_text, fit, focus, scroll_marks,
                                text_row, text_width, wrap)
 
 
@@ -218,7 +218,7 @@ class ButtonRow:
         draw_buttons(d, y, [it.label for it in self.items], self.cursor)
 
 
-POINTER = EXTRA["▶"]  #: marks the button OK takes, inside its filled box
+POINTER = "▶"  #: marks the button OK takes, inside its filled box
 
 
 def draw_buttons(d: ImageDraw.ImageDraw, y: int, labels: Sequence[str], on: int) -> None:
