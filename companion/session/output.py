@@ -71,8 +71,9 @@ class SessionOutput(SessionCore):
         group = self.undo_stack[-1][1]
         value = group.answers[0][0] if group.answers else None
         p = self.prompt()
-        if group.player is None or group.player == p.player or not isinstance(value, str) or value in p.lines:
-            return ""  # (the opening's own lines name the first move already)
+        if group.player is None or group.player == p.player or not isinstance(value, str) or value in p.lines \
+                or not any(c.isdigit() for c in value):
+            return ""  # a move names a square; the opening's own lines name the first move already
         return f"{self._who(group.player)}: {value}"
 
     def clock_shown(self) -> str | None:

@@ -218,26 +218,26 @@ class ButtonRow:
         draw_buttons(d, y, [it.label for it in self.items], self.cursor)
 
 
-POINTER = "▶"  #: marks the button OK takes, inside its filled box
-
-
 def draw_buttons(d: ImageDraw.ImageDraw, y: int, labels: Sequence[str], on: int) -> None:
-    """Buttons side by side on one row. The one OK takes is filled and pointed at ("▶ Fair Winds"); the others are
-    plain text with no box at all, so two buttons never read as "filled or outlined, which is it?"."""
+    """Buttons side by side on one row. The one OK takes is a filled box with a pointer (▶) before its label; the
+    others are plain text with no box at all, so two buttons never read as "filled or outlined: which is it?"."""
     n = max(1, len(labels))
     cell = WIDTH // n
     for i, label in enumerate(labels):
         x0 = i * cell
+        room = cell - 6 - (POINTER_W if i == on else 0)
+        shown = fit(label, room)
+        w = text_width(shown) + (POINTER_W if i == on else 0)
+        x = x0 + (cell - w) // 2
         if i == on:
-            shown = fit(f"{POINTER} {label}", cell - 6)
-            w = text_width(shown)
             d.rectangle((x0 + 1, y, x0 + cell - 2, y + ROW), fill=1)
-            draw_text(d, x0 + (cell - w) // 2, y + 1, shown, width=w, fill=0, height=ROW - 1)
+            d.polygon([(x, y + 2), (x, y + 8), (x + 3, y + 5)], fill=0)  # the pointer: OK takes this one
             focus(d, y, y + ROW + 1, x0, x0 + cell)
-        else:
-            shown = fit(label, cell - 6)
-            w = text_width(shown)
-            draw_text(d, x0 + (cell - w) // 2, y + 1, shown, width=w, fill=1, height=ROW - 1)
+            x += POINTER_W
+        draw_text(d, x, y + 1, shown, width=w, fill=0 if i == on else 1, height=ROW - 1)
+
+
+POINTER_W = 7  #: the pointer before the label of the button OK takes, with its gap
 
 
 @dataclass
@@ -330,9 +330,12 @@ def draw_toast(d: ImageDraw.ImageDraw, text: str, max_lines: int = 3, more: str 
         lines = wrap(text, TOAST_W, n - 1) + [more] if more and n > 1 else wrap(text, TOAST_W, n)
     h = ROW * len(lines) + 3
     y = y0 + 1
-    d.rectangle((0, y - 1, WIDTH - 1, min(HEIGHT, y + h + 1) - 1), fill=0)
+    end = min(HEIGHT, y + h + 1)
+    if end < HEIGHT:  # above the focus row: blank the rest of a text row the box cuts through
+        end = min(getattr(d, "focus", (HEIGHT,))[0], BAR + -(-(end - BAR) // ROW) * ROW)
+    d.rectangle((0, y - 1, WIDTH - 1, end - 1), fill=0)
     d.rectangle((1, y, WIDTH - 2, y + h - 1), outline=1, fill=1)
-    cover(0, y - 1, WIDTH, min(HEIGHT, y + h + 1))
+    cover(0, y - 1, WIDTH, end)
     for i, line in enumerate(lines):
         draw_text(d, 4, y + 2 + i * ROW, line, width=WIDTH - 8, fill=0, height=ROW)
 
