@@ -170,7 +170,7 @@ def test_dice_fairness_page_lists_each_roller_and_die(tmp_path: Path) -> None:
     lines = fairness_lines(app)
     assert lines[0].startswith("pico d20: not checked")
     assert lines[1] == "pico d6: n=40  SUSPECT", "forty sixes in a row must be flagged"
-    press(app, "down", "ok")  # the page opens from the home menu (the cursor passes over Resume: no saved game)
+    press(app, "down", "down", "ok")  # the page opens from the home menu
     assert app.home.stack[-1][1] == "Dice fairness"
 
 

@@ -22,6 +22,7 @@ from companion.session.history import (ActionGroup, Overlay, back_span, describe
                                        round_trip)
 from companion.events import ClockEvent, KeyEvent
 from companion.session.inputs import EventIn, encode_event
+from companion.session.remote import RemoteAnswers
 from companion.session.timekeeper import Timekeeper
 from companion.ui.draw import wrap
 from companion.ui.prompt_screens import DiceContext, PromptScreen, roll_summary, screen_for
@@ -32,14 +33,14 @@ log = logging.getLogger(__name__)
 
 
 # ------------------------------------------------------------------------------------------------ session
-class SessionCore:
+class SessionCore(RemoteAnswers):
     """Inputs, answers, BACK, undo and redo. :class:`companion.session.Session` adds the clock (``clock_steps``), the
     game menu (``game_menu``) and the output (``output``); the few steps of theirs this core calls are declared
     below."""
 
     def __init__(self, game_cls: type[GameMachine], *, seed: int, presets: Sequence[str], options: dict[str, Any],
                  sources: Sequence[str] = ("roller", "typed", "rng"),
-                 roller_connected: Callable[[], bool] = lambda: False) -> None:
+                 roller_connected: Callable[[], bool] = lambda: False, contract: bool = True) -> None:
         self.game_cls = game_cls
         self.rng = random.Random(seed)
         self.sources = tuple(sources)
@@ -71,6 +72,9 @@ class SessionCore:
         self.closed = False  #: OK on the game-over screen: back to the main menu
         self.left = False  #: BACK before the game began: back to the game list (the record is kept, hidden)
         self._map_seq = -1  #: the prompt BACK last opened a board game's control map on
+        #: issue 22's BACK and cursor rules (no round trips in the history, the cursor back on the entry left, BACK
+        #: out of setup); off only to replay a game saved before them exactly as it was played
+        self.contract = contract
         self._t = 0.0
         self._records: list[RollRecord] = []
         self._dice_ctx = DiceContext(self.sources, lambda: self.roller_connected(), self._rng_values)
@@ -223,18 +227,18 @@ class SessionCore:
         if self._game_over:
             self.toast = "The game is over: OK for the main menu"
             return
-        if self.game is None and (not self.undo_stack or self.wizard.data["step"] == "count"):
+        if self.game is None and self.contract and (not self.undo_stack or self.wizard.data["step"] == "count"):
             self.left, self.toast = True, "Back to the game list"  # nothing of the game yet: a wrong pick
             return
         if not self.undo_stack:
             self.toast = "Nothing before this screen"
             return
         views = self.game.views() if self.game is not None else []
-        if self.prompt().board is not None and views and self._map_seq != self.prompt_seq:
+        if self.prompt().board is not None and views and (self._map_seq != self.prompt_seq or not self.contract):
             self._map_seq = self.prompt_seq  # a board game's first page (the control map) is near: once a screen
             self.overlays.append(Overlay("page", views[0].title, TextView(list(views[0].lines), top=0)))
             return
-        n, why = back_span(self.undo_stack, self.prompt().player, self._who)
+        n, why = back_span(self.undo_stack, self.prompt().player, self._who, self.contract)
         self.toast = why or None
         for _ in range(n):
             self.undo()
@@ -244,29 +248,6 @@ class SessionCore:
 
     def _log_len(self) -> int:
         return len(self.game.data.get("log", [])) if self.game is not None else 0
-
-    def _remote_answer(self, ev: AnswerEvent) -> None:
-        """An answer from a phone: the same validation and history as OK on the device, for the prompt it names."""
-        p = self.prompt()
-        if ev.seq != self.prompt_seq:
-            self.toast = "The question changed; answer the new one"
-            return
-        if self._game_over:
-            self.toast = "The game is over"
-            return
-        if isinstance(p, Random):
-            self.toast = "The companion draws this one itself"
-            return
-        value = ev.value
-        if isinstance(p, Dice):
-            src = value.get("source") if isinstance(value, dict) else None
-            if src not in ("typed", "rng") or src not in self.sources:
-                allowed = " or ".join(s for s in ("typed", "rng") if s in self.sources) or "the roller"
-                self.toast = f"Dice here come from {allowed}; see [dice] sources"
-                return
-            value = {"values": self._rng_values(p.die, p.count) if src == "rng" else value.get("values"),
-                     "source": src}
-        self._answer(value)
 
     def _answer(self, value: Any) -> None:
         prompt = self.prompt()
@@ -287,10 +268,10 @@ class SessionCore:
             self.screen = self._new_screen()
             raise
         group.rolled = bool(group.dice) or any(auto for _v, auto in group.answers)
-        came_from = round_trip(self.undo_stack, group, self.prompt().title, self._snapshot)
+        came_from = round_trip(self.undo_stack, group, self.prompt().title, self._snapshot) if self.contract else None
         if came_from is None:
             self.undo_stack.append((before, group))
-            came_from = entered_from(self.undo_stack, self.prompt().title) if group.nav else None
+            came_from = entered_from(self.undo_stack, self.prompt().title) if group.nav and self.contract else None
         self.redo_stack.clear()
         self.prompt_seq += 1
         self.screen = self._new_screen()
@@ -376,7 +357,7 @@ class SessionCore:
         self.action_log.append({"t": self._t, "undo": group.title})
         self.prompt_seq += 1
         self.screen = self._new_screen()
-        point_at(self.screen, (group.answers[0][0],) if group.answers else None)
+        point_at(self.screen, (group.answers[0][0],) if group.answers and self.contract else None)
         self._follow_clock()
         return f"Undone: {group.what or group.title}"
 

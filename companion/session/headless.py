@@ -113,7 +113,7 @@ def replay(journal: Journal, record: GameRecord, cfg: Config, roller_connected: 
     setup = record.setup
     session = Session(cls, seed=record.seed, presets=setup.get("names", ()), options=setup.get("options", {}),
                       sources=setup.get("sources", ("roller", "typed", "rng")),
-                      roller_connected=roller_connected or (lambda: False))
+                      roller_connected=roller_connected or (lambda: False), contract=bool(setup.get("contract")))
     rows, brk = journal.verified_inputs(record.id)
     for n, t, text in rows:
         try:
@@ -149,7 +149,8 @@ def new_record(journal: Journal, game: str, cfg: Config, seed: int | None) -> Ga
 
         raise ConfigError(str(e)) from None
     seed = int.from_bytes(os.urandom(4), "big") if seed is None else seed
-    setup = {"options": options, "names": list(cfg.players.names), "sources": list(cfg.dice.sources)}
+    setup = {"options": options, "names": list(cfg.players.names), "sources": list(cfg.dice.sources),
+             "contract": True}  # issue 22's BACK and cursor rules: games saved before them replay without
     gid = journal.new_game(key, cls.name, seed, setup)
     return journal.game(gid)
 

@@ -89,7 +89,7 @@ def round_trip(undo_stack: list[tuple[Any, ActionGroup]], group: ActionGroup, ti
 
 
 def back_span(undo_stack: list[tuple[Any, ActionGroup]], player: int | None,
-              who: Callable[[int | None], str]) -> tuple[int, str]:
+              who: Callable[[int | None], str], whole_visits: bool = True) -> tuple[int, str]:
     """How many steps BACK takes back (and why none): the last one, when it was ``player``'s (or the table's) and
     rolled nothing. A submenu left by its own BACK goes with the step that entered it, so BACK from the screen it
     returned to goes on to the screen before, never into the submenu again (no BACK ping-pong)."""
@@ -99,7 +99,7 @@ def back_span(undo_stack: list[tuple[Any, ActionGroup]], player: int | None,
             return 0, "BACK keeps rolls: hold OK, Undo takes one back"
         if g.player is not None and g.player != player:
             return 0, f"{who(g.player)}'s step is done: hold OK, Undo"
-        depth += 1 if g.nav else -1
+        depth += 1 if g.nav and whole_visits else -1
         if depth <= 0:
             return n, ""
     return len(undo_stack), ""

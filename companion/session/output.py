@@ -53,7 +53,7 @@ class SessionOutput(SessionCore):
         rows = tk.rows(self.names, self._now) if tk is not None and self.game is not None else []
         if hasattr(self.screen, "set_clock"):  # a board screen: the clocks and the move just made in its text half
             self.screen.set_clock(rows, tk is not None and tk.clock.paused)
-            self.screen.last_move = self._last_move()
+            self.screen.last_move = self._last_move()  # type: ignore[attr-defined]
         self.screen.draw(d)
         if not rows or hasattr(self.screen, "set_clock"):
             return

@@ -50,27 +50,12 @@ def draw_lines(d: ImageDraw.ImageDraw, y: int, lines: Sequence[str], max_rows: i
     return y
 
 
-def strike(d: ImageDraw.ImageDraw, y: int, left: int, right: int) -> None:
+def strike(d: ImageDraw.ImageDraw, y: int, left: int, right: int, fill: int = 1) -> None:
     """Mark a row's text as not available now: a dotted line through it at mid-height, every other pixel, so every
-    letter stays whole and readable at one bit per pixel (a stipple over the letters made "Redo" read "Kejc")."""
+    letter stays whole and readable at one bit per pixel (a stipple over the letters made "Redo" read "Kejc"), on
+    the highlighted row too (``fill`` 0: dark dots on its bar)."""
     for xx in range(left, right, 2):
-        d.point((xx, y + 5), fill=1)
-
-
-def step(items: Sequence[Item], cursor: int, delta: int, wrap_around: bool) -> int:
-    """The cursor moved by one in ``delta``'s direction to the next entry that can be picked (greyed-out entries
-    are passed over; when none can be picked, to the next entry, so OK says why)."""
-    n = len(items)
-    enabled = any(it.enabled for it in items)
-    i = cursor
-    for _ in range(n):
-        nxt = i + delta
-        if not wrap_around and not 0 <= nxt < n:
-            return cursor if enabled and not items[i].enabled else i
-        i = nxt % n
-        if items[i].enabled or not enabled:
-            return i
-    return cursor
+        d.point((xx, y + 5), fill=fill)
 
 
 @dataclass
@@ -86,8 +71,6 @@ class ListWidget:
     rows: int = (HEIGHT - BAR) // ROW
 
     def __post_init__(self) -> None:
-        if self.items and not self.items[self.cursor % len(self.items)].enabled:  # never start on a greyed-out entry
-            self.cursor = step(self.items, self.cursor, 1, True)
         self.follow()
 
     def move_to(self, key: str) -> bool:
@@ -107,8 +90,11 @@ class ListWidget:
 
     def key(self, k: Key, repeat: bool = False) -> Outcome:
         n = len(self.items)
-        if k in (Key.UP, Key.DOWN) and n:
-            self.cursor = step(self.items, self.cursor, -1 if k is Key.UP else 1, not repeat)
+        if k is Key.UP and n:
+            self.cursor = (self.cursor - 1) % n if not repeat else max(self.cursor - 1, 0)
+            self.follow()
+        elif k is Key.DOWN and n:
+            self.cursor = (self.cursor + 1) % n if not repeat else min(self.cursor + 1, n - 1)
             self.follow()
         elif k is Key.OK and n:
             it = self.items[self.cursor]
@@ -129,8 +115,8 @@ class ListWidget:
             y = y0 + i * ROW
             mark = "" if it.checked is None else ("[x] " if it.checked else "[ ] ")
             text_row(d, y, mark + it.label, inverse=idx == self.cursor, width=LIST_W)
-            if not it.enabled and idx != self.cursor:
-                strike(d, y, 1, 2 + text_width(fit(mark + it.label, LIST_W)))
+            if not it.enabled:  # the cursor still stops here (OK says why not): scripts and saved games keep
+                strike(d, y, 1, 2 + text_width(fit(mark + it.label, LIST_W)), 0 if idx == self.cursor else 1)
             if idx == self.cursor:
                 focus(d, y, y + ROW)
         scroll_marks(d, y0, y0 + rows * ROW, self.top > 0, self.top + rows < len(self.items))
