@@ -309,3 +309,22 @@ def test_sovereign_chess_shows_the_move_just_made_to_the_player_who_answers_it()
         draw.RECORDERS.pop()
     name = s.names[made.player - 1]
     assert any(t.startswith(f"{name}:") for t in texts) and any(made.answers[0][0] in t for t in texts), texts
+
+
+# ------------------------------------------------------------------------------------------------ saved games
+def test_a_game_saved_before_these_rules_replays_with_the_old_ones(tmp_path: Path) -> None:
+    """The journal keeps presses, not answers: a game saved before issue 22 must mean what was pressed then. New
+    games record ``"contract": true`` in their setup; without it the replay keeps the old BACK and cursor rules."""
+    from companion.config.load import parse_config
+    from companion.journal.store import Journal
+    from companion.session.headless import new_record, replay
+
+    cfg = parse_config({"journal": {"path": str(tmp_path / "j.sqlite")}})
+    journal = Journal(cfg.journal_path())
+    rec = new_record(journal, "sovereigns-chain", cfg, 0)
+    assert rec.setup["contract"] is True
+    old = journal.new_game(rec.game, rec.title, 0, {k: v for k, v in rec.setup.items() if k != "contract"})
+    s, _brk = replay(journal, journal.game(old), cfg)
+    assert s.contract is False
+    s, _brk = replay(journal, rec, cfg)
+    assert s.contract is True

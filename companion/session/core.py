@@ -151,7 +151,7 @@ class SessionCore(RemoteAnswers):
         self._records = []
         self.toast = None
         self.toast_sticky = False
-        self.refused = None
+        self.refused, self.left = None, False
         self._handling, self._memo = True, None
         try:
             if isinstance(ev, RollEvent):

@@ -121,5 +121,5 @@ def point_at(screen: Any, came_from: tuple[Any] | None) -> None:
     value = came_from[0]
     if type(screen) is ChoiceScreen and isinstance(value, str):
         screen.list.move_to(value)
-    elif type(screen) is NumberScreen and isinstance(value, int) and screen.spin.lo <= value <= screen.spin.hi:
+    elif type(screen) is NumberScreen and type(value) is int and screen.spin.lo <= value <= screen.spin.hi:
         screen.spin.value = value
