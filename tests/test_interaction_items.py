@@ -286,9 +286,9 @@ def test_the_button_ok_takes_is_pointed_at_and_the_other_has_no_box() -> None:
     y = 64 - ROW - 2
     left = img.crop((0, y, WIDTH // 2, y + ROW + 1))
     assert left.getpixel((2, 0)) == 0 and left.getpixel((2, ROW)) == 0, "the other button has a box"
-    right = img.crop((WIDTH // 2, y, WIDTH, y + ROW + 1))
-    dark = [sum(right.getpixel((x, yy)) == 0 for yy in range(ROW + 1)) for x in range(WIDTH // 2)]
-    first = next(x for x, n in enumerate(dark) if 0 < n < ROW + 1)  # past the box's edge
+    right = img.crop((WIDTH // 2, y + 1, WIDTH, y + 1 + ROW))  # the filled box's rows
+    dark = [sum(right.getpixel((x, yy)) == 0 for yy in range(ROW)) for x in range(WIDTH // 2)]
+    first = next(x for x, n in enumerate(dark) if 0 < n < ROW)  # past the black outside the box
     assert dark[first:first + 5] == [7, 5, 3, 1, 0], "no pointer (a triangle, then a gap) before the label OK takes"
 
 

@@ -180,7 +180,7 @@ class ConfirmWidget:
         return None
 
     def draw(self, d: ImageDraw.ImageDraw, y0: int) -> None:
-        y = max(y0, HEIGHT - ROW - 2)
+        y = max(y0, HEIGHT - ROW - 2) + 1
         draw_buttons(d, y, [self.yes, self.no], 0 if self.value else 1)
 
 
@@ -216,11 +216,11 @@ def draw_buttons(d: ImageDraw.ImageDraw, y: int, labels: Sequence[str], on: int)
         w = text_width(shown) + (POINTER_W if i == on else 0)
         x = x0 + (cell - w) // 2
         if i == on:
-            d.rectangle((x0 + 1, y, x0 + cell - 2, y + ROW), fill=1)
-            d.polygon([(x, y + 2), (x, y + 8), (x + 3, y + 5)], fill=0)  # the pointer: OK takes this one
-            focus(d, y, y + ROW + 1, x0, x0 + cell)
+            d.rectangle((x0 + 1, y, x0 + cell - 2, y + ROW - 1), fill=1)
+            d.polygon([(x, y + 1), (x, y + 7), (x + 3, y + 4)], fill=0)  # the pointer: OK takes this one
+            focus(d, y, y + ROW, x0, x0 + cell)
             x += POINTER_W
-        draw_text(d, x, y + 1, shown, width=w, fill=0 if i == on else 1, height=ROW - 1)
+        draw_text(d, x, y, shown, width=w - (POINTER_W if i == on else 0), fill=0 if i == on else 1, height=ROW)
 
 
 POINTER_W = 7  #: the pointer before the label of the button OK takes, with its gap
