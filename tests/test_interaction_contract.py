@@ -125,7 +125,7 @@ def test_the_check_catches_back_ping_pong(monkeypatch: pytest.MonkeyPatch) -> No
     s = chain_abilities_after_event()
     assert back_loop(s) is None
     monkeypatch.setattr(core, "round_trip", lambda *a, **k: None)
-    monkeypatch.setattr(core, "back_span", lambda stack, player, who: (1, ""))
+    monkeypatch.setattr(core, "back_span", lambda *a: (1, ""))
     s = chain_abilities_after_event()
     err = back_loop(s)
     assert err is not None and "Abilities -> New event (E) -> Abilities" in err, err
