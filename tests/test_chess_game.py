@@ -157,8 +157,10 @@ def test_stalemate_is_a_draw() -> None:
 
 def _menu_action(s: Session, key: str, confirm: bool = True) -> None:
     s.handle(KeyEvent(Key.HOLD))
-    items = [it.key for it in s.overlays[-1].widget.items]
-    for _ in range(items.index(f"act:{key}")):
+    w = s.overlays[-1].widget
+    for _ in range(len(w.items)):
+        if w.items[w.cursor].key == f"act:{key}":
+            break
         s.handle(KeyEvent(Key.DOWN))
     s.handle(KeyEvent(Key.OK))
     if confirm:

@@ -82,7 +82,7 @@ class GamesConfig:
 class ScreenConfig:
     """The screen when nobody touches it (companion/ui/idle.py); 0 turns a step off."""
 
-    glance_seconds: int = 8  #: idle seconds before the glance view (whose turn, in large type)
+    glance_seconds: int = 30  #: idle seconds before the glance view (whose turn), on a turn's first screen only
     dim_minutes: int = 5  #: idle minutes before the OLED dims
     blank_minutes: int = 20  #: idle minutes before it goes dark
     shift_minutes: int = 2  #: the frame moves a pixel this often, so static parts do not burn in

@@ -71,7 +71,7 @@ class App(WebSide):
         self.record = record
         self.session.pair_hook = self.open_pairing
         self.session.restart_clock(self.clock())  # the time the companion was off is not charged
-        self.session.ended = self.session.closed = False  # the replay re-ends it; resuming means playing on
+        self.session.ended = self.session.closed = self.session.left = False  # resuming means playing on
         if damage is not None:  # the copy plays on from the last good input; the log has the whole line
             log.error("%s", damage)
             what = "Inputs lost" if "saved input" in damage else "Journal damaged"
@@ -160,9 +160,9 @@ class App(WebSide):
         elif latest is not None:
             self.resume(latest)
 
-    def leave_game(self) -> None:
+    def leave_game(self, to_list: str | None = None) -> None:
         self.session, self.record = None, None
-        self.home.reset()
+        self.home.reset(to_list)
 
     # ------------------------------------------------------------------ one event
     def dispatch(self, ev: Event) -> None:
@@ -209,7 +209,8 @@ class App(WebSide):
             return
         if isinstance(ev, (KeyEvent, RollEvent)) and self.idle.wake():
             self._send_contrast()
-            if isinstance(ev, KeyEvent):  # the press only wakes the screen: not an input, not journaled
+            if isinstance(ev, KeyEvent):  # the press only wakes the screen: not an input, not journaled; it says so
+                self._new_toast = self.session is not None and self.session.woken()
                 self.draw()
                 return
         if isinstance(ev, KeyEvent) and (ev := self.private_key(ev)) is None:  # type: ignore[assignment]
@@ -249,8 +250,8 @@ class App(WebSide):
         if s.status != rec.status:  # both ways: undo out of game over makes it active again
             self.journal.set_status(rec.id, s.status, s.summary())
             self.record = self.journal.game(rec.id)
-        if s.ended or s.closed:
-            self.leave_game()
+        if s.ended or s.closed or s.left:  # BACK before the game began: the game list again, on that game
+            self.leave_game(rec.game if s.left else None)
 
     def _refused(self, e: JournalError) -> None:
         """The journal refused a write: the game goes back to what is saved (replayed), and the screen says why."""

@@ -18,9 +18,11 @@ from fsm.prompts import Dice, InvalidAnswer, Prompt, Random, SecretVote, validat
 
 from companion.events import AnswerEvent, EntryEvent, Key, RollEvent
 from companion.journal.store import RollRecord
-from companion.session.history import ActionGroup, Overlay, describe
+from companion.session.history import (ActionGroup, Overlay, back_span, describe, entered_from, point_at,
+                                       round_trip)
 from companion.events import ClockEvent, KeyEvent
 from companion.session.inputs import EventIn, encode_event
+
 from companion.session.timekeeper import Timekeeper
 from companion.ui.draw import wrap
 from companion.ui.prompt_screens import DiceContext, PromptScreen, roll_summary
@@ -37,10 +39,9 @@ class SessionCore:
     game menu (``game_menu``) and the output (``output``); the few steps of theirs this core calls are declared
     below."""
 
-
     def __init__(self, game_cls: type[GameMachine], *, seed: int, presets: Sequence[str], options: dict[str, Any],
                  sources: Sequence[str] = ("roller", "typed", "rng"),
-                 roller_connected: Callable[[], bool] = lambda: False) -> None:
+                 roller_connected: Callable[[], bool] = lambda: False, contract: bool = True) -> None:
         self.game_cls = game_cls
         self.rng = random.Random(seed)
         self.sources = tuple(sources)
@@ -70,6 +71,11 @@ class SessionCore:
         self._now: float | None = None  #: the app's monotonic time of the input being handled; None when replaying
         self.ended = False  #: the table ended the game from the menu
         self.closed = False  #: OK on the game-over screen: back to the main menu
+        self.left = False  #: BACK before the game began: back to the game list (the record is kept, hidden)
+        self._map_seq = -1  #: the prompt BACK last opened a board game's control map on
+        #: issue 22's BACK and cursor rules (no round trips in the history, the cursor back on the entry left, BACK
+        #: out of setup); off only to replay a game saved before them exactly as it was played
+        self.contract = contract
         self._t = 0.0
         self._records: list[RollRecord] = []
         self._dice_ctx = DiceContext(self.sources, lambda: self.roller_connected(), self._rng_values)
@@ -149,7 +155,7 @@ class SessionCore:
         self._records = []
         self.toast = None
         self.toast_sticky = False
-        self.refused = None
+        self.refused, self.left = None, False
         self._handling, self._memo = True, None
         try:
             if isinstance(ev, RollEvent):
@@ -220,24 +226,25 @@ class SessionCore:
 
     def _back(self) -> None:
         """BACK on a screen that has no back of its own: to the previous screen, when that was a step of the same
-        player's and no dice were rolled since; otherwise say why not."""
+        player's and no dice were rolled since (out of a submenu left by its own BACK too: ``back_span``); before the
+        game began, from its first setup screen, back to the game list; otherwise say why not."""
         if self._game_over:
             self.toast = "The game is over: OK for the main menu"
+            return
+        if self.game is None and self.contract and (not self.undo_stack or self.wizard.data["step"] == "count"):
+            self.left, self.toast = True, "Back to the game list"  # nothing of the game yet: a wrong pick
             return
         if not self.undo_stack:
             self.toast = "Nothing before this screen"
             return
         views = self.game.views() if self.game is not None else []
-        if self.prompt().board is not None and views:  # a board game's first page (the control map) is near
+        if self.prompt().board is not None and views and (self._map_seq != self.prompt_seq or not self.contract):
+            self._map_seq = self.prompt_seq  # a board game's first page (the control map) is near: once a screen
             self.overlays.append(Overlay("page", views[0].title, TextView(list(views[0].lines), top=0)))
             return
-        group = self.undo_stack[-1][1]
-        p = self.prompt()
-        if group.rolled:
-            self.toast = "BACK keeps rolls: hold OK, Undo takes one back"
-        elif group.player is not None and group.player != p.player:
-            self.toast = f"{self._who(group.player)}'s step is done: hold OK, Undo"
-        else:
+        n, why = back_span(self.undo_stack, self.prompt().player, self._who, self.contract)
+        self.toast = why or None
+        for _ in range(n):
             self.undo()
 
     def _who(self, seat: int | None) -> str:
@@ -248,8 +255,8 @@ class SessionCore:
 
     def _answer(self, value: Any) -> None:
         prompt = self.prompt()
-        group = ActionGroup(title=prompt.title, player=prompt.player,
-                            what=describe(prompt, value, self.names))
+        group = ActionGroup(title=prompt.title, player=prompt.player, what=describe(prompt, value, self.names),
+                            nav=value is not None and value == getattr(prompt, "back", None))
         before = self._snapshot()
         game_before, log_before = self.game, self._log_len()
         try:
@@ -265,10 +272,14 @@ class SessionCore:
             self.screen = self._new_screen()
             raise
         group.rolled = bool(group.dice) or any(auto for _v, auto in group.answers)
-        self.undo_stack.append((before, group))
+        came_from = round_trip(self.undo_stack, group, self.prompt().title, self._snapshot) if self.contract else None
+        if came_from is None:
+            self.undo_stack.append((before, group))
+            came_from = entered_from(self.undo_stack, self.prompt().title) if group.nav and self.contract else None
         self.redo_stack.clear()
         self.prompt_seq += 1
         self.screen = self._new_screen()
+        point_at(self.screen, came_from)
         self._announce(self.game.data.get("log", [])[0 if game_before is None else log_before:]
                        if self.game is not None else [])
         self._follow_clock()
@@ -350,6 +361,7 @@ class SessionCore:
         self.action_log.append({"t": self._t, "undo": group.title})
         self.prompt_seq += 1
         self.screen = self._new_screen()
+        point_at(self.screen, (group.answers[0][0],) if group.answers and self.contract else None)
         self._follow_clock()
         return f"Undone: {group.what or group.title}"
 

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 from fsm.prompts import Dice, Prompt, SecretVote
 
+from companion.ui.prompt_screens import ChoiceScreen, NumberScreen
 from companion.ui.widgets import Item, ListWidget
 
 
@@ -20,6 +21,7 @@ class ActionGroup:
     player: int | None = None  #: who answered (the prompt's seat)
     what: str = ""  #: the action in words, for the undo and redo toasts ("Ben: Build a fort")
     rolled: bool = False  #: a roll or a random pick happened: BACK never takes that back (the menu's Undo does)
+    nav: bool = False  #: the answer was the screen's own BACK (out of a submenu): a way back, not a step
 
 
 @dataclass
@@ -60,3 +62,64 @@ def describe(prompt: Prompt, value: Any, names: Sequence[str]) -> str:
         what = prompt.title
     who = names[prompt.player - 1] if prompt.player is not None and 0 < prompt.player <= len(names) else ""
     return f"{who}: {what}" if who else what
+
+
+def round_trip(undo_stack: list[tuple[Any, ActionGroup]], group: ActionGroup, title: str,
+               snapshot: Callable[[], Any], depth: int = 24) -> tuple[Any] | None:
+    """An answer (``group``, not rolled) that brought the player back to a screen of their own step exactly as it was
+    (out of a submenu by its BACK or Done with nothing changed): the steps since are dropped from ``undo_stack``, so
+    BACK there goes on to the screen before it instead of into the submenu again (no BACK ping-pong). Returns (the
+    answer given on that screen,) to put the cursor back on; None when the answer is a step of its own."""
+    if group.rolled:
+        return None
+    now = None
+    for i in range(len(undo_stack) - 1, max(-1, len(undo_stack) - 1 - depth), -1):
+        snap, g = undo_stack[i]
+        if g.rolled or g.player != group.player:
+            return None
+        if g.title != title:
+            continue
+        now = now or snapshot()
+        if snap[0] != now[0]:  # the game began since: not a way back
+            return None
+        if snap[1] == now[1] and (snap[0] == "setup" or snap[2] is now[2]):
+            del undo_stack[i:]
+            return (g.answers[0][0],) if g.answers else None
+    return None
+
+
+def back_span(undo_stack: list[tuple[Any, ActionGroup]], player: int | None,
+              who: Callable[[int | None], str], whole_visits: bool = True) -> tuple[int, str]:
+    """How many steps BACK takes back (and why none): the last one, when it was ``player``'s (or the table's) and
+    rolled nothing. A submenu left by its own BACK goes with the step that entered it, so BACK from the screen it
+    returned to goes on to the screen before, never into the submenu again (no BACK ping-pong)."""
+    depth = 0
+    for n, (_snap, g) in enumerate(reversed(undo_stack), start=1):
+        if g.rolled:
+            return 0, "BACK keeps rolls: hold OK, Undo takes one back"
+        if g.player is not None and g.player != player:
+            return 0, f"{who(g.player)}'s step is done: hold OK, Undo"
+        depth += 1 if g.nav and whole_visits else -1
+        if depth <= 0:
+            return n, ""
+    return len(undo_stack), ""
+
+
+def entered_from(undo_stack: list[tuple[Any, ActionGroup]], title: str) -> tuple[Any] | None:
+    """After a submenu's own BACK (the last step), the answer that entered it, when it was given on the screen
+    titled ``title`` that BACK returned to: the cursor goes back on it."""
+    n, _why = back_span(undo_stack, undo_stack[-1][1].player, str)
+    g = undo_stack[-n][1] if n else None
+    return (g.answers[0][0],) if g is not None and g.title == title and g.answers else None
+
+
+def point_at(screen: Any, came_from: tuple[Any] | None) -> None:
+    """After BACK or Done the cursor stands on the entry the player came from, and a number BACK returns to shows
+    the value typed there (a plain choice or number only: a secret ballot never shows an earlier vote)."""
+    if came_from is None:
+        return
+    value = came_from[0]
+    if type(screen) is ChoiceScreen and isinstance(value, str):
+        screen.list.move_to(value)
+    elif type(screen) is NumberScreen and type(value) is int and screen.spin.lo <= value <= screen.spin.hi:
+        screen.spin.value = value

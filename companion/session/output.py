@@ -12,8 +12,18 @@ from companion.ui.draw import new_frame, title_bar
 from companion.ui.widgets import ANNOUNCE_LINES, ANNOUNCE_MORE, draw_lines, draw_toast
 
 
+WOKEN = "Screen back: that press did nothing else"  #: the toast after a press that only woke the screen
+
+
 class SessionOutput(SessionCore):
     """Part of :class:`companion.session.Session`."""
+
+    def woken(self) -> bool:
+        """A press only woke the screen (from the glance view, dimmed or dark): say so, unless a message is up."""
+        if self.toast:
+            return False
+        self.toast, self.toast_sticky = WOKEN, False
+        return True
 
     def private_screen(self) -> bool:
         """The OLED shows an open secret ballot (no menu over it): for the voter's eyes only, never mirrored."""
@@ -41,8 +51,9 @@ class SessionOutput(SessionCore):
     def _draw_clock(self, d: Any) -> None:
         tk = self.timekeeper
         rows = tk.rows(self.names, self._now) if tk is not None and self.game is not None else []
-        if hasattr(self.screen, "set_clock"):  # a board screen: the clocks in its text half
+        if hasattr(self.screen, "set_clock"):  # a board screen: the clocks and the move just made in its text half
             self.screen.set_clock(rows, tk is not None and tk.clock.paused)
+            self.screen.last_move = self._last_move()  # type: ignore[attr-defined]
         self.screen.draw(d)
         if not rows or hasattr(self.screen, "set_clock"):
             return
@@ -52,6 +63,18 @@ class SessionOutput(SessionCore):
             w = time_width(text)
             d.rectangle((127 - w - 3, 0, 127, 10), fill=1)
             draw_time(d, 126, 0, text, fill=0)
+
+    def _last_move(self) -> str:
+        """The move just made by another player ("Ana: Nb1c3"), for the one who must answer it."""
+        if not self.undo_stack or self.game is None:
+            return ""
+        group = self.undo_stack[-1][1]
+        value = group.answers[0][0] if group.answers else None
+        p = self.prompt()
+        if group.player is None or group.player == p.player or not isinstance(value, str) or value in p.lines \
+                or not any(c.isdigit() for c in value):
+            return ""  # a move names a square; the opening's own lines name the first move already
+        return f"{self._who(group.player)}: {value}"
 
     def clock_shown(self) -> str | None:
         """The running seat's time as the screen shows it (``clock paused`` while paused), or None without a clock."""
@@ -87,7 +110,10 @@ class SessionOutput(SessionCore):
 
     @property
     def status(self) -> str:
-        """The journal's status for this game: "ended" (from the menu), "finished" (game over) or "active"."""
+        """The journal's status for this game: "ended" (from the menu), "finished" (game over), "hidden" (left by
+        BACK before it began: kept in the journal, not offered to Resume) or "active"."""
+        if self.left:
+            return "hidden"
         if self.ended:
             return "ended"
         return "finished" if self.game is not None and self.game.is_over else "active"

@@ -15,7 +15,7 @@ from fsm.prompts import BoardView, Choice, Info, Option
 from companion.events import Key
 from companion.ui.board import CELL, paste_board
 from companion.ui.clock_face import draw_time, time_width
-from companion.ui.draw import HEIGHT, ROW, WIDTH, font, new_frame, text_row
+from companion.ui.draw import HEIGHT, ROW, WIDTH, focus, font, new_frame, text_row
 from companion.ui.prompt_screens import PromptScreen
 from companion.ui.widgets import Back, Done, Outcome, Toast
 
@@ -134,6 +134,11 @@ class BoardChoiceScreen(PromptScreen):
         self.paused = False
         self._static: tuple[Any, Image.Image] | None = None
         self._slots: list[tuple[int, bool]] = []
+        #: the move just made, for the player who must answer it ("Ana: Nb1c3"), set by the session
+        self.last_move = ""
+
+    def part_way(self) -> bool:
+        return bool(self.paths.chosen)
 
     def set_clock(self, rows: list[tuple[str, str, bool]], paused: bool) -> None:
         self.clock, self.paused = rows, paused
@@ -180,13 +185,15 @@ class BoardChoiceScreen(PromptScreen):
     def draw_body(self, d: ImageDraw.ImageDraw) -> None:
         """Everything but the clock digits is drawn once per cursor position and kept; a clock tick pastes that and
         draws the digits."""
-        key = (tuple(self.paths.chosen), self.paths.cursor, self.paused,
+        key = (tuple(self.paths.chosen), self.paths.cursor, self.paused, self.last_move,
                tuple((name, len(shown), running) for name, shown, running in self.shown_clock()))
         if self._static is None or self._static[0] != key:
             img, sd = new_frame()
             self._slots = self._draw_static(sd)
             self._static = (key, img)
         d.bitmap((0, 0), self._static[1], fill=1)
+        if self.paths.labels():  # the step OK takes, at the bottom of the text half
+            focus(d, HEIGHT - ROW, HEIGHT, TEXT_X, WIDTH)
         for (y, running), (_name, shown, _r) in zip(self._slots, self.shown_clock()):
             draw_time(d, WIDTH - 2, y, shown, fill=0 if running else 1)
 
@@ -211,6 +218,9 @@ class BoardChoiceScreen(PromptScreen):
         lines = [w for line in p.lines for w in wrap(line, TEXT_W)]
         if self.paused and self.clock:
             lines.insert(1, "Paused")
+        if self.last_move:  # first; when rows are short, the prompt's last lines ("CHECK!") stay with it
+            last = wrap(self.last_move, TEXT_W)[:2]
+            lines = last + (lines[len(lines) - max(0, room - len(last)):] if room > len(last) else [])
         y = ROW
         for line in lines[:max(0, room)]:
             text_row(d, y, line, x=TEXT_X, width=TEXT_W)

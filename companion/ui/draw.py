@@ -111,7 +111,9 @@ def new_frame() -> tuple[Image.Image, ImageDraw.ImageDraw]:
 class Drawn:
     """One piece drawn through these helpers: its ink box, the box it was given, what it was."""
 
-    kind: str  #: "text", "mark" (a scroll arrow) or "cover" (a box painted over what was drawn before)
+    #: "text", "mark" (a scroll arrow), "cover" (a box painted over what was drawn before) or "focus" (the row OK
+    #: acts on)
+    kind: str
     text: str
     ink: tuple[int, int, int, int]  #: left, top, right, bottom (exclusive)
     box: tuple[int, int, int, int]
@@ -124,6 +126,13 @@ RECORDERS: list[Callable[[Drawn], None]] = []
 def _record(kind: str, text: str, ink: tuple[int, int, int, int], box: tuple[int, int, int, int]) -> None:
     for r in RECORDERS:
         r(Drawn(kind, text, ink, box))
+
+
+def focus(d: ImageDraw.ImageDraw, top: int, bottom: int, left: int = 0, right: int = WIDTH) -> None:
+    """Say where the row OK acts on lies in this frame (the cursor's row, the highlighted button, the number): a
+    toast drawn later keeps clear of it (``widgets.draw_toast``), and the interaction test checks that it does."""
+    d.focus = (top, bottom)  # type: ignore[attr-defined]
+    _record("focus", "", (left, top, right, bottom), (left, top, right, bottom))
 
 
 def cover(left: int, top: int, right: int, bottom: int) -> None:

@@ -1,8 +1,11 @@
 """The glance view: whose turn it is in large type, with the round, the phase and what to do.
 
 Players look up for a second; the working screens are dense (a title, context lines, a menu), so the companion
-shows this instead while it waits on a player and nobody has touched it for a few seconds. The first press brings
-the working screen back and does nothing else (the App drops that press before the journal, so replay is exact).
+shows this instead while it waits on a player who has not begun (the turn just passed to them) and nobody has touched
+it for ``glance_seconds`` (30 by default). Never part-way through a step: not after the player's own answer of this
+step, not while dice are being typed, a board move is half chosen or a ballot is open. The first press brings the
+working screen back, says so, and does nothing else (the App drops that press before the journal, so replay is
+exact).
 """
 from __future__ import annotations
 
@@ -32,12 +35,14 @@ class Glance:
 def glance_for(session: "Session") -> Glance | None:
     """What the glance view shows now, or None when it has nothing to say (no game, no one to wait on)."""
     g = session.game
-    if g is None or g.is_over or session.overlays:
+    if g is None or g.is_over or session.overlays or session.screen.part_way():
         return None
     p = session.prompt()
     seat = p.player
     if seat is None or not 0 < seat <= len(g.players):
         return None
+    if session.undo_stack and session.undo_stack[-1][1].player == seat:  # part-way through their own step: they
+        return None  # are reading or deciding (a Spend menu, a battle), not looking across the table
     rnd = g.data.get("round")
     return Glance(g.player_name(seat), rnd if isinstance(rnd, int) else None, g.phase_label(), p.title,
                   session.clock_shown())

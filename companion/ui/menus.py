@@ -15,10 +15,10 @@ from companion.errors import CompanionError
 from companion.events import Key
 from companion.games import EXAMPLES  # the example TOML games shipped in the package (copies of examples/)
 from companion.ui.about import settings_lines, web_lines
-from companion.ui.draw import BAR, LIST_W, new_frame, title_bar, wrap
+from companion.ui.draw import BAR, HEIGHT, LIST_W, ROW, new_frame, title_bar, wrap
 from companion.ui.host import MenuHost
 from companion.ui.settings_menu import SettingsMenu
-from companion.ui.widgets import Back, Done, Item, ListWidget, TextView, Toast, draw_toast
+from companion.ui.widgets import Back, Done, Item, ListWidget, TextView, Toast, draw_lines, draw_toast
 
 log = logging.getLogger(__name__)
 
@@ -55,14 +55,19 @@ class Home:
         self.toast: str | None = None
         self.reset()
 
-    def reset(self) -> None:
-        saved = bool(self.app.journal.games())
+    def reset(self, to_list: str | None = None) -> None:
+        """The home menu; with ``to_list``, the game list over it with the cursor on that game."""
+        saved = bool(resume_items(self.app))
         items = [Item("new", "New game"),
                  Item("resume", "Resume a saved game", saved, "no saved games yet"),
                  Item("dice", "Dice fairness"),
                  Item("pair", "Pair a phone"),
                  Item("settings", "Settings")]
         self.stack = [("home", "Sovereign Companion", ListWidget(items, back_ok=False))]
+        if to_list is not None:
+            games = ListWidget(game_choices(self.app))
+            games.move_to(to_list)
+            self.stack.append(("new", "New game", games))
 
     def key(self, k: Key, repeat: bool = False) -> None:
         self.toast = None
@@ -85,7 +90,8 @@ class Home:
             if value == "new":
                 self.stack.append(("new", "New game", ListWidget(game_choices(app))))
             elif value == "resume":
-                self.stack.append(("resume", "Resume", ListWidget(resume_items(app))))
+                self.stack.append(("resume", "Resume", ListWidget(resume_items(app) or [
+                    Item("-", "(no saved games)", False, "no saved games to resume")])))
             elif value == "dice":
                 self.stack.append(("page", "Dice fairness", TextView(fairness_lines(app), top=0)))
             elif value == "pair":
@@ -98,11 +104,24 @@ class Home:
             rec = app.journal.game(int(value))
             lines = [f"Last played {time.strftime('%d %b %H:%M', time.localtime(rec.updated))}"]
             lines += wrap(rec.summary or rec.title, LIST_W)
-            self.stack.append((f"open:{rec.id}", rec.title, ListWidget(
-                [Item("go", "Resume this game")] + [Item("-", ln, False, "OK on Resume this game") for ln in lines])))
+            actions = [Item("go", "Resume this game")]
+            if rec.status == "ended":
+                actions.append(Item("hide", "Hide from this list"))
+            self.stack.append((f"open:{rec.id}", rec.title, DetailPage(lines, ListWidget(actions))))
         elif kind.startswith("open:"):
+            gid = int(kind[5:])
             if value == "go":
-                app.resume(app.journal.game(int(kind[5:])))
+                app.resume(app.journal.game(gid))
+            elif value == "hide":  # kept in the journal (companion export has it); no longer offered here
+                app.journal.set_status(gid, "hidden")
+                self.stack.pop()
+                self.stack.pop()
+                items = resume_items(app)
+                if items:
+                    self.stack.append(("resume", "Resume", ListWidget(items)))
+                else:
+                    self.reset()
+                self.toast = "Hidden: still in the journal and companion export"
 
     def render(self) -> Image.Image:
         img, d = new_frame()
@@ -114,10 +133,26 @@ class Home:
         return img
 
 
+class DetailPage:
+    """A saved game's page: its lines as plain text (not a list of greyed-out rows), then what can be done with it."""
+
+    def __init__(self, lines: list[str], menu: ListWidget) -> None:
+        self.lines, self.menu = lines, menu
+
+    def key(self, k: Key, repeat: bool = False) -> Any:
+        return self.menu.key(k, repeat)
+
+    def draw(self, d: Any, y0: int) -> None:
+        rows = (HEIGHT - y0) // ROW
+        y = draw_lines(d, y0, self.lines, max(1, rows - len(self.menu.items)))
+        self.menu.draw(d, max(y, HEIGHT - ROW * len(self.menu.items)))
+
+
 def resume_items(app: MenuHost) -> list[Item]:
-    """Games not yet over, newest first: the date, the game and who plays (finished games are not resumed)."""
+    """Games not yet over, newest first: the date, the game and who plays (finished games are not resumed, hidden
+    ones are not offered)."""
     out = []
-    for r in [r for r in app.journal.games() if r.status not in ("finished", "damaged")][:50]:
+    for r in [r for r in app.journal.games() if r.status not in ("finished", "damaged", "hidden")][:50]:
         when = time.strftime("%d %b", time.localtime(r.updated))
         out.append(Item(str(r.id), f"{when} {r.summary or r.title}"))
     return out

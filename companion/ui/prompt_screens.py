@@ -9,7 +9,7 @@ from PIL import ImageDraw
 from fsm.prompts import Choice, Confirm, Dice, Info, MultiSelect, Number, Prompt, SecretVote
 
 from companion.events import Key, RollEvent
-from companion.ui.draw import BAR, HEIGHT, LIST_W, ROW, scroll_marks, text_row, title_bar
+from companion.ui.draw import BAR, HEIGHT, LIST_W, ROW, focus, scroll_marks, text_row, title_bar
 from companion.ui.widgets import (Back, ButtonRow, ConfirmWidget, Done, Item, ListWidget, MultiSelectWidget, Outcome, Spinner, TextView,
                       Toast, draw_lines)
 
@@ -45,6 +45,11 @@ class PromptScreen:
     def roll(self, ev: RollEvent) -> Outcome:
         """A roll arrived from the roller while this screen is up. Only the dice prompt takes it."""
         return None
+
+    def part_way(self) -> bool:
+        """True while the player is part-way through this screen (typing dice, a move half chosen, a ballot open):
+        the glance view must not take its place."""
+        return False
 
     def is_private(self) -> bool:
         """True while the screen shows what only the player at the device may see (an open secret ballot): the web
@@ -179,6 +184,9 @@ class SecretVoteScreen(PromptScreen):
     def is_private(self) -> bool:
         return not self.hidden
 
+    def part_way(self) -> bool:
+        return not self.hidden
+
     def key(self, k: Key, repeat: bool = False) -> Outcome:
         if self.hidden:
             if k is Key.OK:
@@ -197,6 +205,7 @@ class SecretVoteScreen(PromptScreen):
             text_row(d, BAR + 2 + ROW, "Secret vote: others")
             text_row(d, BAR + 2 + 2 * ROW, "look away.")
             text_row(d, HEIGHT - ROW, "OK when ready", inverse=True)
+            focus(d, HEIGHT - ROW, HEIGHT)
             return
         y = draw_lines(d, BAR, self.prompt.lines, max(0, ROWS - len(self.prompt.options)))
         self.list.draw(d, y)
@@ -220,6 +229,10 @@ class InfoScreen(PromptScreen):
 
     def draw_body(self, d: ImageDraw.ImageDraw) -> None:
         self.view.draw(d, BAR)
+        shown = len(self.view.lines[self.view.top:self.view.top + self.view.rows])
+        if shown:  # OK goes on: the last line in view is what it answers ("OK when placed")
+            y = BAR + (shown - 1) * ROW
+            focus(d, y, y + ROW)
 
 
 class DiceScreen(PromptScreen):
@@ -239,6 +252,9 @@ class DiceScreen(PromptScreen):
         if "rng" in ctx.sources:
             items.append(Item("rng", "Roll here"))
         self.menu = ButtonRow(items)
+
+    def part_way(self) -> bool:
+        return self.typing is not None or bool(self.got)
 
     def _want(self) -> str:
         p = self.prompt

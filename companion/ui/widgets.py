@@ -11,8 +11,8 @@ from typing import Any, Sequence
 from PIL import ImageDraw
 
 from companion.events import Key
-from companion.ui.draw import (BAR, HEIGHT, LIST_W, MARK_W, ROW, WIDTH, big_text, cover, draw_text, fit, scroll_marks, text_row, text_width,
-                   wrap)
+from companion.ui.draw import (BAR, HEIGHT, LIST_W, ROW, WIDTH, big_text, cover, draw_text, fit, focus, scroll_marks,
+                               text_row, text_width, wrap)
 
 
 @dataclass(frozen=True)
@@ -53,12 +53,12 @@ def draw_lines(d: ImageDraw.ImageDraw, y: int, lines: Sequence[str], max_rows: i
     return y
 
 
-def grey_out(d: ImageDraw.ImageDraw, y: int, inverse: bool, right: int = WIDTH - MARK_W) -> None:
-    """Grey a row on a one-bit screen: a stipple turns a quarter of the text's pixels off."""
-    bg = 1 if inverse else 0
-    for yy in range(y + 1, min(HEIGHT, y + ROW), 2):  # every other row: still readable, plainly fainter
-        for xx in range((yy >> 1) & 1, right, 2):
-            d.point((xx, yy), fill=bg)
+def strike(d: ImageDraw.ImageDraw, y: int, left: int, right: int, fill: int = 1) -> None:
+    """Mark a row's text as not available now: a dotted line through it at mid-height, every other pixel, so every
+    letter stays whole and readable at one bit per pixel (a stipple over the letters made "Redo" read "Kejc"), on
+    the highlighted row too (``fill`` 0: dark dots on its bar)."""
+    for xx in range(left, right, 2):
+        d.point((xx, y + 5), fill=fill)
 
 
 @dataclass
@@ -75,6 +75,15 @@ class ListWidget:
 
     def __post_init__(self) -> None:
         self.follow()
+
+    def move_to(self, key: str) -> bool:
+        """Put the cursor on the entry with ``key`` (the one the player came back from); False when there is none."""
+        for i, it in enumerate(self.items):
+            if it.key == key and it.enabled:
+                self.cursor = i
+                self.follow()
+                return True
+        return False
 
     def follow(self) -> None:
         if self.cursor < self.top:
@@ -109,8 +118,10 @@ class ListWidget:
             y = y0 + i * ROW
             mark = "" if it.checked is None else ("[x] " if it.checked else "[ ] ")
             text_row(d, y, mark + it.label, inverse=idx == self.cursor, width=LIST_W)
-            if not it.enabled:
-                grey_out(d, y, idx == self.cursor, 2 + text_width(fit(mark + it.label, LIST_W)))
+            if not it.enabled:  # the cursor still stops here (OK says why not): scripts and saved games keep
+                strike(d, y, 1, 2 + text_width(fit(mark + it.label, LIST_W)), 0 if idx == self.cursor else 1)
+            if idx == self.cursor:
+                focus(d, y, y + ROW)
         scroll_marks(d, y0, y0 + rows * ROW, self.top > 0, self.top + rows < len(self.items))
 
 
@@ -146,7 +157,9 @@ class Spinner:
         text = f"{self.value}{(' ' + self.unit) if self.unit else ''}"
         if text_width(text, size) > WIDTH - 16 and size != "body":
             size, top, tall = "medium", 2, 12
-        big_text(d, y0 + max(0, (room - tall) // 2) - top, text, size, width=WIDTH - 16)
+        y = y0 + max(0, (room - tall) // 2) - top
+        big_text(d, y, text, size, width=WIDTH - 16)
+        focus(d, y + top, min(HEIGHT, y + top + tall))
         if self.value < self.hi:
             d.polygon([(WIDTH - 12, y0 + 8), (WIDTH - 4, y0 + 8), (WIDTH - 8, y0 + 2)], fill=1)
         if self.value > self.lo:
@@ -170,15 +183,8 @@ class ConfirmWidget:
         return None
 
     def draw(self, d: ImageDraw.ImageDraw, y0: int) -> None:
-        y = max(y0, HEIGHT - ROW - 2)
-        half = WIDTH // 2
-        for i, (label, val) in enumerate(((self.yes, True), (self.no, False))):
-            x0 = i * half
-            if self.value == val:
-                d.rectangle((x0 + 2, y, x0 + half - 3, y + ROW), fill=1)
-            shown = fit(label, half - 8)
-            w = text_width(shown)
-            draw_text(d, x0 + (half - w) // 2, y + 1, shown, width=half - 8, fill=0 if self.value == val else 1)
+        y = max(y0, HEIGHT - ROW - 2) + 1
+        draw_buttons(d, y, [self.yes, self.no], 0 if self.value else 1)
 
 
 @dataclass
@@ -198,15 +204,29 @@ class ButtonRow:
         return None
 
     def draw(self, d: ImageDraw.ImageDraw, y: int) -> None:
-        n = max(1, len(self.items))
-        cell = WIDTH // n
-        for i, it in enumerate(self.items):
-            x0 = i * cell
-            shown = fit(it.label, cell - 6)
-            w = text_width(shown)
-            on = i == self.cursor
-            d.rectangle((x0 + 1, y, x0 + cell - 2, y + ROW - 1), outline=1, fill=1 if on else 0)
-            draw_text(d, x0 + (cell - w) // 2, y, shown, width=w, fill=0 if on else 1, height=ROW)
+        draw_buttons(d, y, [it.label for it in self.items], self.cursor)
+
+
+def draw_buttons(d: ImageDraw.ImageDraw, y: int, labels: Sequence[str], on: int) -> None:
+    """Buttons side by side on one row. The one OK takes is a filled box with a pointer (▶) before its label; the
+    others are plain text with no box at all, so two buttons never read as "filled or outlined: which is it?"."""
+    n = max(1, len(labels))
+    cell = WIDTH // n
+    for i, label in enumerate(labels):
+        x0 = i * cell
+        room = cell - 6 - (POINTER_W if i == on else 0)
+        shown = fit(label, room)
+        w = text_width(shown) + (POINTER_W if i == on else 0)
+        x = x0 + (cell - w) // 2
+        if i == on:
+            d.rectangle((x0 + 1, y, x0 + cell - 2, y + ROW - 1), fill=1)
+            d.polygon([(x, y + 1), (x, y + 7), (x + 3, y + 4)], fill=0)  # the pointer: OK takes this one
+            focus(d, y, y + ROW, x0, x0 + cell)
+            x += POINTER_W
+        draw_text(d, x, y, shown, width=w - (POINTER_W if i == on else 0), fill=0 if i == on else 1, height=ROW)
+
+
+POINTER_W = 7  #: the pointer before the label of the button OK takes, with its gap
 
 
 @dataclass
@@ -287,20 +307,51 @@ ANNOUNCE_MORE = "More: hold OK, Game log"  #: the last line of an announcement t
 
 
 def draw_toast(d: ImageDraw.ImageDraw, text: str, max_lines: int = 3, more: str = "") -> None:
-    """A boxed message over the bottom of the frame, wrapped to up to ``max_lines`` lines (the last one ellipsised;
-    with ``more``, a text that does not fit ends in that line instead, saying where the rest is)."""
+    """A boxed message wrapped to up to ``max_lines`` lines (the last one ellipsised; with ``more``, a text that does
+    not fit ends in that line instead, saying where the rest is).
+
+    It never covers the row OK acts on (``draw.focus``): below that row when it fits there, else between the title
+    bar and the row, else over the title too; with no room for all of it, in the larger space, shortened."""
     lines = wrap(text, TOAST_W)
-    if len(lines) > max_lines:  # wrapped again only when it does not fit: a toast is drawn on every frame it shows
-        lines = wrap(text, TOAST_W, max_lines - 1) + [more] if more else wrap(text, TOAST_W, max_lines)
+    want = min(len(lines), max_lines)
+    y0, n = _toast_place(getattr(d, "focus", None), want)
+    if len(lines) > n:  # wrapped again only when it does not fit: a toast is drawn on every frame it shows
+        lines = wrap(text, TOAST_W, n - 1) + [more] if more and n > 1 else wrap(text, TOAST_W, n)
     h = ROW * len(lines) + 3
-    y = HEIGHT - h
-    d.rectangle((0, y - 1, WIDTH - 1, HEIGHT - 1), fill=0)
-    d.rectangle((1, y, WIDTH - 2, HEIGHT - 1), outline=1, fill=1)
-    cover(0, y - 1, WIDTH, HEIGHT)
+    y = y0 + 1
+    end = min(HEIGHT, y + h + 1)
+    if end < HEIGHT:  # above the focus row: blank the rest of a text row the box cuts through
+        end = min(getattr(d, "focus", (HEIGHT,))[0], BAR + -(-(end - BAR) // ROW) * ROW)
+    d.rectangle((0, y - 1, WIDTH - 1, end - 1), fill=0)
+    d.rectangle((1, y, WIDTH - 2, y + h - 1), outline=1, fill=1)
+    cover(0, y - 1, WIDTH, end)
     for i, line in enumerate(lines):
         draw_text(d, 4, y + 2 + i * ROW, line, width=WIDTH - 8, fill=0, height=ROW)
 
 
+def _lines_in(room: int) -> int:
+    """How many toast lines a band of ``room`` pixels holds (a box of 3 + 10 a line, a black pixel each side)."""
+    return max(0, (room - 5) // ROW)
+
+
+def _toast_place(focus_band: tuple[int, int] | None, want: int) -> tuple[int, int]:
+    """(top of the toast's band, lines it gets) for a toast of ``want`` lines beside the focus row."""
+    if focus_band is None:
+        return HEIGHT - ROW * want - 4, want
+    top, bottom = focus_band
+    below = (HEIGHT - ROW * want - 4, _lines_in(HEIGHT - bottom + 1))  # the bottom edge needs no black pixel
+    above = (BAR, _lines_in(top - BAR))
+    over_title = (-1, _lines_in(top + 1))
+    for y0, n in (below, above, over_title):  # all of it, keeping as much of the question in view as it can
+        if n >= want:
+            return y0, want
+    y0, n = max((below, above, over_title), key=lambda b: b[1])
+    n = max(1, min(n, want))
+    if y0 not in (BAR, -1):  # the bottom band: the box sits on the frame's bottom edge
+        y0 = HEIGHT - ROW * n - 4
+    return y0, n
+
+
 __all__ = ["Done", "Back", "Toast", "Outcome", "Item", "ListWidget", "ButtonRow", "Spinner", "ConfirmWidget",
-           "MultiSelectWidget", "TextView", "draw_lines", "draw_toast", "BAR", "TOAST_W", "ANNOUNCE_LINES",
-           "ANNOUNCE_MORE"]
+           "MultiSelectWidget", "TextView", "draw_buttons", "draw_lines", "draw_toast", "strike", "BAR", "TOAST_W",
+           "ANNOUNCE_LINES", "ANNOUNCE_MORE"]

@@ -96,7 +96,7 @@ class SetupWizard:
                 if name in [n for i, n in enumerate(d["names"]) if i != d["pick"] - 1]:
                     raise InvalidAnswer(f"{name} already has a seat")
                 d["names"][d["pick"] - 1] = name
-            d["step"] = "names"
+            d["step"], d["pick"] = "names", None  # as it was before the seat was opened
 
     def setup(self) -> Setup:
         players = tuple(Player(n, i + 1) for i, n in enumerate(self.data["names"]))
