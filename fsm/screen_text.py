@@ -95,4 +95,4 @@ def plural(n: int, one: str, many: str | None = None) -> str:
     return f"{n} {many}"
 
 
-__all__ = ["LINE_PX", "TITLE_PX", "fits", "clip", "wrap", "wrap_words", "title", "squeeze", "plural"]
+__all__ = ["LINE_PX", "TITLE_PX", "fits", "clip", "wrap", "wrap_words", "title", "title_room", "squeeze", "plural"]

@@ -279,9 +279,9 @@ def _stats_answer(g: "SovereignGame", b: dict[str, Any], value: Any) -> None:
             b["entry"], b["step"] = None, f"army_{e['for']}"
         return
     n = len(e["vals"])
-    typed[n:n + 1] = [int(value)]
-    if len(e["vals"]) == 2 and e["vals"][0] == e["vals"][1] == 0 and int(value) == 0:
+    if n == 2 and e["vals"][0] == e["vals"][1] == 0 and int(value) == 0:  # refused before anything changes
         raise g.refuse("attack, defence and move all 0: check the unit card")
+    typed[n:n + 1] = [int(value)]
     e["vals"].append(int(value))
     if len(e["vals"]) < len(STAT_FIELDS):
         return
