@@ -1,0 +1,58 @@
+"""Review of issue 24's PM reader: what players really type (unicode dashes and arrows, "2x", several orders on a
+line, costs written other ways) is read, and no order on a line is dropped without a word."""
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from companion.rules.society.pm import read
+
+NAMES = ["Ana", "Spaced Cowboy", "Skanky", "NukeDoc", "Jamski", "DrSpike"]
+
+
+def _only(text: str) -> dict[str, Any]:
+    got = read(text, NAMES)
+    assert got["unparsed"] == [], got
+    assert len(got["orders"]) == 1, got
+    x = got["orders"][0]
+    return {k: v for k, v in x.items() if k not in ("line", "text")}
+
+
+@pytest.mark.parametrize("text, want", [
+    ("2x trade with Skanky", {"kind": "trade", "count": 2, "target": "Skanky"}),
+    ("2x Armies (8)", {"kind": "armies", "count": 2, "stated_cost": 8}),
+    ("Armies \u00d72 (8)", {"kind": "armies", "count": 2, "stated_cost": 8}),
+    ("Armys x 2", {"kind": "armies", "count": 2}),
+    ("Armies: 2", {"kind": "armies", "count": 2}),
+    ("Trade with Skanky (6)\u2014>(+9)", {"kind": "trade", "count": 1, "target": "Skanky", "stated_cost": 6,
+                                          "stated_payout": 9}),
+    ("Trade with Skanky (6) \u2192 (+9)", {"kind": "trade", "count": 1, "target": "Skanky", "stated_cost": 6,
+                                           "stated_payout": 9}),
+    ("Trade w/ Skanky (6)", {"kind": "trade", "count": 1, "target": "Skanky", "stated_cost": 6}),
+    ("Peace w/ Skanky", {"kind": "peace", "target": "Skanky"}),
+    ("Attack skanky w/ 4 armies", {"kind": "attack", "target": "Skanky", "count": 4}),
+    ("Trojan horse - 9", {"kind": "wonder", "wonder": "Trojan Horse", "stated_cost": 9}),
+    ("Silk Road: 25 gold", {"kind": "wonder", "wonder": "Silk Road", "stated_cost": 25}),
+    ("Tower of Babel 1g", {"kind": "wonder", "wonder": "Tower of Babel", "stated_cost": 1}),
+    ("Bid 10 on Colosseum", {"kind": "wonder", "wonder": "Colosseum", "stated_cost": 10}),
+    ("2 cities (9+12)", {"kind": "city", "count": 2, "squares": [], "stated_cost": 21}),
+    ("Spy -> Skanky (Trade)", {"kind": "spy", "target": "Skanky", "phase": "trade"}),
+    ("Spy --> Skanky, target Production (Cities)", {"kind": "spy", "target": "Skanky", "phase": "cities"}),
+    ("Send spy to Skanky, target trade", {"kind": "spy", "target": "Skanky", "phase": "trade"}),
+    ("2 Nukes -> DrSpike, targets D3 and E3", {"kind": "nukes", "count": 2, "target": "DrSpike",
+                                                "squares": ["D3", "E3"]}),
+    ("Nuke DrSpike", {"kind": "nukes", "count": 1, "target": "DrSpike"}),
+])
+def test_a_variation_players_type_is_read(text: str, want: dict[str, Any]) -> None:
+    assert _only(text) == want
+
+
+def test_several_orders_on_one_line_are_each_read_and_none_dropped() -> None:
+    got = read("Armies x2 (8); City B3 (9)\nResearch to 5, then Silk Road (25)\nSpy -> Skanky, target trade; "
+               "hello", NAMES)
+    rows = [(x["line"], x["kind"], x.get("stated_cost"), x.get("count"), x.get("level")) for x in got["orders"]]
+    assert rows == [(1, "armies", 8, 2, None), (1, "city", 9, 1, None), (2, "research", None, None, 5),
+                    (2, "wonder", 25, None, None), (3, "spy", None, None, None)]
+    assert got["orders"][3]["wonder"] == "Silk Road" and got["orders"][2].get("problems") is None
+    assert got["unparsed"] == [{"line": 3, "text": "hello"}]
