@@ -56,3 +56,42 @@ def test_several_orders_on_one_line_are_each_read_and_none_dropped() -> None:
                     (2, "wonder", 25, None, None), (3, "spy", None, None, None)]
     assert got["orders"][3]["wonder"] == "Silk Road" and got["orders"][2].get("problems") is None
     assert got["unparsed"] == [{"line": 3, "text": "hello"}]
+
+
+def test_nukes_and_an_attack_on_the_same_society_in_one_pm_are_one_war() -> None:
+    """"3 Nukes to X / Targets" and "Attack X with 4 armies / Targets" in one PM: the turn's one war, with the
+    nukes and the armies ("the person initiating the war can decide whether to use armies or nukes first": the line
+    written first goes first)."""
+    from companion.rules.society.pm_check import check
+    from society_kit import small_world
+
+    w = small_world(("A1", "B1", "F6"), a={"tech": 11, "gold": 3000, "armies": 6, "nukes": 3},
+                    b={"cities": ["B1", "C1", "D1", "E1"]})
+    names = [str(s["name"]) for s in w["soc"].values()]
+    for pm, first in (("3 Nukes to Ben\nTargets: C1, D1\nAttack Ben with 4 armies.\nTargets: B1", True),
+                      ("Attack Ben with 4 armies.\nTargets: B1\n3 Nukes to Ben\nTargets: C1, D1", False)):
+        out = check(read(pm, names)["orders"], w, "1", [])
+        made = [o for _rd, m in out for o in m]
+        assert made == [{"seat": "1", "kind": "attack", "target": "2", "armies": 4, "nukes": 3, "nukes_first": first,
+                         "ranking": ["B1"], "nuke_targets": ["C1", "D1"]}]
+        assert [rd["problems"] for rd, _m in out] == [[], []]
+        assert out[1][0]["joined"] == 1
+
+
+def test_a_pasted_pm_with_nukes_and_an_attack_adds_one_attack_and_no_note() -> None:
+    from fsm.base import Player, Setup
+    from fsm.society import SocietyGame
+
+    g = SocietyGame(Setup(tuple(Player(n, i) for i, n in enumerate(("Ana", "Ben", "Cleo"), 1))))
+    g.answer("3")
+    g.answer("start")
+    w = g.data["world"]
+    w["soc"]["1"].update(tech=11, gold=3000, armies=6, nukes=3, cities=["A1"])
+    w["soc"]["2"].update(cities=["B1", "C1"])
+    w["soc"]["3"].update(cities=["F6"])
+    g.answer("soc:1")
+    g.answer("paste")
+    g.answer({"text": "Attack Ben with 4 armies.\n2 Nukes to Ben"})
+    assert g.prompt().options[0].label == "Add 1 order"
+    g.answer("add")
+    assert [(x["kind"], x.get("armies"), x.get("nukes")) for x in g.data["orders"]] == [("attack", 4, 2)]

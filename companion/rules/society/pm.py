@@ -259,7 +259,8 @@ def _line(text: str, names: list[str]) -> Reading | None:
         out["kind"] = "declare-war"
         _target(plain[m.start(1):], names, out)
         return out
-    m = re.match(r"^(?:build\s+|bid\s+(?:(\d+)\s*(?:g|gold)?\s+)?(?:on\s+|for\s+)?)?(?:the\s+)?(?:wonder\s*:?\s*)?(.+)$", pl)
+    m = re.match(r"^(?:build\s+|bid\s+(?:(\d+)\s*(?:g|gold)?\s+)?(?:on\s+|for\s+)?)?(?:the\s+)?"
+                 r"(?:wonder\s*:?\s*)?(.+)$", pl)
     if m:  # the whole name first ("Majestic 12"), then a name and its gold: "for 6", "- 9", ": 25 gold", "1g"
         bid = re.match(r"^(.+?)\s*(?:\s(?:for|at)|[-:=@,])?\s*(\d+)\s*(?:g|gold)?$", m.group(2))
         for name, gold in [(m.group(2), m.group(1))] + ([bid.groups()] if bid else []):
