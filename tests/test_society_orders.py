@@ -282,7 +282,7 @@ def test_a_pasted_pm_shows_each_reading_and_keeps_unread_lines_as_notes() -> Non
     assert main_menu.lines[0] == "1 of 3 sent, 4 ord." and main_menu.options[0].label.endswith("[4]")
     g.answer("process")
     g.answer(True)
-    assert "### Lines the GM kept as notes\n- Ana: note: please be kind (not read)" in g.report()
+    assert "### Lines the GM kept as notes\n- Ana: PM line 3 not read as an order (the GM has it)" in g.report()
 
 
 def test_an_order_can_be_moved_within_its_society_and_edited() -> None:

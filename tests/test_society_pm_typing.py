@@ -95,3 +95,26 @@ def test_a_pasted_pm_with_nukes_and_an_attack_adds_one_attack_and_no_note() -> N
     assert g.prompt().options[0].label == "Add 1 order"
     g.answer("add")
     assert [(x["kind"], x.get("armies"), x.get("nukes")) for x in g.data["orders"]] == [("attack", 4, 2)]
+
+
+def test_a_pm_line_the_companion_cannot_read_stays_out_of_the_public_post() -> None:
+    """A PM is private: chatter the reader could not read ("Hi GM, I'll turn on Ben next turn") is kept for the GM
+    in the order list, and the forum post only says that a line was not read."""
+    from fsm.base import Player, Setup
+    from fsm.society import SocietyGame
+
+    g = SocietyGame(Setup(tuple(Player(n, i) for i, n in enumerate(("Ana", "Ben", "Cleo"), 1))))
+    g.answer("3")
+    g.answer("start")
+    g.answer("soc:1")
+    g.answer("paste")
+    g.answer({"text": "Hi GM, keep it quiet: I turn on Ben next turn\nArmies x1 (1)"})
+    g.answer("add")
+    assert [x["text"] for x in g.data["orders"] if x["kind"] == "note"] == [
+        "Hi GM, keep it quiet: I turn on Ben next turn (not read)"]
+    g.answer("done")
+    g.answer("process")
+    g.answer(True)
+    post = g.report() + g.report("bbcode")
+    assert "turn on Ben" not in post
+    assert "- Ana: PM line 1 not read as an order (the GM has it)" in g.report()

@@ -92,4 +92,6 @@ def answer(g: "SocietyGame", e: dict[str, Any], value: Any) -> None:
 
 
 def _note(g: "SocietyGame", seat: str, line: int, text: str, why: str) -> None:
-    g.data["orders"].append({"seat": seat, "kind": "note", "text": f"{text} ({why})", "line": line})
+    """``unread``: a line that is no order (chatter, plans): the post, being public, does not quote it."""
+    g.data["orders"].append({"seat": seat, "kind": "note", "text": f"{text} ({why})", "line": line,
+                             **({"unread": True} if why == "not read" else {})})
