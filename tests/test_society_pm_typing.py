@@ -88,7 +88,7 @@ def test_a_pasted_pm_with_nukes_and_an_attack_adds_one_attack_and_no_note() -> N
     w = g.data["world"]
     w["soc"]["1"].update(tech=11, gold=3000, armies=6, nukes=3, cities=["A1"])
     w["soc"]["2"].update(cities=["B1", "C1"])
-    w["soc"]["3"].update(cities=["F6"])
+    w["soc"]["3"].update(cities=["F6"], tech=7, spies=1)
     g.answer("soc:1")
     g.answer("paste")
     g.answer({"text": "Attack Ben with 4 armies.\n2 Nukes to Ben"})
@@ -118,3 +118,31 @@ def test_a_pm_line_the_companion_cannot_read_stays_out_of_the_public_post() -> N
     post = g.report() + g.report("bbcode")
     assert "turn on Ben" not in post
     assert "- Ana: PM line 1 not read as an order (the GM has it)" in g.report()
+
+
+def test_the_post_names_societies_and_wonders_in_full_and_a_nuke_strike_plainly() -> None:
+    """The post is read on the forum: "Spaced Cowboy", "Trojan Horse" (not "Spaced C", "Trojan"); a strike with
+    nukes alone "with 1 nuke" (not "with 0 armies and 1 nuke"), no "0 stopped by SDI" against no SDI."""
+    from fsm.base import Player, Setup
+    from fsm.society import SocietyGame
+    from fsm.society.entry import commit
+    from society_kit import o
+
+    g = SocietyGame(Setup(tuple(Player(n, i) for i, n in enumerate(("Ana", "Spaced Cowboy", "Cleo"), 1))))
+    g.answer("3")
+    g.answer("start")
+    w = g.data["world"]
+    w["soc"]["1"].update(cities=["A1"], tech=11, gold=20, nukes=1)
+    w["soc"]["2"].update(cities=["B1", "C1"], tech=7, gold=10)
+    w["soc"]["3"].update(cities=["F6"], tech=7, spies=1)
+    for od in (o(2, "trade", partner="1", count=1), o(2, "wonder", wonder="trojan", gold=20),
+               o(3, "spy", target="2", phase="trade"),
+               {**o(1, "attack", target="2", armies=0, nukes=1), "nukes_first": True, "ranking": []}):
+        commit(g, od)
+    g.answer("process")
+    g.answer(True)
+    post = g.report()
+    assert "- Spaced Cowboy: Trojan Horse 20 gold cut, not enough gold" in post
+    assert "- Spaced Cowboy: trade Ana x1: negated: Trade sabotaged by a spy" in post
+    assert "- Ana launches a sneak attack on Spaced Cowboy with 1 nuke\n" in post
+    assert "- 1 nuke on Spaced Cowboy: destroyed B1" in post
