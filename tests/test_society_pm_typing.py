@@ -146,3 +146,32 @@ def test_the_post_names_societies_and_wonders_in_full_and_a_nuke_strike_plainly(
     assert "- Spaced Cowboy: trade Ana x1: negated: Trade sabotaged by a spy" in post
     assert "- Ana launches a sneak attack on Spaced Cowboy with 1 nuke\n" in post
     assert "- 1 nuke on Spaced Cowboy: destroyed B1" in post
+
+
+def test_the_post_reads_in_order_and_in_words() -> None:
+    """A defending spy is set before it stops anyone; an attack that stayed home reads "attack Ana with 4 armies"
+    (not the device's "attack Ana 4a"); the sheet says a partner in reach is at war rather than "nobody in range"."""
+    from fsm.base import Player, Setup
+    from fsm.society import SocietyGame
+    from fsm.society.entry import commit
+    from society_kit import o
+
+    g = SocietyGame(Setup(tuple(Player(n, i) for i, n in enumerate(("Ana", "Ben", "Cleo"), 1))))
+    g.answer("3")
+    g.answer("start")
+    w = g.data["world"]
+    w["soc"]["1"].update(cities=["A1", "A2"], tech=5, armies=3)
+    w["soc"]["2"].update(cities=["B1", "B2"], tech=7, armies=6, spies=1)
+    w["soc"]["3"].update(cities=["F6"], tech=7)
+    w["wonders"]["colosseum"] = {"owner": "1", "builder": "1", "square": "A1", "obsolete": False, "turn": 0,
+                                 "cost": 4}
+    w["wars"]["1-2"] = {"since": 0, "by": "2"}
+    for od in (o(3, "spy", target="2", phase="wonders"), o(2, "defend", phase="wonders"),
+               {**o(2, "attack", target="1", armies=4, nukes=0), "nukes_first": True, "ranking": []}):
+        commit(g, od)
+    g.answer("process")
+    g.answer(True)
+    post = g.report()
+    assert ("- Ben sets a spy to defend Wonders\n- Ben's spy stops Cleo's spy at Wonders\n") in post
+    assert "- Ben: attack Ana with 4 armies: stayed home: Ana's Colosseum" in post
+    assert "| Ana | 9 | 5 | 0 | 5: no partner at peace (at war: Ben) |" in post

@@ -33,9 +33,12 @@ def sheet(w: dict[str, Any], r: f.Readings) -> list[tuple[str, list[str], list[R
     rows = []
     for k in living:
         s = w["soc"][k]
-        partners = []
+        partners, war = [], []
         for j in living:
-            if j == k or at_war(w, k, j) or not in_trade_range(w, k, j, r):
+            if j == k or not in_trade_range(w, k, j, r):
+                continue
+            if at_war(w, k, j):  # (peace offered by both sides lets them trade the same turn)
+                war.append(name[j])
                 continue
             tk, tj = int(s["tech"]), int(w["soc"][j]["tech"])
             partners.append(f"{name[j]} ({f.trade_cost(tk, tj, holds(w, k, 'silk'))})-->(+"
@@ -45,7 +48,9 @@ def sheet(w: dict[str, Any], r: f.Readings) -> list[tuple[str, list[str], list[R
         gain = training(t, k)
         rows.append([name[k], str(f.city_cost(len(s["cities"]) + 1)), str(s["tech"]),
                      f"{s['spies']}" + (f" (+{gain})" if gain else ""),
-                     f"{min(int(s['tech']), 15)}: " + ("; ".join(partners) or "nobody in range")])
+                     f"{min(int(s['tech']), 15)}: " + ("; ".join(partners) or ("no partner at peace" if war else
+                                                                                "nobody in range"))
+                     + (f" (at war: {', '.join(war)})" if war else "")])
     out.append(("Next turn, each society", ["Society", "Next city", "Army price", "Spies", "Caravans: partners"],
                 rows))
     free = [[str(wd.level), wd.name, str(wd.level ** 2),

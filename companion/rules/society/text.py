@@ -58,6 +58,10 @@ def describe(o: Order, w: dict[str, Any], full: bool = False) -> str:
         return f"war on {nm(o['target'])}"
     if k == "peace":
         return f"peace {nm(o['target'])}"
+    if k == "attack" and full:
+        sent = [plural(n, one) for n, one in ((int(o.get("armies", 0)), "army"), (int(o.get("nukes", 0)), "nuke")) if n]
+        return (f"attack {nm(o['target'])} with {' and '.join(sent) or plural(0, 'army')}"
+                + (f", nukes at {', '.join(o['nuke_targets'])}" if o.get("nuke_targets") else ""))
     if k == "attack":
         extra = f" {o['nukes']}n" if int(o.get("nukes", 0)) else ""
         if o.get("nuke_targets"):
