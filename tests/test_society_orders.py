@@ -105,6 +105,14 @@ def test_with_the_journal_a_stated_cost_that_differs_is_flagged(journal: Path, t
     assert rows[3]["problems"] == ["needs Nuclear Fission (11); tech 3 after this PM's research"]
 
 
+def test_a_sender_the_game_does_not_know_gets_one_line_naming_the_societies(journal: Path, tmp_path: Path) -> None:
+    f = tmp_path / "pm.txt"
+    f.write_text("Armies x2\n")
+    r = run_companion("society", "orders", str(f), "--journal", str(journal), "--from", "zed", "--json")
+    assert r.returncode == 2 and r.stdout == ""
+    assert r.stderr.strip() == "companion: --from 'zed': no such society in this game; it has Ana, Ben, Cleo"
+
+
 # ---------------------------------------------------------------------------------------------- where orders are checked
 @pytest.mark.parametrize("orders, check", [
     # research to 4, then bid on the Acropolis
