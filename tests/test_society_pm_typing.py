@@ -175,3 +175,37 @@ def test_the_post_reads_in_order_and_in_words() -> None:
     assert ("- Ben sets a spy to defend Wonders\n- Ben's spy stops Cleo's spy at Wonders\n") in post
     assert "- Ben: attack Ana with 4 armies: stayed home: Ana's Colosseum" in post
     assert "| Ana | 9 | 5 | 0 | 5: no partner at peace (at war: Ben) |" in post
+
+
+def test_editing_a_pasted_order_keeps_what_the_device_has_no_step_for() -> None:
+    """A pasted strike's nuke targets and a pasted city's squares have no field on the device: editing the order
+    (here: OK on every default) must not drop them silently."""
+    from fsm.base import Player, Setup
+    from fsm.prompts import Choice
+    from fsm.society import SocietyGame
+
+    g = SocietyGame(Setup(tuple(Player(n, i) for i, n in enumerate(("Ana", "Ben", "Cleo"), 1))))
+    g.answer("3")
+    g.answer("start")
+    w = g.data["world"]
+    w["soc"]["1"].update(cities=["A1"], tech=11, nukes=2, gold=100)
+    w["soc"]["2"].update(cities=["B1", "C1", "D1"])
+    w["soc"]["3"].update(cities=["F6"])
+    w["wars"]["1-2"] = {"since": 0, "by": "1"}
+    g.answer("soc:1")
+    g.answer("paste")
+    g.answer({"text": "2 Nukes to Ben\nTargets: D1, C1\nCity A3, A2 (6)"})
+    g.answer("add")
+    g.answer("done")
+    before = [dict(x) for x in g.data["orders"]]
+    for i in (0, 1):
+        g.answer("list")
+        g.answer(str(i))
+        g.answer("edit")
+        while g.data["entry"] != {"step": "list"}:
+            p = g.prompt()
+            keys = [x.key for x in p.options] if isinstance(p, Choice) else []
+            g.answer("done" if "done" in keys else (p.default if not keys or p.default in keys else keys[0]))
+        g.answer("back")
+    assert g.data["orders"] == before
+    assert before[0]["nuke_targets"] == ["D1", "C1"] and before[1]["squares"] == ["A3", "A2"]
