@@ -209,3 +209,20 @@ def test_editing_a_pasted_order_keeps_what_the_device_has_no_step_for() -> None:
         g.answer("back")
     assert g.data["orders"] == before
     assert before[0]["nuke_targets"] == ["D1", "C1"] and before[1]["squares"] == ["A3", "A2"]
+
+
+def test_orders_joined_by_and_are_each_read_and_a_second_society_is_flagged() -> None:
+    got = read("Research to 5 and build Silk Road (25)\nCity B3 and 2 armies\nDeclare war on Skanky and attack him "
+               "with 3 armies\nColosseum (6) and Trojan Horse (9)\nTrade with Skanky and Jamski\n"
+               "Give Jamski 10 gold and Skanky 5 gold\nGive Jamski 1 army and 10 gold", NAMES)
+    rows = [(x["line"], x["kind"], x.get("target"), x.get("wonder"), x.get("stated_cost")) for x in got["orders"]]
+    assert rows == [(1, "research", None, None, None), (1, "wonder", None, "Silk Road", 25),
+                    (2, "city", None, None, None), (2, "armies", None, None, None), (3, "declare-war", "Skanky", None, None),
+                    (3, "attack", "him", None, None), (4, "wonder", None, "Colosseum", 6),
+                    (4, "wonder", None, "Trojan Horse", 9), (5, "trade", "Skanky", None, None),
+                    (6, "aid", "Jamski", None, None), (7, "aid", "Jamski", None, None)]
+    probs = [x.get("problems", []) for x in got["orders"]]
+    assert probs[5] == ["no society called 'him'"]
+    assert probs[8] == ["read as Skanky; 'and Jamski' not read (one society an order)"]
+    assert probs[9] == ["read as Jamski; 'Skanky' not read (one society an order)"]
+    assert probs[10] == [] and got["orders"][10]["gifts"] == {"armies": 1, "gold": 10}

@@ -94,6 +94,13 @@ def _target(raw: str, names: list[str], out: Reading) -> None:
     out["target"] = hit if hit is not None else raw
     if hit is None and names:
         out.setdefault("problems", []).append(f"no society called {raw!r}")
+    elif hit is not None and len(_norm(raw)) > len(_norm(hit)) and _norm(raw).startswith(_norm(hit)):
+        n, i = 0, 0  # the words after the name: another society, or chatter
+        while i < len(raw) and n < len(_norm(hit)):
+            n += len(_norm(raw[i]))
+            i += 1
+        rest = raw[i:].strip(" .,:;!-&")
+        out.setdefault("problems", []).append(f"read as {hit}; {rest!r} not read (one society an order)")
 
 
 def _line(text: str, names: list[str]) -> Reading | None:
@@ -284,9 +291,20 @@ def _tidy(text: str) -> str:
     return re.sub(r"^(\d+)\s*x\s+", r"\1 ", s, flags=re.I)
 
 
+_WONDER_WORDS = "|".join(sorted({re.escape(n.lower()) for wd in WONDERS for n in (wd.name, wd.short)} |
+                                {"colloseum", "coliseum", "babel", "silk", "trojan"}, key=len, reverse=True))
+#: " and " before another order ("Research to 5 and build Silk Road"), not inside a list of gifts or forces
+_AND = re.compile(r"\s+(?:and|&)\s+(?=(?:build|buy|research|tech\b|city|cities|trade|caravans?|spy\b|attack|sneak|give|"
+                  r"aid\b|declare|peace|revolution|bid\b|spaceship|sdi\b|\d+\s*x?\s*(?:armies|army|cities)\b|"
+                  rf"an?\s+(?:new\s+)?(?:city|army)\b|(?:the\s+)?(?:{_WONDER_WORDS})\b))", re.I)
+
+
 def _pieces(line: str) -> list[str]:
-    """A line's orders: "Armies x2 (8); City B3 (9)", "Research to 5, then Silk Road (25)"."""
-    return [p for p in re.split(r"\s*;\s*|,?\s+(?:and\s+)?then\s+", line, flags=re.I) if p.strip()]
+    """A line's orders: "Armies x2 (8); City B3 (9)", "Research to 5, then Silk Road (25)", "City B3 and 2 armies"."""
+    out = []
+    for p in re.split(r"\s*;\s*|,?\s+(?:and\s+)?then\s+", line, flags=re.I):
+        out += [p] if re.match(r"^\s*(?:give|aid|foreign|send|attack|sneak)\b", p, re.I) else _AND.split(p)
+    return [p for p in out if p.strip()]
 
 
 def _payout(s: str, out: Reading) -> None:
