@@ -43,6 +43,11 @@ def _only(text: str) -> dict[str, Any]:
     ("2 Nukes -> DrSpike, targets D3 and E3", {"kind": "nukes", "count": 2, "target": "DrSpike",
                                                 "squares": ["D3", "E3"]}),
     ("Nuke DrSpike", {"kind": "nukes", "count": 1, "target": "DrSpike"}),
+    ("Trade with Skanky 2x", {"kind": "trade", "count": 2, "target": "Skanky"}),
+    ("Trade with Skanky (x2)", {"kind": "trade", "count": 2, "target": "Skanky"}),
+    ("Armies 2x", {"kind": "armies", "count": 2}),
+    ("Build 2x armies", {"kind": "armies", "count": 2}),
+    ("Nukes 2x to DrSpike", {"kind": "nukes", "count": 2, "target": "DrSpike"}),
 ])
 def test_a_variation_players_type_is_read(text: str, want: dict[str, Any]) -> None:
     assert _only(text) == want

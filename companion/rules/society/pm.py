@@ -288,7 +288,10 @@ def _tidy(text: str) -> str:
     """What players type for the same thing: unicode dashes and arrows, "w/", "2x Armies"."""
     s = re.sub(r"[\u2192\u21d2\u27f6\u2794\u279c\u27a1\u2799]|=+>", "->", text.translate(_TIDY))
     s = re.sub(r"\bw/\s*", "with ", s, flags=re.I)
-    return re.sub(r"^(\d+)\s*x\s+", r"\1 ", s, flags=re.I)
+    s = re.sub(r"(?<![a-z0-9])(\d+)\s*x\s+(?=[a-z])(?!(?:to|at|on|against|with)\b)", r"\1 ", s,
+               flags=re.I)  # "2x Armies", "Build 2 x armies"
+    s = re.sub(r"\(\s*(?:x\s*(\d+)|(\d+)\s*x)\s*\)", lambda m: f" x{m.group(1) or m.group(2)}", s, flags=re.I)
+    return re.sub(r"(?<![a-z0-9])(\d+)\s*x(?![a-z0-9])", r"x\1", s, flags=re.I)  # "Armies 2x", "(x2)"
 
 
 _WONDER_WORDS = "|".join(sorted({re.escape(n.lower()) for wd in WONDERS for n in (wd.name, wd.short)} |
