@@ -231,3 +231,17 @@ def test_orders_joined_by_and_are_each_read_and_a_second_society_is_flagged() ->
     assert probs[8] == ["read as Skanky; 'and Jamski' not read (one society an order)"]
     assert probs[9] == ["read as Jamski; 'Skanky' not read (one society an order)"]
     assert probs[10] == [] and got["orders"][10]["gifts"] == {"armies": 1, "gold": 10}
+
+
+def test_the_sheets_free_wonders_count_the_university_and_say_when_the_colosseum_has_expired() -> None:
+    """"Can build now" counts the University of California (build what someone else has discovered); a Colosseum
+    bought once anyone has Industrialization is obsolete on arrival, and the sheet says so."""
+    from companion.rules.society.formulas import DEFAULT
+    from fsm.society.sheet import sheet
+    from society_kit import small_world
+
+    w = small_world(("A1", "C1", "F6"), a={"tech": 3}, b={"tech": 2}, c={"tech": 9})
+    w["wonders"]["uc"] = {"owner": "2", "builder": "2", "square": "C1", "obsolete": False, "turn": 0, "cost": 100}
+    rows = {r[1]: r for title, _h, rs in sheet(w, DEFAULT) if title == "Wonders still free" for r in rs}
+    assert rows["Mafia"][3] == "Ben, Cleo"
+    assert rows["Colosseum (obsolete: Industrialization reached)"][3] == "Ana, Ben, Cleo"

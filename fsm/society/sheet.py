@@ -6,10 +6,10 @@ from __future__ import annotations
 from typing import Any
 
 from companion.rules.society import formulas as f
-from companion.rules.society.data import WONDERS, tech_base_cost, tech_name
+from companion.rules.society.data import COLOSSEUM_EXPIRES, WONDERS, tech_base_cost, tech_name
 from companion.rules.society.early import training
 from companion.rules.society.turn import Turn
-from companion.rules.society.world import alive, at_war, holds, in_trade_range
+from companion.rules.society.world import alive, at_war, can_build_level, holds, in_trade_range
 
 Row = list[str]
 
@@ -53,8 +53,10 @@ def sheet(w: dict[str, Any], r: f.Readings) -> list[tuple[str, list[str], list[R
                      + (f" (at war: {', '.join(war)})" if war else "")])
     out.append(("Next turn, each society", ["Society", "Next city", "Army price", "Spies", "Caravans: partners"],
                 rows))
-    free = [[str(wd.level), wd.name, str(wd.level ** 2),
-             ", ".join(name[k] for k in living if int(w["soc"][k]["tech"]) >= wd.level) or "nobody yet"]
+    expired = max(int(w["soc"][k]["tech"]) for k in living) >= COLOSSEUM_EXPIRES if living else False
+    free = [[str(wd.level), wd.name + (" (obsolete: Industrialization reached)" if wd.key == "colosseum" and expired
+                                       else ""), str(wd.level ** 2),
+             ", ".join(name[k] for k in living if can_build_level(w, k, wd.level)) or "nobody yet"]
             for wd in WONDERS if wd.key not in w["wonders"]]
     if free:
         out.append(("Wonders still free", ["Level", "Wonder", "Minimum bid", "Can build now"], free))
