@@ -67,7 +67,8 @@ class Driver:
             if value == "back":
                 self.press("back")
                 return
-            cur = keys.index(p.default) if p.default in keys else 0
+            shown = getattr(getattr(self.session.screen, "list", None), "cursor", None)  # where the cursor stands
+            cur = shown if isinstance(shown, int) else (keys.index(p.default) if p.default in keys else 0)
             to = keys.index(value)
             if not p.options[to].enabled:
                 raise AssertionError(f"{value!r} is greyed out at {p.title!r}: {p.options[to].hint}")

@@ -105,6 +105,14 @@ def test_with_the_journal_a_stated_cost_that_differs_is_flagged(journal: Path, t
     assert rows[3]["problems"] == ["needs Nuclear Fission (11); tech 3 after this PM's research"]
 
 
+def test_a_sender_the_game_does_not_know_gets_one_line_naming_the_societies(journal: Path, tmp_path: Path) -> None:
+    f = tmp_path / "pm.txt"
+    f.write_text("Armies x2\n")
+    r = run_companion("society", "orders", str(f), "--journal", str(journal), "--from", "zed", "--json")
+    assert r.returncode == 2 and r.stdout == ""
+    assert r.stderr.strip() == "companion: --from 'zed': no such society in this game; it has Ana, Ben, Cleo"
+
+
 # ---------------------------------------------------------------------------------------------- where orders are checked
 @pytest.mark.parametrize("orders, check", [
     # research to 4, then bid on the Acropolis
@@ -282,7 +290,7 @@ def test_a_pasted_pm_shows_each_reading_and_keeps_unread_lines_as_notes() -> Non
     assert main_menu.lines[0] == "1 of 3 sent, 4 ord." and main_menu.options[0].label.endswith("[4]")
     g.answer("process")
     g.answer(True)
-    assert "### Lines the GM kept as notes\n- Ana: note: please be kind (not read)" in g.report()
+    assert "### Lines the GM kept as notes\n- Ana: PM line 3 not read as an order (the GM has it)" in g.report()
 
 
 def test_an_order_can_be_moved_within_its_society_and_edited() -> None:

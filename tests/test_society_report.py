@@ -40,7 +40,7 @@ def test_markdown_report(journal: Path) -> None:
                  "- Two-way attack: Ana wins 4x2 against 2x1; 3 survive",
                  "- C = ((3/1) - (3/1)) x (2/1) -> 0; Ana takes no city; losses 1 / 0",
                  "### Orders not carried out", "- Ana: trade Cleo x2: negated: Trade sabotaged by a spy",
-                 "- Ben: attack Ana 2a: destroyed in a two-way attack", "- At war with: Ben",
+                 "- Ben: attack Ana with 2 armies: destroyed in a two-way attack", "- At war with: Ben",
                  "**Ana**", "- Treasury 54 gold", "- Income: trade 0, tax 40, wonders 4\n",
                  "- Cities (4): A2, B2, B3, A3", "- Wonders: Tower of Babel; spaceship parts 0",
                  "- Tech 3 (Monarchy), Monarchy", "```\n   A B C D E F\n 1 . 2 . . . .\n 2 1+1 3+. . .\n 3 1 1 . . . .\n"):

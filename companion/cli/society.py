@@ -65,7 +65,10 @@ def cmd_orders(args: argparse.Namespace) -> int:
         raise CompanionError("say who plays: --societies NAME,NAME,... (or --journal PATH)")
     out = read(text, names)
     if w is not None:
-        sender = match_society(args.sender or "", [str(s["name"]) for s in w["soc"].values()])
+        known = [str(s["name"]) for s in w["soc"].values()]
+        sender = match_society(args.sender or "", known)
+        if args.sender and sender is None:
+            raise CompanionError(f"--from {args.sender!r}: no such society in this game; it has {', '.join(known)}")
         seat = next((k for k, s in w["soc"].items() if s["name"] == sender), None)
         if seat is None:
             for rd in out["orders"]:

@@ -304,6 +304,8 @@ def _field(g: "SocietyGame", e: dict[str, Any], step: str, value: Any) -> None:
     o = dict(e["o"])
     repeat: str | None = None  # a step that comes round again (aid items, theatre ranking)
     if step == "target":
+        if value != _old(g, e).get(TARGET_FIELD.get(kind, "target"), value):
+            o.pop("nuke_targets", None)  # (cities of the society the strike was aimed at before the edit)
         o[TARGET_FIELD.get(kind, "target")] = value
     elif step == "count":
         o["count"] = value

@@ -111,7 +111,7 @@ class SocietyGame(GameMachine):
     def process_turn(self) -> None:
         w = world(self)
         new, rep = resolve(w, list(self.data["orders"]), readings(self), self.data.get("arrival") or {})
-        rep["orders"] = [{**o, "text": describe(o, w)} for o in rep["orders"]]
+        rep["orders"] = [{**o, "text": describe(o, w, full=True)} for o in rep["orders"]]
         rep["societies"] = {k: summary(new, k) for k in new["soc"]}
         rep["map"] = map_rows(new)
         self.data["world"] = new

@@ -81,5 +81,6 @@ def answer(g: "SocietyGame", e: dict[str, Any], value: Any) -> None:
     else:
         o = orders[i]
         gifts = {k: o[k] for k in ("gold", "armies", "spies", "nukes", "sdi", "tech") if o["kind"] == "aid" and k in o}
+        pasted = {k: o[k] for k in ("nuke_targets", "squares") if o.get(k)}  # (a PM's, with no field on the device)
         g.data["entry"] = {"seat": o["seat"], "kind": o["kind"], "step": FIELDS[o["kind"]][0],
-                           "o": {"seat": o["seat"], "kind": o["kind"], **gifts}, "edit": i}
+                           "o": {"seat": o["seat"], "kind": o["kind"], **gifts, **pasted}, "edit": i}

@@ -37,7 +37,8 @@ def prompt(g: "SocietyGame", e: dict[str, Any]) -> Prompt:
     opts = [Option("add", f"Add {n} order{'' if n == 1 else 's'}" + (f", {len(unread)} notes" if unread else ""))]
     rows: list[tuple[int, Option]] = []
     for rd, made in done:
-        said = "; ".join(describe(o, w) for o in made) or "nothing"
+        said = "; ".join(describe(o, w) for o in made) or (f"joins line {rd['joined']}" if "joined" in rd
+                                                           else "nothing")
         cost = f" ({rd['cost']}g)" if rd.get("cost") is not None else ""
         probs = "; ".join(rd["problems"])
         rows.append((int(rd["line"]), Option(f"l{rd['line']}", f"{rd['line']}. {rd['text']} -> {said}{cost}"
@@ -72,7 +73,8 @@ def answer(g: "SocietyGame", e: dict[str, Any], value: Any) -> None:
     done, unread = _readings(g, seat, str(e["text"]))
     added = notes = 0
     items: list[tuple[int, str, list[dict[str, Any]], str]] = [
-        (int(rd["line"]), str(rd["text"]), made, "; ".join(rd["problems"]) or "not read") for rd, made in done]
+        (int(rd["line"]), str(rd["text"]), made, "; ".join(rd["problems"]) or "not read") for rd, made in done
+        if "joined" not in rd]  # (a line joined to an attack above it is in that order)
     items += [(int(u["line"]), str(u["text"]), [], "not read") for u in unread]
     for line, text, made, why in sorted(items, key=lambda x: x[0]):
         if not made:
@@ -90,4 +92,6 @@ def answer(g: "SocietyGame", e: dict[str, Any], value: Any) -> None:
 
 
 def _note(g: "SocietyGame", seat: str, line: int, text: str, why: str) -> None:
-    g.data["orders"].append({"seat": seat, "kind": "note", "text": f"{text} ({why})", "line": line})
+    """``unread``: a line that is no order (chatter, plans): the post, being public, does not quote it."""
+    g.data["orders"].append({"seat": seat, "kind": "note", "text": f"{text} ({why})", "line": line,
+                             **({"unread": True} if why == "not read" else {})})

@@ -148,7 +148,9 @@ def _post(g: "SocietyGame", m: Markup, rep: dict[str, Any], w: dict[str, Any], l
                if r not in ("ok", "note")]
     if refused:
         out += [m.sub("Orders not carried out"), *m.items(refused), ""]
-    notes = [f"{names.get(int(o['seat']), o['seat'])}: {o.get('note') or o['text']}" for o, r in pairs if r == "note"]
+    notes = [f"{names.get(int(o['seat']), o['seat'])}: "  # (a PM is private: a line that is no order is not quoted)
+             + (f"PM line {o.get('line')} not read as an order (the GM has it)" if o.get("unread")
+                else o.get("note") or o["text"]) for o, r in pairs if r == "note"]
     if notes:
         out += [m.sub("Lines the GM kept as notes"), *m.items(notes), ""]
     living = {k: v for k, v in rep["societies"].items() if v["alive"]}

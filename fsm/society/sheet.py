@@ -6,10 +6,10 @@ from __future__ import annotations
 from typing import Any
 
 from companion.rules.society import formulas as f
-from companion.rules.society.data import WONDERS, tech_base_cost, tech_name
+from companion.rules.society.data import COLOSSEUM_EXPIRES, WONDERS, tech_base_cost, tech_name
 from companion.rules.society.early import training
 from companion.rules.society.turn import Turn
-from companion.rules.society.world import alive, at_war, holds, in_trade_range
+from companion.rules.society.world import alive, at_war, can_build_level, holds, in_trade_range
 
 Row = list[str]
 
@@ -33,9 +33,12 @@ def sheet(w: dict[str, Any], r: f.Readings) -> list[tuple[str, list[str], list[R
     rows = []
     for k in living:
         s = w["soc"][k]
-        partners = []
+        partners, war = [], []
         for j in living:
-            if j == k or at_war(w, k, j) or not in_trade_range(w, k, j, r):
+            if j == k or not in_trade_range(w, k, j, r):
+                continue
+            if at_war(w, k, j):  # (peace offered by both sides lets them trade the same turn)
+                war.append(name[j])
                 continue
             tk, tj = int(s["tech"]), int(w["soc"][j]["tech"])
             partners.append(f"{name[j]} ({f.trade_cost(tk, tj, holds(w, k, 'silk'))})-->(+"
@@ -45,11 +48,15 @@ def sheet(w: dict[str, Any], r: f.Readings) -> list[tuple[str, list[str], list[R
         gain = training(t, k)
         rows.append([name[k], str(f.city_cost(len(s["cities"]) + 1)), str(s["tech"]),
                      f"{s['spies']}" + (f" (+{gain})" if gain else ""),
-                     f"{min(int(s['tech']), 15)}: " + ("; ".join(partners) or "nobody in range")])
+                     f"{min(int(s['tech']), 15)}: " + ("; ".join(partners) or ("no partner at peace" if war else
+                                                                                "nobody in range"))
+                     + (f" (at war: {', '.join(war)})" if war else "")])
     out.append(("Next turn, each society", ["Society", "Next city", "Army price", "Spies", "Caravans: partners"],
                 rows))
-    free = [[str(wd.level), wd.name, str(wd.level ** 2),
-             ", ".join(name[k] for k in living if int(w["soc"][k]["tech"]) >= wd.level) or "nobody yet"]
+    expired = max(int(w["soc"][k]["tech"]) for k in living) >= COLOSSEUM_EXPIRES if living else False
+    free = [[str(wd.level), wd.name + (" (obsolete: Industrialization reached)" if wd.key == "colosseum" and expired
+                                       else ""), str(wd.level ** 2),
+             ", ".join(name[k] for k in living if can_build_level(w, k, wd.level)) or "nobody yet"]
             for wd in WONDERS if wd.key not in w["wonders"]]
     if free:
         out.append(("Wonders still free", ["Level", "Wonder", "Minimum bid", "Can build now"], free))

@@ -81,38 +81,22 @@ def espionage(t: Turn) -> None:
             t.say("espionage", f"{t.name(a)}'s spy and {t.name(b)}'s spy cancel out")
         elif t.result[i] == "ok":
             going.append((i, o))
-    # spies against the espionage phase first: a sabotaged espionage phase sends and defends nothing more
-    going = [x for x in going if x[1]["phase"] == "espionage"] + [x for x in going if x[1]["phase"] != "espionage"]
+    # spies against the espionage phase first: a sabotaged espionage phase sends and defends nothing more; then the
+    # defenders take their posts (so the post says so before they stop anyone), then the other spies
+    esp = [x for x in going if x[1]["phase"] == "espionage"]
     used: dict[tuple[str, str], int] = {}  #: defending spies that have stopped one spy each
-    for i, o in going:
-        a, b, ph = o["seat"], o["target"], o["phase"]
-        if (a, "espionage") in t.negated:
-            t.mark(i, "negated: Espionage sabotaged by a spy")
-            continue
-        spent[a] += 1
-        if not t.w["soc"][b]["alive"]:
-            t.mark(i, "lost: the target is gone")
-            continue
-        rev = t.revolution.get(b)
-        if rev is not None and not kept(rev["keep"], ph):
-            t.mark(i, "lost: the target is in revolution")
-            t.say("espionage", f"{t.name(a)}'s spy is lost in {t.name(b)}'s revolution")
-            continue
-        guards = len(defend.get((b, ph), [])) if (b, "espionage") not in t.negated else 0
-        if guards > used.get((b, ph), 0):
-            used[(b, ph)] = used.get((b, ph), 0) + 1
-            t.mark(i, f"stopped by {t.name(b)}'s defending spy")
-            t.say("espionage", f"{t.name(b)}'s spy stops {t.name(a)}'s spy at {PHASE_NAMES[ph]}")
-            continue
-        t.negated.add((b, ph))
-        t.say("espionage", f"{t.name(a)}'s spy sabotages {t.name(b)}'s {PHASE_NAMES[ph]}")
-    for (seat, _ph), idx in defend.items():
-        for j in idx:
-            if (seat, "espionage") in t.negated:
-                t.mark(j, "negated: Espionage sabotaged by a spy")
-            else:
-                spent[seat] += 1  # retired, whether or not it came into play
-                t.say("espionage", f"{t.name(seat)} sets a spy to defend {PHASE_NAMES[t.orders[j]['phase']]}")
+    for batch in (esp, [x for x in going if x[1]["phase"] != "espionage"]):
+        if batch is not esp:
+            for (seat, _ph), idx in defend.items():
+                for j in idx:
+                    if (seat, "espionage") in t.negated:
+                        t.mark(j, "negated: Espionage sabotaged by a spy")
+                    else:
+                        spent[seat] += 1  # retired, whether or not it came into play
+                        t.say("espionage", f"{t.name(seat)} sets a spy to defend "
+                                           f"{PHASE_NAMES[t.orders[j]['phase']]}")
+        for i, o in batch:
+            _send(t, i, o, defend, used, spent)
     for seat in alive(t.w):
         s = t.soc(seat)
         if (seat, "espionage") in t.negated:
@@ -196,3 +180,29 @@ def trade(t: Turn) -> None:
     for seat, g in gains.items():
         t.soc(seat)["gold"] = int(t.soc(seat)["gold"]) + g
         t.income[seat]["trade"] += g
+
+
+def _send(t: Turn, i: int, o: Order, defend: dict[tuple[str, str], list[int]],
+          used: dict[tuple[str, str], int], spent: dict[str, int]) -> None:
+    """One spy sent at another society: lost, stopped by a defender, or its target phase sabotaged."""
+    a, b, ph = o["seat"], o["target"], o["phase"]
+    if (a, "espionage") in t.negated:
+        t.mark(i, "negated: Espionage sabotaged by a spy")
+        return
+    spent[a] += 1
+    if not t.w["soc"][b]["alive"]:
+        t.mark(i, "lost: the target is gone")
+        return
+    rev = t.revolution.get(b)
+    if rev is not None and not kept(rev["keep"], ph):
+        t.mark(i, "lost: the target is in revolution")
+        t.say("espionage", f"{t.name(a)}'s spy is lost in {t.name(b)}'s revolution")
+        return
+    guards = len(defend.get((b, ph), [])) if (b, "espionage") not in t.negated else 0
+    if guards > used.get((b, ph), 0):
+        used[(b, ph)] = used.get((b, ph), 0) + 1
+        t.mark(i, f"stopped by {t.name(b)}'s defending spy")
+        t.say("espionage", f"{t.name(b)}'s spy stops {t.name(a)}'s spy at {PHASE_NAMES[ph]}")
+        return
+    t.negated.add((b, ph))
+    t.say("espionage", f"{t.name(a)}'s spy sabotages {t.name(b)}'s {PHASE_NAMES[ph]}")

@@ -19,7 +19,7 @@ KINDS = ("spy", "trade", "city", "armies", "wonder", "aid", "nukes", "attack", "
 Reading = dict[str, Any]
 
 _SQ = r"[A-Za-z]{1,2}\s?\d{1,2}"
-_COST = r"\(\s*(\d+)\s*(?:g|gold)?\s*\)"
+_COST = r"\(\s*(\d+(?:\s*\+\s*\d+)*)\s*(?:g|gold)?\s*\)"  # "(9+12)": the sum
 _NUM_WORDS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
               "eight": 8, "nine": 9, "ten": 10}
 _PHASES = {"espionage": "espionage", "trade": "trade", "production": "production", "research": "research",
@@ -94,16 +94,27 @@ def _target(raw: str, names: list[str], out: Reading) -> None:
     out["target"] = hit if hit is not None else raw
     if hit is None and names:
         out.setdefault("problems", []).append(f"no society called {raw!r}")
+    elif hit is not None and len(_norm(raw)) > len(_norm(hit)) and _norm(raw).startswith(_norm(hit)):
+        n, i = 0, 0  # the words after the name: another society, or chatter
+        while i < len(raw) and n < len(_norm(hit)):
+            n += len(_norm(raw[i]))
+            i += 1
+        rest = raw[i:].strip(" .,:;!-&")
+        out.setdefault("problems", []).append(f"read as {hit}; {rest!r} not read (one society an order)")
 
 
 def _line(text: str, names: list[str]) -> Reading | None:
     s = text.strip().rstrip(".!").strip()
     s = re.sub(r"\s*(?:<-+|note that|<--).*$", "", s, flags=re.I) if re.search(r"<-|note that", s, re.I) else s
+    if re.match(r"^(?:send\s+(?:an?\s+|one\s+)?)?spy\b", s, re.I):  # "Send spy to", "(Trade)", "Production (Cities)"
+        s = re.sub(r"^send\s+(?:an?\s+|one\s+)?spy\b", "Spy", s, flags=re.I)
+        s = re.sub(r"\bproduction\s*\(\s*([a-z ]+?)\s*\)", r"\1", s, flags=re.I)
+        s = re.sub(r"\s*\(\s*([a-z ]+?)\s*\)\s*$", r", target \1", s, flags=re.I)
     low = s.lower()
     cost = re.search(_COST, s)
     out: Reading = {}
     if cost:
-        out["stated_cost"] = int(cost.group(1))
+        out["stated_cost"] = sum(int(x) for x in cost.group(1).split("+"))
     plain = re.sub(_COST, " ", s)
     plain = re.sub(r"\s+", " ", plain).strip()
     pl = plain.lower()
@@ -148,12 +159,12 @@ def _line(text: str, names: list[str]) -> Reading | None:
             rest = rest[named.end():]
         out.update(kind="city", count=n, squares=_squares(rest))
         return out
-    m = re.match(rf"^(?:build\s+|buy\s+)?(?:{_N}\s+)?(armies|army)\s*(?:x\s*(\d+)|(\d+))?$", pl)
+    m = re.match(rf"^(?:build\s+|buy\s+)?(?:{_N}\s+)?(armies|army|armys)\s*:?\s*(?:x\s*(\d+)|(\d+))?$", pl)
     if m:
         out.update(kind="armies", count=_num(m.group(3) or m.group(4) or m.group(1)))
         return out
     m = re.match(rf"^(?:build\s+|buy\s+|launch\s+|fire\s+|send\s+)?(?:{_N}\s+)?(nukes?|nuclear missiles?)\s*"
-                 rf"(?:x\s*(\d+))?\s*(?:(?:to|at|on|against)\s+(.+?))?$", pl)
+                 rf"(?:x\s*(\d+))?(?:(?:\s*(?:to|at|on|against|->)\s*|\s+)(.+?))?$", pl)
     if m:
         out.update(kind="nukes", count=_num(m.group(3) or m.group(1)))
         if m.group(4):
@@ -255,16 +266,48 @@ def _line(text: str, names: list[str]) -> Reading | None:
         out["kind"] = "declare-war"
         _target(plain[m.start(1):], names, out)
         return out
-    m = re.match(r"^(?:build\s+|bid\s+(?:on\s+)?)?(?:the\s+)?(?:wonder\s*:?\s*)?(.+?)(?:\s+for\s+(\d+)\s*(?:g|gold)?)?$",
-                 pl)
-    if m:
-        wd = find_wonder(m.group(1))
-        if wd is not None:
-            out.update(kind="wonder", wonder=wd.name)
-            if m.group(2):
-                out["stated_cost"] = int(m.group(2))
-            return out
+    m = re.match(r"^(?:build\s+|bid\s+(?:(\d+)\s*(?:g|gold)?\s+)?(?:on\s+|for\s+)?)?(?:the\s+)?"
+                 r"(?:wonder\s*:?\s*)?(.+)$", pl)
+    if m:  # the whole name first ("Majestic 12"), then a name and its gold: "for 6", "- 9", ": 25 gold", "1g"
+        bid = re.match(r"^(.+?)\s*(?:\s(?:for|at)|[-:=@,])?\s*(\d+)\s*(?:g|gold)?$", m.group(2))
+        for name, gold in [(m.group(2), m.group(1))] + ([bid.groups()] if bid else []):
+            wd = find_wonder(name)
+            if wd is not None:
+                out.update(kind="wonder", wonder=wd.name)
+                if gold:
+                    out["stated_cost"] = int(gold)
+                return out
     return None
+
+
+_TIDY = str.maketrans({"\u2012": "-", "\u2013": "-", "\u2014": "-", "\u2015": "-", "\u2212": "-", "\u00d7": "x",
+                       "\u2018": "'", "\u2019": "'", "\u201c": '"', "\u201d": '"', "\u00a0": " "})
+
+
+def _tidy(text: str) -> str:
+    """What players type for the same thing: unicode dashes and arrows, "w/", "2x Armies"."""
+    s = re.sub(r"[\u2192\u21d2\u27f6\u2794\u279c\u27a1\u2799]|=+>", "->", text.translate(_TIDY))
+    s = re.sub(r"\bw/\s*", "with ", s, flags=re.I)
+    s = re.sub(r"(?<![a-z0-9])(\d+)\s*x\s+(?=[a-z])(?!(?:to|at|on|against|with)\b)", r"\1 ", s,
+               flags=re.I)  # "2x Armies", "Build 2 x armies"
+    s = re.sub(r"\(\s*(?:x\s*(\d+)|(\d+)\s*x)\s*\)", lambda m: f" x{m.group(1) or m.group(2)}", s, flags=re.I)
+    return re.sub(r"(?<![a-z0-9])(\d+)\s*x(?![a-z0-9])", r"x\1", s, flags=re.I)  # "Armies 2x", "(x2)"
+
+
+_WONDER_WORDS = "|".join(sorted({re.escape(n.lower()) for wd in WONDERS for n in (wd.name, wd.short)} |
+                                {"colloseum", "coliseum", "babel", "silk", "trojan"}, key=len, reverse=True))
+#: " and " before another order ("Research to 5 and build Silk Road"), not inside a list of gifts or forces
+_AND = re.compile(r"\s+(?:and|&)\s+(?=(?:build|buy|research|tech\b|city|cities|trade|caravans?|spy\b|attack|sneak|give|"
+                  r"aid\b|declare|peace|revolution|bid\b|spaceship|sdi\b|\d+\s*x?\s*(?:armies|army|cities)\b|"
+                  rf"an?\s+(?:new\s+)?(?:city|army)\b|(?:the\s+)?(?:{_WONDER_WORDS})\b))", re.I)
+
+
+def _pieces(line: str) -> list[str]:
+    """A line's orders: "Armies x2 (8); City B3 (9)", "Research to 5, then Silk Road (25)", "City B3 and 2 armies"."""
+    out = []
+    for p in re.split(r"\s*;\s*|,?\s+(?:and\s+)?then\s+", line, flags=re.I):
+        out += [p] if re.match(r"^\s*(?:give|aid|foreign|send|attack|sneak)\b", p, re.I) else _AND.split(p)
+    return [p for p in out if p.strip()]
 
 
 def _payout(s: str, out: Reading) -> None:
@@ -282,8 +325,8 @@ def read(text: str, names: list[str]) -> dict[str, list[dict[str, Any]]]:
     orders: list[Reading] = []
     unparsed: list[dict[str, Any]] = []
     last: Reading | None = None
-    for n, raw in enumerate(text.splitlines(), 1):
-        line = raw.strip()
+    pieces = [(n, p.strip()) for n, raw in enumerate(text.splitlines(), 1) for p in _pieces(raw.strip())]
+    for n, line in pieces:
         if not line or _SKIP.match(line):
             continue
         t = _TARGETS.match(line)
@@ -291,7 +334,7 @@ def read(text: str, names: list[str]) -> dict[str, list[dict[str, Any]]]:
             last.setdefault("squares", []).extend(_squares(t.group(1)))
             last["text"] += " / " + line
             continue
-        got = _line(line, names)
+        got = _line(_tidy(line), names)
         if got is None:
             unparsed.append({"line": n, "text": line})
             last = None

@@ -93,6 +93,7 @@ def check(readings: list[Reading], w: World, seat: str, entered: list[Order], r:
     level = int(s["tech"]) + sum(int(x.get("levels", 0)) for x in entered if x["seat"] == seat
                                  and x["kind"] == "research")
     orders = list(entered)
+    wars: dict[str, tuple[Order, int]] = {}  #: this PM's attack on each society, and its line
     out: list[tuple[Reading, list[Order]]] = []
     for rd in readings:
         rd = dict(rd)
@@ -134,11 +135,30 @@ def check(readings: list[Reading], w: World, seat: str, entered: list[Order], r:
             if "stated_cost" in rd and int(rd["stated_cost"]) != cost and k not in ("wonder", "spaceship"):
                 probs.append(f"cost stated {rd['stated_cost']}, the companion makes it {cost}")
         for o in made:
+            if o["kind"] == "attack" and o["target"] in wars:  # nukes and armies at one society: the one war
+                first, at = wars[o["target"]]
+                both = _join(first, o)
+                if why_not(w, [x for x in orders if x is not first], both, r) is None:
+                    first.update(both)
+                    rd["joined"] = at
+                    continue
             bad = why_not(w, orders, o, r)
             if bad is not None:
                 probs.append(bad)
             else:
                 orders.append(o)
+                if o["kind"] == "attack":
+                    wars[o["target"]] = (o, int(rd["line"]))
         rd["problems"] = list(dict.fromkeys(probs))  # once each
-        out.append((rd, made))
+        out.append((rd, [] if "joined" in rd else made))
     return out
+
+
+def _join(first: Order, then: Order) -> Order:
+    """One war from two lines at the same society ("3 Nukes to X", "Attack X with 4 armies"): the line written
+    first decides whether the nukes or the armies go first."""
+    nukes_first = bool(first["nukes_first"]) if first["armies"] and first["nukes"] else bool(first["nukes"])
+    return {**first, "armies": int(first["armies"]) + int(then["armies"]),
+            "nukes": int(first["nukes"]) + int(then["nukes"]), "nukes_first": nukes_first,
+            "ranking": [*first.get("ranking", []), *then.get("ranking", [])],
+            "nuke_targets": [*first.get("nuke_targets", []), *then.get("nuke_targets", [])]}

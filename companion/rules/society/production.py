@@ -56,7 +56,7 @@ def production(t: Turn) -> None:
             j = next(j for j in range(len(live) - 1, -1, -1) if plan_cost(t, seat, live[:j] + live[j + 1:]) < cost)
             i, o = live.pop(j)
             t.mark(i, "cut: not enough gold (cut from the back of the orders)")
-            t.say("production", f"{t.name(seat)}: {describe(o, t.w)} cut, not enough gold")
+            t.say("production", f"{t.name(seat)}: {describe(o, t.w, full=True)} cut, not enough gold")
     research(t)
     military(t)
     cities(t)

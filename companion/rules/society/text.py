@@ -21,10 +21,11 @@ def plural(n: int, one: str) -> str:
     return f"{n} {head + ' ' if head else ''}{many}"
 
 
-def describe(o: Order, w: dict[str, Any]) -> str:
-    """An order in a few words (about 20 characters with 8-letter names), for lists and the report."""
+def describe(o: Order, w: dict[str, Any], full: bool = False) -> str:
+    """An order in a few words (about 20 characters with 8-letter names), for lists on the device; ``full``: for the
+    forum post, with whole names ("Spaced Cowboy", "Trojan Horse 20 gold")."""
     def nm(seat: str) -> str:
-        return str(w["soc"][seat]["name"])[:8] if seat in w["soc"] else str(seat)
+        return str(w["soc"][seat]["name"])[:None if full else 8] if seat in w["soc"] else str(seat)
 
     k = o["kind"]
     if k == "note":
@@ -42,11 +43,13 @@ def describe(o: Order, w: dict[str, Any]) -> str:
     if k == "city":
         return f"city {o.get('square') or '/'.join(o.get('squares') or []) or '(auto)'}"
     if k == "wonder":
-        return f"{WONDER_BY_KEY[o['wonder']].short} {o['gold']}g"
+        wd = WONDER_BY_KEY[o["wonder"]]
+        return f"{wd.name} {o['gold']} gold" if full else f"{wd.short} {o['gold']}g"
     if k == "part":
         return f"part {o['gold']}g"
     if k == "kgb":
-        return f"KGB: {WONDER_BY_KEY[o['wonder']].short}"
+        wd = WONDER_BY_KEY[o["wonder"]]
+        return f"KGB: {wd.name if full else wd.short}"
     if k == "aid":
         gifts = " ".join(f"{o[x]}g" if x == "gold" else plural(int(o[x]), _ONE[x]) for x in
                          ("gold", "armies", "spies", "nukes", "sdi", "tech") if o.get(x))
@@ -55,6 +58,10 @@ def describe(o: Order, w: dict[str, Any]) -> str:
         return f"war on {nm(o['target'])}"
     if k == "peace":
         return f"peace {nm(o['target'])}"
+    if k == "attack" and full:
+        sent = [plural(n, one) for n, one in ((int(o.get("armies", 0)), "army"), (int(o.get("nukes", 0)), "nuke")) if n]
+        return (f"attack {nm(o['target'])} with {' and '.join(sent) or plural(0, 'army')}"
+                + (f", nukes at {', '.join(o['nuke_targets'])}" if o.get("nuke_targets") else ""))
     if k == "attack":
         extra = f" {o['nukes']}n" if int(o.get("nukes", 0)) else ""
         if o.get("nuke_targets"):

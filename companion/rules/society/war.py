@@ -113,8 +113,8 @@ def _attack(t: "Turn", i: int, o: "Order", away: dict[int, int], sdi_used: dict[
     rec: dict[str, Any] = {"attacker": a, "defender": b, "sneak": not declared, "jihad": jihad}
     t.wars.append(rec)
     word = "a sneak attack" if not declared else "an attack"
-    t.say("war", f"{t.name(a)} launches {word} on {t.name(b)} with {plural(away[i], 'army')}"
-                 + (f" and {plural(int(o.get('nukes', 0)), 'nuke')}" if int(o.get("nukes", 0)) else ""))
+    sent = [plural(n, one) for n, one in ((away[i], "army"), (int(o.get("nukes", 0)), "nuke")) if n]
+    t.say("war", f"{t.name(a)} launches {word} on {t.name(b)} with {' and '.join(sent) or plural(0, 'army')}")
     army_attacks = True
     if counter is not None:
         met.add(counter)
@@ -190,8 +190,8 @@ def _nuke(t: "Turn", a: str, b: str, n: int, sdi_used: dict[str, int], rec: dict
             if v.get("square") == c:
                 v["square"] = None
     rec["nukes"] = {"sent": n, "stopped": stopped, "destroyed": targets}
-    t.say("war", f"{plural(n, 'nuke')} on {t.name(b)}: {stopped} stopped by SDI, destroyed "
-                 f"{', '.join(targets) if targets else 'nothing'}")
+    t.say("war", f"{plural(n, 'nuke')} on {t.name(b)}: " + (f"{stopped} stopped by SDI, " if stopped else "")
+          + f"destroyed {', '.join(targets) if targets else 'nothing'}")
     _eliminated(t, a, b)
 
 
