@@ -14,10 +14,12 @@ a witness left beside a journal that was moved away and replaced does not speak 
 """
 from __future__ import annotations
 
+import errno
 import hashlib
 import json
 import logging
 import os
+import stat
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -86,14 +88,36 @@ def _decode(raw: bytes) -> tuple[int, int, dict[int, Head]] | None:
         return None
 
 
+class NotAFile(OSError):
+    """The witness's path is a folder, pipe, device or symbolic link: never read (a pipe would block for ever)
+    nor written through."""
+
+
+def _open(path: Path, flags: int) -> int:
+    fd = os.open(path, flags | os.O_NONBLOCK | os.O_NOFOLLOW | os.O_CLOEXEC, 0o644)
+    if not stat.S_ISREG(os.fstat(fd).st_mode):
+        os.close(fd)
+        raise NotAFile(0, "not a regular file")
+    return fd
+
+
+def _unusable(path: Path, e: OSError) -> None:
+    if isinstance(e, NotAFile) or e.errno == errno.ELOOP:  # O_NOFOLLOW on a symbolic link
+        log.warning("%s is not a regular file; the journal's head cannot be cross-checked (move it away)", path)
+
+
 def read(journal: Path) -> dict[int, Head] | None:
     """The heads the witness holds for ``journal`` (None: no witness, or one written for another file)."""
     path = witness_path(journal)
     try:
-        with open(path, "rb") as f:
-            raw = f.read(2 * SLOT)
+        fd = _open(path, os.O_RDONLY)
+        try:
+            raw = os.pread(fd, 2 * SLOT, 0)
+        finally:
+            os.close(fd)
         inode = os.stat(journal).st_ino
-    except OSError:
+    except OSError as e:
+        _unusable(path, e)
         return None
     slots = [s for s in (_decode(raw[:SLOT]), _decode(raw[SLOT:])) if s is not None]
     if not slots:
@@ -114,7 +138,7 @@ class Witness:
         self.fd: int | None = None
         try:
             self.inode = os.stat(journal).st_ino
-            self.fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
+            self.fd = _open(self.path, os.O_RDWR | os.O_CREAT)
             raw = os.pread(self.fd, 2 * SLOT, 0)
             slots = [s for s in (_decode(raw[:SLOT]), _decode(raw[SLOT:])) if s is not None]
             if slots:
@@ -127,6 +151,8 @@ class Witness:
                 os.pwrite(self.fd, _encode(self.seq, self.inode, self.games) * 2, 0)
                 os.fdatasync(self.fd)
         except OSError as e:
+            if isinstance(e, NotAFile) or e.errno == errno.ELOOP:
+                e.strerror = "it is not a regular file"
             log.warning("cannot keep the journal's head witness %s (%s); inputs are saved, but damage to the "
                         "write-ahead log could not be counted", self.path, e.strerror)
             self.close()

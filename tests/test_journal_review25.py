@@ -1,0 +1,45 @@
+"""Issue #25 review: what a torture of the journal's pass 3 found (the head witness's odd files, main-file damage
+counted, a replaced journal, the loss line naming what was damaged)."""
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from companion.cli import main
+from conftest import EXAMPLES, run_companion
+
+VP = str(EXAMPLES / "vp-tracker.toml")
+
+
+def _played(tmp_path: Path, presses: str = "ok\nok\nok\ndown\nok\n") -> tuple[Path, Path]:
+    j = tmp_path / "j.sqlite"
+    s = tmp_path / "s.txt"
+    s.write_text(presses)
+    assert main(["play", VP, "--script", str(s), "--journal", str(j), "--seed", "4"]) == 0
+    return j, s
+
+
+def test_a_head_witness_that_is_a_fifo_hangs_neither_check_nor_play(tmp_path: Path) -> None:
+    j, s = _played(tmp_path)
+    head = Path(str(j) + ".head")
+    head.unlink()
+    os.mkfifo(head)
+    r = run_companion("journal", "check", str(j), timeout=20)
+    assert r.returncode == 0 and "5 inputs, all verified" in r.stdout, r.stdout + r.stderr
+    assert "j.sqlite.head is not a regular file" in r.stdout + r.stderr
+    r = run_companion("play", VP, "--script", str(s), "--journal", str(j), "--resume", timeout=20)
+    assert r.returncode == 0 and "Traceback" not in r.stderr, r.stderr
+    assert "j.sqlite.head is not a regular file" in r.stderr
+
+
+def test_a_head_witness_that_is_a_symbolic_link_is_never_written_through(tmp_path: Path) -> None:
+    j, s = _played(tmp_path)
+    head = Path(str(j) + ".head")
+    head.unlink()
+    victim = tmp_path / "notes.txt"
+    victim.write_text("my notes\n" * 200)
+    head.symlink_to(victim)
+    s.write_text(s.read_text() + "ok\ndown\nok\n")  # presses to save: each would write the witness
+    r = run_companion("play", VP, "--script", str(s), "--journal", str(j), "--resume", timeout=60)
+    assert r.returncode == 0, r.stderr
+    assert victim.read_text() == "my notes\n" * 200
