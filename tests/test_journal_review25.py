@@ -43,3 +43,39 @@ def test_a_head_witness_that_is_a_symbolic_link_is_never_written_through(tmp_pat
     r = run_companion("play", VP, "--script", str(s), "--journal", str(j), "--resume", timeout=60)
     assert r.returncode == 0, r.stderr
     assert victim.read_text() == "my notes\n" * 200
+
+
+def test_a_journal_copied_with_its_head_witness_still_counts_the_inputs_a_damaged_wal_lost(tmp_path: Path) -> None:
+    """cp -a, rsync or a new SD card give the files new inodes: the witness still speaks for the same games."""
+    import shutil
+
+    from companion.journal.salvage import check
+    from companion.journal.store import Journal
+    from test_journal_wal import _killed_game
+
+    (tmp_path / "box").mkdir()
+    path, _script = _killed_game(tmp_path / "box")
+    Path(str(path) + "-wal").unlink()  # the inputs since the last checkpoint are gone
+    lost = check(path).losses
+    assert lost, "the -wal held no input: nothing to count"
+    shutil.copytree(tmp_path / "box", tmp_path / "laptop")
+    copy = tmp_path / "laptop" / path.name
+    report = check(copy)
+    assert report.status == 3 and [(x.first, x.last) for x in report.losses] == [(x.first, x.last) for x in lost]
+    j = Journal(copy)
+    assert [(x.first, x.last) for x in j.losses.values()] == [(x.first, x.last) for x in lost]
+    j.close()
+
+
+def test_a_witness_left_beside_a_new_journal_of_other_games_claims_no_loss(tmp_path: Path) -> None:
+    from companion.journal.salvage import check
+
+    j, s = _played(tmp_path)
+    old = Path(str(j) + ".head").read_bytes()
+    for suffix in ("", "-wal", "-shm"):
+        Path(str(j) + suffix).unlink(missing_ok=True)
+    s.write_text("ok\n")
+    assert main(["play", VP, "--script", str(s), "--journal", str(j), "--seed", "5"]) == 0
+    Path(str(j) + ".head").write_bytes(old)  # the old journal's witness, beside the new one
+    report = check(j)
+    assert report.status == 0 and not report.losses

@@ -136,25 +136,25 @@ def check(path: Path) -> CheckReport:
             if disk_full(path):  # a full disk is no damage: say so, as play and run do
                 raise sqlite_error(e, path, "check the journal") from None
             quick = str(e)
-        heads = witness.read(path) or {}
         try:
             if quick is None and not db.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]:
-                return CheckReport(path, None, [], losses=_losses(heads, []), note=note)  # not yet created
+                return CheckReport(path, None, [], losses=_losses(path, []), note=note)  # not yet created
             if quick is None and (refusal := schema.problem(db, path)) is not None:
                 raise refusal  # what play and run say of this file, and they refuse it too
             games = db.execute("SELECT id, game, title, status, seed, setup, created, summary FROM games "
                                "ORDER BY id").fetchall()
         except sqlite3.Error as e:
-            return CheckReport(path, quick or str(e), [], str(e), losses=_losses(heads, []), note=note)
+            return CheckReport(path, quick or str(e), [], str(e), losses=_losses(path, []), note=note)
         out = [_check_game(db, GameCheck(*g)) for g in games]
-        return CheckReport(path, quick, out, losses=_losses(heads, out), note=note)
+        return CheckReport(path, quick, out, losses=_losses(path, out), note=note)
     finally:
         db.close()
 
 
-def _losses(heads: dict[int, witness.Head], games: list[GameCheck]) -> list[Loss]:
+def _losses(path: Path, games: list[GameCheck]) -> list[Loss]:
     """The inputs the head witness saw committed beyond each game's verified inputs (or of a game gone)."""
     have = {g.id: g for g in games}
+    heads = witness.read(path, lambda gid: have[gid].genesis if gid in have else None) or {}
     out = []
     for gid, head in sorted(heads.items()):
         g = have.get(gid)
