@@ -79,3 +79,12 @@ def test_a_witness_left_beside_a_new_journal_of_other_games_claims_no_loss(tmp_p
     Path(str(j) + ".head").write_bytes(old)  # the old journal's witness, beside the new one
     report = check(j)
     assert report.status == 0 and not report.losses
+
+
+def test_check_on_a_journal_too_damaged_to_open_says_damaged_and_counts_what_the_witness_saw(tmp_path: Path) -> None:
+    j, _s = _played(tmp_path)
+    os.truncate(j, 100)  # the file's header and schema cut off: SQLite cannot open it
+    r = run_companion("journal", "check", str(j), timeout=60)
+    assert r.returncode == 3, r.stdout + r.stderr
+    assert "5 saved inputs lost (the whole game: the journal or its write-ahead log" in r.stdout
+    assert "Traceback" not in r.stderr

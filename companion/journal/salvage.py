@@ -126,7 +126,11 @@ def check(path: Path) -> CheckReport:
     _regular_file(path)
     if not looks_like_a_journal(path):
         raise NotAJournalError(f"{path} is not a companion journal (nor any SQLite file); check the path")
-    db, note = _open_checked(path)
+    try:
+        db, note = _open_checked(path)
+    except JournalDamagedError as e:  # damaged past opening: the head witness still says what was saved
+        why = str(e).split(" is damaged (", 1)[-1].split(");", 1)[0]
+        return CheckReport(path, why, [], f"the file cannot be opened ({why})", losses=_losses(path, []))
     try:
         try:
             rows = db.execute("PRAGMA quick_check").fetchall()

@@ -60,8 +60,8 @@ class Loss:
         span = f"input {self.first}" if self.first == self.last else f"inputs {self.first}..{self.last}"
         gone = "the whole game" if self.kept == 0 and self.first == 1 else span
         return (f"game {self.game} in {path}: {self.count} saved input{'s' * (self.count != 1)} lost ({gone}: the "
-                f"write-ahead log {Path(str(path) + '-wal').name} was damaged); the game is kept up to input "
-                f"{self.kept}")
+                f"journal or its write-ahead log {Path(str(path) + '-wal').name} was damaged); the game is kept up to "
+                f"input {self.kept}")
 
 
 def witness_path(journal: Path) -> Path:
