@@ -5,6 +5,8 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+import pytest
+
 from companion.cli import main
 from conftest import EXAMPLES, run_companion
 
@@ -88,3 +90,29 @@ def test_check_on_a_journal_too_damaged_to_open_says_damaged_and_counts_what_the
     assert r.returncode == 3, r.stdout + r.stderr
     assert "5 saved inputs lost (the whole game: the journal or its write-ahead log" in r.stdout
     assert "Traceback" not in r.stderr
+
+
+def test_a_resume_from_a_snapshot_equals_the_full_replay_to_the_timestamps(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The live session took each input at one time and the journal saved another (read again after the press):
+    a snapshot (the live session's) then disagreed with the full replay (the journal's) in every log's times."""
+    from companion.config.load import parse_config
+    from companion.journal.store import Journal
+    from companion.session import snapshot
+    from companion.session.headless import replay
+
+    monkeypatch.setattr(snapshot, "EVERY", 4)
+    snapshot._SNAPSHOTTERS.clear()
+    j = tmp_path / "j.sqlite"
+    (tmp_path / "s.txt").write_text("ok\nok\nok\ndown\nok\nok\nup\nok\nok\nok\nroll d6 3 4\nok\n")
+    assert main(["play", "sovereign", "--script", str(tmp_path / "s.txt"), "--journal", str(j), "--seed", "4"]) == 0
+    journal = Journal(j)
+    rec = journal.games()[0]
+    cfg = parse_config({})
+    assert journal.db.execute("SELECT count(*) FROM snapshots").fetchone()[0] >= 1
+    resumed = replay(journal, rec, cfg)[0]
+    monkeypatch.setattr(snapshot, "restore", lambda *a: None)
+    full = replay(journal, rec, cfg)[0]
+    assert resumed.action_log and resumed.action_log == full.action_log
+    assert resumed.dice_history == full.dice_history
+    journal.close()

@@ -87,7 +87,8 @@ def _decode(raw: bytes) -> tuple[int, int, dict[int, Head]] | None:
     size = int.from_bytes(raw[len(MAGIC):len(MAGIC) + 4], "big")
     try:
         doc = json.loads(raw[len(MAGIC) + 4:len(MAGIC) + 4 + size])
-        games = {int(g): Head(int(v[0]), str(v[1]), str(v[2]) if len(v) > 2 else "") for g, v in doc["games"].items()}
+        games = {int(g): Head(int(v[0]), str(v[1]), str(v[2]) if len(v) > 2 else "")
+                 for g, v in doc["games"].items()}
         return int(doc["seq"]), int(doc["inode"]), games
     except (ValueError, KeyError, TypeError, IndexError):
         return None
