@@ -116,3 +116,16 @@ def test_a_resume_from_a_snapshot_equals_the_full_replay_to_the_timestamps(
     assert resumed.action_log and resumed.action_log == full.action_log
     assert resumed.dice_history == full.dice_history
     journal.close()
+
+
+def test_check_counts_the_saved_inputs_past_a_break_in_the_chain(tmp_path: Path) -> None:
+    import sqlite3
+
+    j, _s = _played(tmp_path, "ok\nok\nok\ndown\nok\nok\nup\nok\n")
+    db = sqlite3.connect(j)
+    db.execute("UPDATE inputs SET event='down' WHERE game=1 AND n=3")  # a hand edit: the chain breaks at 3
+    db.commit()
+    db.close()
+    r = run_companion("journal", "check", str(j), timeout=60)
+    assert r.returncode == 1, r.stdout + r.stderr
+    assert "inputs 1..2 verified; input 3 does not match its hash; 6 of its 8 saved inputs are not kept" in r.stdout

@@ -47,7 +47,10 @@ class GameCheck:
         if self.brk is None:
             return head + f"{len(self.rows)} inputs, all verified"
         good = f"inputs 1..{len(self.rows)} verified" if self.rows else "no input verified"
-        return head + f"{good}; input {self.brk.n} {self.brk.reason}"
+        lost = ""  # what a resume or salvage will not keep
+        if self.stored is not None and self.stored > len(self.rows):
+            lost = f"; {self.stored - len(self.rows)} of its {self.stored} saved inputs are not kept"
+        return head + f"{good}; input {self.brk.n} {self.brk.reason}{lost}"
 
 
 @dataclass
