@@ -47,7 +47,10 @@ class GameCheck:
         if self.brk is None:
             return head + f"{len(self.rows)} inputs, all verified"
         good = f"inputs 1..{len(self.rows)} verified" if self.rows else "no input verified"
-        return head + f"{good}; input {self.brk.n} {self.brk.reason}"
+        lost = ""  # what a resume or salvage will not keep
+        if self.stored is not None and self.stored > len(self.rows):
+            lost = f"; {self.stored - len(self.rows)} of its {self.stored} saved inputs are not kept"
+        return head + f"{good}; input {self.brk.n} {self.brk.reason}{lost}"
 
 
 @dataclass
@@ -126,7 +129,11 @@ def check(path: Path) -> CheckReport:
     _regular_file(path)
     if not looks_like_a_journal(path):
         raise NotAJournalError(f"{path} is not a companion journal (nor any SQLite file); check the path")
-    db, note = _open_checked(path)
+    try:
+        db, note = _open_checked(path)
+    except JournalDamagedError as e:  # damaged past opening: the head witness still says what was saved
+        why = str(e).split(" is damaged (", 1)[-1].split(");", 1)[0]
+        return CheckReport(path, why, [], f"the file cannot be opened ({why})", losses=_losses(path, []))
     try:
         try:
             rows = db.execute("PRAGMA quick_check").fetchall()
@@ -136,25 +143,25 @@ def check(path: Path) -> CheckReport:
             if disk_full(path):  # a full disk is no damage: say so, as play and run do
                 raise sqlite_error(e, path, "check the journal") from None
             quick = str(e)
-        heads = witness.read(path) or {}
         try:
             if quick is None and not db.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]:
-                return CheckReport(path, None, [], losses=_losses(heads, []), note=note)  # not yet created
+                return CheckReport(path, None, [], losses=_losses(path, []), note=note)  # not yet created
             if quick is None and (refusal := schema.problem(db, path)) is not None:
                 raise refusal  # what play and run say of this file, and they refuse it too
             games = db.execute("SELECT id, game, title, status, seed, setup, created, summary FROM games "
                                "ORDER BY id").fetchall()
         except sqlite3.Error as e:
-            return CheckReport(path, quick or str(e), [], str(e), losses=_losses(heads, []), note=note)
+            return CheckReport(path, quick or str(e), [], str(e), losses=_losses(path, []), note=note)
         out = [_check_game(db, GameCheck(*g)) for g in games]
-        return CheckReport(path, quick, out, losses=_losses(heads, out), note=note)
+        return CheckReport(path, quick, out, losses=_losses(path, out), note=note)
     finally:
         db.close()
 
 
-def _losses(heads: dict[int, witness.Head], games: list[GameCheck]) -> list[Loss]:
+def _losses(path: Path, games: list[GameCheck]) -> list[Loss]:
     """The inputs the head witness saw committed beyond each game's verified inputs (or of a game gone)."""
     have = {g.id: g for g in games}
+    heads = witness.read(path, lambda gid: have[gid].genesis if gid in have else None) or {}
     out = []
     for gid, head in sorted(heads.items()):
         g = have.get(gid)

@@ -1,12 +1,24 @@
 """The resume snapshots' rows: a game's state at input n (with the chained hash it was taken at and the code
 version), and the undo history's chunks it refers to, stored once each by digest. What a snapshot holds is the
-session's business (:mod:`companion.session.snapshot`); this module only keeps the rows and prunes old ones."""
+session's business (:mod:`companion.session.snapshot`); this module only keeps the rows and prunes old ones.
+
+A snapshot is unpickled, and no unpickler that builds the project's classes is safe against crafted bytes (one can
+call a transitions Machine's ``dispatch`` with a callback named "os.system"). So each row carries a seal: a digest
+keyed with this installation's key (``snapshot.key`` beside the default journal, made on first use, readable only
+by its owner), over the game, the input number, the chained hash, the code version, the chunks and the state. A row
+whose seal does not match — damaged, edited, moved to another game, or written elsewhere — is not loaded."""
 from __future__ import annotations
 
 import hashlib
+import hmac
 import json
+import logging
+import os
 import sqlite3
 from dataclasses import dataclass
+from pathlib import Path
+
+log = logging.getLogger(__name__)
 
 KEEP = 2  #: snapshots kept per game (the latest, and one before it should the latest be damaged)
 
@@ -15,13 +27,68 @@ def digest(data: bytes) -> str:
     return hashlib.blake2b(data, digest_size=16).hexdigest()
 
 
+def key_path() -> Path:
+    """This installation's snapshot key: beside the default journal (not beside a journal given by path, which
+    may come from elsewhere)."""
+    from companion.config.load import default_journal_path
+
+    return default_journal_path().with_name("snapshot.key")
+
+
+def installation_key() -> bytes | None:
+    """The key (made on first use); None when it can be neither read nor made (then no snapshot is written or
+    used: a resume replays every input)."""
+    path = key_path()
+    try:
+        key = path.read_bytes()
+    except FileNotFoundError:
+        key = b""
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+            try:
+                os.write(fd, os.urandom(32))
+                os.fsync(fd)
+            finally:
+                os.close(fd)
+            try:
+                os.link(tmp, path)  # never over a key another process made meanwhile
+            except FileExistsError:
+                pass
+            finally:
+                os.unlink(tmp)
+            key = path.read_bytes()
+        except OSError as e:
+            log.warning("cannot make the resume snapshots' key %s (%s); resumes replay every input", path, e.strerror)
+            return None
+    except OSError as e:
+        log.warning("cannot read the resume snapshots' key %s (%s); resumes replay every input", path, e.strerror)
+        return None
+    if len(key) != 32:
+        log.warning("the resume snapshots' key %s is not 32 bytes; resumes replay every input (delete it to make "
+                    "a new one)", path)
+        return None
+    return key
+
+
+def seal(key: bytes, game: int, n: int, chained: str, code: str, chunks: list[str], state: bytes) -> str:
+    h = hashlib.blake2b(key=key, digest_size=16)
+    h.update(json.dumps([game, n, chained, code, chunks]).encode() + b"\n" + state)
+    return h.hexdigest()
+
+
+def sealed(key: bytes, row: "SnapshotRow") -> bool:
+    return hmac.compare_digest(seal(key, row.game, row.n, row.hash, row.code, row.chunks, row.state), row.digest)
+
+
 @dataclass(frozen=True)
 class SnapshotRow:
     game: int
     n: int  #: the input it was taken after
     hash: str  #: that input's chained hash: the snapshot is only used while the chain still says the same
     code: str  #: the code version it was taken by
-    digest: str  #: of ``state``
+    digest: str  #: its seal (see :func:`seal`)
     state: bytes
     chunks: list[str]  #: the undo chunks it refers to, by digest
 
@@ -67,4 +134,4 @@ def chunk(db: sqlite3.Connection, game: int, d: str) -> bytes | None:
     return None if row is None else bytes(row[0])
 
 
-__all__ = ["SnapshotRow", "save", "latest", "chunk", "chunk_digests", "digest"]
+__all__ = ["SnapshotRow", "save", "latest", "chunk", "chunk_digests", "digest", "seal", "sealed", "installation_key"]

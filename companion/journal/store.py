@@ -47,6 +47,8 @@ class Journal:
         self._last: dict[int, tuple[int, str]] = {}  # game → (last input number, its hash)
         self.losses: dict[int, Loss] = {}  #: inputs the head witness saw saved that are gone (see witness.py)
         self._witness: Witness | None = None
+        self._heads: dict[int, Head] = {}  # what the witness held at open
+        self._geneses: dict[int, str] = {}
         memory = str(self.path) == ":memory:"
         if not memory:
             try:
@@ -80,7 +82,7 @@ class Journal:
             self._release()
             raise
         if not memory:
-            self._witness = Witness(self.path, reported=set(self.losses))
+            self._witness = Witness(self.path, {g: h for g, h in self._heads.items() if g not in self.losses})
 
     def _prepare(self) -> None:
         """Create the tables, or bring an older journal up to date — in one transaction, so no instant of a
@@ -96,9 +98,9 @@ class Journal:
     def _compare_witness(self) -> dict[int, Loss]:
         """The inputs the head witness saw committed that this file no longer holds (a damaged -wal whose frames
         SQLite dropped), by game. Logged here: every opener of the file hears of them."""
-        heads = witness.read(self.path)
+        heads = self._heads = witness.read(self.path, self._genesis) or {}
         out: dict[int, Loss] = {}
-        for gid, head in (heads or {}).items():
+        for gid, head in heads.items():
             if head.n <= 0:
                 continue
             row = self.db.execute("SELECT max(n) FROM inputs WHERE game=?", (gid,)).fetchone()
@@ -134,7 +136,11 @@ class Journal:
         self._last[game_id] = (n, digest)
         self.losses.pop(game_id, None)  # the game plays on from what was kept (the loss was reported at open)
         if self._witness is not None:
-            self._witness.set(game_id, Head(n, digest))
+            try:
+                genesis = self._genesis(game_id)
+            except sqlite3.Error:
+                genesis = ""
+            self._witness.set(game_id, Head(n, digest, genesis))
 
     def _fail(self, e: sqlite3.Error, what: str) -> JournalError:
         return sqlite_error(e, self.path, what)
@@ -246,10 +252,13 @@ class Journal:
         return str(row[0]) if row is not None else ""
 
     def _genesis(self, game_id: int) -> str:
+        if game_id in self._geneses:
+            return self._geneses[game_id]
         row = self.db.execute("SELECT game, seed, setup FROM games WHERE id=?", (game_id,)).fetchone()
         if row is None:
             return ""
-        return genesis_hash(game_id, str(row[0]), row[1], str(row[2]))
+        self._geneses[game_id] = genesis_hash(game_id, str(row[0]), row[1], str(row[2]))
+        return self._geneses[game_id]
 
     def inputs(self, game_id: int) -> Iterator[tuple[int, float, str]]:
         try:

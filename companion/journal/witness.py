@@ -9,23 +9,29 @@ compares it with its own head and every missing input is reported with its numbe
 
 The file is two fixed 512-byte slots written in turn (sequence number, games as JSON, a BLAKE2b digest): a write cut
 off by a power cut spoils at most one slot and the other still holds the previous head. It is made once at its
-full size, so later writes never need free space (a full disk cannot stop it). It names the journal file's inode:
-a witness left beside a journal that was moved away and replaced does not speak for the new file.
+full size, so later writes never need free space (a full disk cannot stop it). It names the journal file's inode and
+each game's genesis hash (its number, game, seed and set-up): beside a copy of the journal (new inodes: cp -a, a new
+SD card) it still speaks for the games whose genesis the copy holds, and beside a journal that replaced the old one
+(even one that reuses its inode) it speaks for none of the other games.
 """
 from __future__ import annotations
 
+import errno
 import hashlib
 import json
 import logging
 import os
+import stat
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Callable
 
 log = logging.getLogger(__name__)
 
 SLOT = 512
 MAGIC = b"SCHEAD1\n"
 KEEP = 6  #: the most recently written games it keeps (older games are long folded into the main file)
+GENESIS = 12  #: hex digits of each game's genesis hash kept (to know the game again, not to verify it)
 
 
 @dataclass(frozen=True)
@@ -34,6 +40,7 @@ class Head:
 
     n: int  #: the latest input number committed
     hash: str  #: that input's chained hash (the game's genesis hash when n == 0)
+    genesis: str = ""  #: the start of the game's genesis hash (which game it is, in any copy of the journal)
 
 
 @dataclass(frozen=True)
@@ -53,8 +60,8 @@ class Loss:
         span = f"input {self.first}" if self.first == self.last else f"inputs {self.first}..{self.last}"
         gone = "the whole game" if self.kept == 0 and self.first == 1 else span
         return (f"game {self.game} in {path}: {self.count} saved input{'s' * (self.count != 1)} lost ({gone}: the "
-                f"write-ahead log {Path(str(path) + '-wal').name} was damaged); the game is kept up to input "
-                f"{self.kept}")
+                f"journal or its write-ahead log {Path(str(path) + '-wal').name} was damaged); the game is kept up to "
+                f"input {self.kept}")
 
 
 def witness_path(journal: Path) -> Path:
@@ -62,7 +69,7 @@ def witness_path(journal: Path) -> Path:
 
 
 def _encode(seq: int, inode: int, games: dict[int, Head]) -> bytes:
-    body = json.dumps({"seq": seq, "inode": inode, "games": {str(g): [h.n, h.hash] for g, h in games.items()}},
+    body = json.dumps({"seq": seq, "inode": inode, "games": {str(g): [h.n, h.hash, h.genesis[:GENESIS]] for g, h in games.items()}},
                       separators=(",", ":")).encode()
     body = MAGIC + len(body).to_bytes(4, "big") + body
     digest = hashlib.blake2b(body, digest_size=16).digest()
@@ -80,53 +87,87 @@ def _decode(raw: bytes) -> tuple[int, int, dict[int, Head]] | None:
     size = int.from_bytes(raw[len(MAGIC):len(MAGIC) + 4], "big")
     try:
         doc = json.loads(raw[len(MAGIC) + 4:len(MAGIC) + 4 + size])
-        games = {int(g): Head(int(v[0]), str(v[1])) for g, v in doc["games"].items()}
+        games = {int(g): Head(int(v[0]), str(v[1]), str(v[2]) if len(v) > 2 else "")
+                 for g, v in doc["games"].items()}
         return int(doc["seq"]), int(doc["inode"]), games
     except (ValueError, KeyError, TypeError, IndexError):
         return None
 
 
-def read(journal: Path) -> dict[int, Head] | None:
-    """The heads the witness holds for ``journal`` (None: no witness, or one written for another file)."""
+class NotAFile(OSError):
+    """The witness's path is a folder, pipe, device or symbolic link: never read (a pipe would block for ever)
+    nor written through."""
+
+
+def _open(path: Path, flags: int) -> int:
+    fd = os.open(path, flags | os.O_NONBLOCK | os.O_NOFOLLOW | os.O_CLOEXEC, 0o644)
+    if not stat.S_ISREG(os.fstat(fd).st_mode):
+        os.close(fd)
+        raise NotAFile(0, "not a regular file")
+    return fd
+
+
+def _unusable(path: Path, e: OSError) -> None:
+    if isinstance(e, NotAFile) or e.errno == errno.ELOOP:  # O_NOFOLLOW on a symbolic link
+        log.warning("%s is not a regular file; the journal's head cannot be cross-checked (move it away)", path)
+
+
+def read(journal: Path, genesis_of: Callable[[int], str | None]) -> dict[int, Head] | None:
+    """The heads the witness holds for ``journal`` (None: no witness). ``genesis_of`` gives the genesis hash the
+    journal holds for a game (None: no such game): a witness written for another file (a copy's, or the file this
+    one replaced) speaks only for the games whose genesis both hold."""
     path = witness_path(journal)
     try:
-        with open(path, "rb") as f:
-            raw = f.read(2 * SLOT)
+        fd = _open(path, os.O_RDONLY)
+        try:
+            raw = os.pread(fd, 2 * SLOT, 0)
+        finally:
+            os.close(fd)
         inode = os.stat(journal).st_ino
-    except OSError:
+    except OSError as e:
+        _unusable(path, e)
         return None
     slots = [s for s in (_decode(raw[:SLOT]), _decode(raw[SLOT:])) if s is not None]
     if not slots:
         log.warning("%s: both slots unreadable; the journal's head cannot be cross-checked this time", path)
         return None
     seq, owner, games = max(slots, key=lambda s: s[0])
-    return games if owner == inode else None
+    held = {g: genesis_of(g) for g in games}
+    # the same file: the same inode, and no game the journal holds is another game (a new file can reuse an inode)
+    same = owner == inode and all(not h.genesis or not held[g] or held[g].startswith(h.genesis)
+                                  for g, h in games.items())
+    kept = {g: h for g, h in games.items()
+            if (held[g] and h.genesis and held[g].startswith(h.genesis)) or (same and (not held[g] or not h.genesis))}
+    if len(kept) < len(games):
+        log.warning("%s was written for another journal file (this one was copied, restored or replaced): it "
+                    "speaks for %s of its %d games", path, len(kept) or "none", len(games))
+    return kept
 
 
 class Witness:
     """The writer: one per open journal, updated after every commit."""
 
-    def __init__(self, journal: Path, reported: set[int] = frozenset()) -> None:  # type: ignore[assignment]
+    def __init__(self, journal: Path, heads: dict[int, Head]) -> None:
+        """``heads``: what :func:`read` found and the journal does not report lost (a loss is reported once)."""
         self.path = witness_path(journal)
         self.journal = journal
-        self.games: dict[int, Head] = {}
+        self.games: dict[int, Head] = dict(heads)
         self.seq = 0
         self.fd: int | None = None
         try:
             self.inode = os.stat(journal).st_ino
-            self.fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
+            self.fd = _open(self.path, os.O_RDWR | os.O_CREAT)
             raw = os.pread(self.fd, 2 * SLOT, 0)
             slots = [s for s in (_decode(raw[:SLOT]), _decode(raw[SLOT:])) if s is not None]
             if slots:
-                seq, owner, games = max(slots, key=lambda s: s[0])
-                self.seq = seq
-                if owner == self.inode:  # a loss reported at this open is not reported again
-                    self.games = {g: h for g, h in games.items() if g not in reported}
+                self.seq = max(s[0] for s in slots)  # the newer slot stays the newer one
             if len(raw) < 2 * SLOT:  # made at full size once: later writes need no free space
                 os.posix_fallocate(self.fd, 0, 2 * SLOT)
                 os.pwrite(self.fd, _encode(self.seq, self.inode, self.games) * 2, 0)
                 os.fdatasync(self.fd)
         except OSError as e:
+            if isinstance(e, NotAFile) or e.errno == errno.ELOOP:
+                e.strerror = "it is not a regular file"
             log.warning("cannot keep the journal's head witness %s (%s); inputs are saved, but damage to the "
                         "write-ahead log could not be counted", self.path, e.strerror)
             self.close()

@@ -243,7 +243,8 @@ class App(WebSide):
         """Journal an input the session has taken; follow the game's status; leave an ended game."""
         s, rec = self.session, self.record
         assert s is not None and rec is not None
-        self.journal.commit(rec.id, s.n_inputs, encode_event(ev), rolls, s.summary())  # type: ignore[arg-type]
+        # saved at the time the session took it (a resume from a snapshot then equals the full replay)
+        self.journal.commit(rec.id, s.n_inputs, encode_event(ev), rolls, s.summary(), t=s._t)  # type: ignore[arg-type]
         after_commit(self.journal, rec.id, s)
         self._t_input = time.perf_counter()
         self._clock_save(s.clock_checkpoint(self.clock()))
@@ -311,7 +312,7 @@ class App(WebSide):
         if ev is None or s is None or rec is None:
             return
         s.handle(ev, time.time(), self.clock())
-        self.journal.commit(rec.id, s.n_inputs, encode_event(ev), [], s.summary())
+        self.journal.commit(rec.id, s.n_inputs, encode_event(ev), [], s.summary(), t=s._t)
         after_commit(self.journal, rec.id, s)
 
     def _request_roll(self) -> None:

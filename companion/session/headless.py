@@ -269,7 +269,7 @@ def play(game: str, script: Path, *, seed: int | None = None, journal_path: Path
             ev = session.clock_flag(time.monotonic())
             if ev is not None:
                 session.handle(ev, time.time(), time.monotonic())
-                journal.commit(record.id, session.n_inputs, encode_event(ev), [], session.summary())
+                journal.commit(record.id, session.n_inputs, encode_event(ev), [], session.summary(), t=session._t)
                 snapshot.after_commit(journal, record.id, session)
                 if writer:  # the game-over screen, even when no press follows
                     writer.add(session)
@@ -289,7 +289,8 @@ def play(game: str, script: Path, *, seed: int | None = None, journal_path: Path
                 raise ScriptError(f"{where}: {session.refused}")
             if session.refused and notify is not None:  # what the table would have read on the screen
                 notify(f"{script.name} line {ln.line}: '{encode_event(ln.event)}' refused: {session.refused}")
-            journal.commit(record.id, session.n_inputs, encode_event(ln.event), records, session.summary())
+            journal.commit(record.id, session.n_inputs, encode_event(ln.event), records, session.summary(),
+                           t=session._t)  # the time the session took it: a snapshot then equals the replay
             snapshot.after_commit(journal, record.id, session)
             if writer:
                 writer.add(session)

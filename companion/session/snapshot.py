@@ -2,16 +2,18 @@
 
 Every :data:`EVERY` inputs the session (the game, the wizard, the screen and cursor, the dice service and its RNG,
 the undo history) is pickled into the journal with the input number, the chained hash of that input and the code
-version. At resume the latest snapshot whose hash matches the verified chain, whose digest matches its bytes and
-whose code version is this one is restored, and only the inputs after it are replayed. Anything else — none yet, a
-stale code version, a hash or digest that does not match, an undo chunk missing, a snapshot that does not load —
+version. At resume the latest snapshot whose hash matches the verified chain, whose seal (a digest keyed with this
+installation's key) matches and whose code version is this one is restored, and only the inputs after it are
+replayed. Anything else — none yet, a
+stale code version, a hash or seal that does not match, an undo chunk missing, a snapshot that does not load —
 falls back to the full replay, and the log says why.
 
 The undo history is most of a long game's state (a copy of the game per action): it is stored in chunks of
 :data:`CHUNK` entries, each once by its digest, and read back only when an undo reaches into it.
 
-Snapshots are only read back from the journal the companion wrote, through an unpickler that builds only the
-project's own classes and plain values.
+A snapshot is loaded only when its seal, keyed with this installation's key (see
+:mod:`companion.journal.snapshots`), matches: crafted pickle bytes could otherwise run code even through the
+unpickler below, which builds only the project's own classes and plain values.
 """
 from __future__ import annotations
 
@@ -168,7 +170,8 @@ class Snapshotter:
 
     def take(self, journal: Journal, game_id: int, session: Session) -> None:
         head = journal.head(game_id)
-        if head is None or head[0] != session.n_inputs:
+        key = snapshots.installation_key()
+        if head is None or head[0] != session.n_inputs or key is None:
             return
         new: dict[str, bytes] = {}
         names: list[str] = []
@@ -210,7 +213,9 @@ class Snapshotter:
         f = io.BytesIO()
         _pickler(f).dump(state)
         state_blob = zlib.compress(f.getvalue(), 1)
-        row = SnapshotRow(game_id, head[0], head[1], code_version(session), digest(state_blob), state_blob, names)
+        code = code_version(session)
+        row = SnapshotRow(game_id, head[0], head[1], code, snapshots.seal(key, game_id, head[0], head[1], code, names,
+                                                                          state_blob), state_blob, names)
         journal.save_snapshot(row, new)
 
 
@@ -254,8 +259,10 @@ def restore(journal: Journal, game_id: int, fresh: Session) -> tuple[Session, in
     if not found:
         return None
     version = code_version(fresh)
+    key = snapshots.installation_key()
     for row in found:
-        why = _unusable(journal, game_id, row, version, have)
+        why = "this installation's key cannot be read" if key is None else \
+            _unusable(journal, game_id, row, version, have, key)
         if why is None:
             try:
                 return _load(journal, game_id, row, fresh), row.n, row.hash
@@ -269,14 +276,15 @@ def restore(journal: Journal, game_id: int, fresh: Session) -> tuple[Session, in
     return None
 
 
-def _unusable(journal: Journal, game_id: int, row: SnapshotRow, version: str, have: set[str]) -> str | None:
+def _unusable(journal: Journal, game_id: int, row: SnapshotRow, version: str, have: set[str], key: bytes) \
+        -> str | None:
     if row.code != version:
         return "taken by another version of the companion (stale)"
     got = journal.db.execute("SELECT hash FROM inputs WHERE game=? AND n=?", (game_id, row.n)).fetchone()
     if got is None or str(got[0]) != row.hash:
         return "its input's hash does not match the chain"
-    if digest(row.state) != row.digest:
-        return "damaged (its digest does not match)"
+    if not snapshots.sealed(key, row):
+        return "its seal does not match (damaged, edited, or written by another installation)"
     if not set(row.chunks) <= have:
         return "an undo chunk it needs is missing"
     return None

@@ -1,0 +1,117 @@
+"""A resume snapshot is used only when this installation sealed it (issue #25 review).
+
+The snapshot's state is unpickled, and an unpickler that builds the project's classes can still be led to run code
+(transitions' Machine resolves a callback named "os.system" by importing it). So a snapshot row is trusted only
+when its seal — a keyed digest over the row (game, input number, chained hash, code version, chunks, state) with a
+key kept outside the journal — matches: a forged row, or a genuine one moved to another game, replays in full.
+"""
+from __future__ import annotations
+
+import logging
+import pickle
+import random
+import zlib
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from companion.config.load import parse_config
+from companion.journal.snapshots import digest
+from companion.journal.store import Journal
+from companion.session import snapshot
+from companion.session.headless import new_record, open_session, replay
+from tests.test_resume_snapshot import _fresh_replay, _play, _same
+
+
+@pytest.fixture(autouse=True)
+def small_snapshots(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(snapshot, "EVERY", 40)
+    monkeypatch.setattr(snapshot, "CHUNK", 7)
+    snapshot._SNAPSHOTTERS.clear()
+
+
+def _gadget(cmd: str) -> bytes:
+    """Pickle bytes naming only classes the unpickler allows (transitions' Machine, random.Random, getattr on an
+    object it built) that run ``cmd`` in a shell while they load."""
+    import random as _random
+
+    from transitions.core import Machine
+
+    class Model:
+        def __reduce__(self) -> Any:
+            return (_random.Random, (1,))
+
+    class MakeMachine:
+        def __reduce__(self) -> Any:
+            return (Machine, (Model(), ["a", "b"], "a", [["go", "a", "b"]], False, True, False, None, None,
+                              "os.system"))
+
+    class Dispatch:
+        def __call__(self, *a: Any) -> None:
+            pass
+
+        def __reduce__(self) -> Any:
+            return (getattr, (MakeMachine(), "dispatch"))
+
+    class Run:
+        def __reduce__(self) -> Any:
+            return (Dispatch(), ("go", cmd))
+
+    return pickle.dumps({"n_inputs": 0, "x": Run()}, protocol=5)
+
+
+def _game(journal: Journal, seed: int, steps: int) -> Any:
+    cfg = parse_config({})
+    rec = new_record(journal, "sovereign", cfg, seed)
+    live = open_session(journal, rec, cfg)
+    _play(journal, live, rec.id, random.Random(seed), steps)
+    assert live.timekeeper is None
+    return cfg, rec, live
+
+
+def test_a_forged_snapshot_runs_no_code_and_the_game_replays_in_full(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
+    journal = Journal(tmp_path / "j.sqlite")
+    cfg, rec, live = _game(journal, 3, 100)
+    marker = tmp_path / "pwned"
+    blob = zlib.compress(_gadget(f"touch {marker}"), 1)
+    # what anyone holding the file can write: the state and its digest (the code version and hash stay as stored)
+    journal.db.execute("UPDATE snapshots SET state=?, digest=?", (blob, digest(blob)))
+    with caplog.at_level(logging.WARNING):
+        got = replay(journal, rec, cfg)[0]
+    assert not marker.exists(), "a snapshot row from the file ran a shell command"
+    said = " ".join(r.getMessage() for r in caplog.records)
+    assert "replaying all 100 inputs" in said
+    _same(got, live)
+    journal.close()
+
+
+def test_a_genuine_snapshot_moved_to_another_game_is_not_used(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
+    journal = Journal(tmp_path / "j.sqlite")
+    _cfg, one, _ = _game(journal, 3, 100)
+    cfg, two, live = _game(journal, 4, 100)
+    rows = journal.db.execute("SELECT n, code, digest, state, chunks FROM snapshots WHERE game=?",
+                              (one.id,)).fetchall()
+    journal.db.execute("DELETE FROM snapshots WHERE game=?", (two.id,))
+    for n, code, dg, state, chunks in rows:  # game one's snapshots, at game two's chained hashes
+        h = journal.db.execute("SELECT hash FROM inputs WHERE game=? AND n=?", (two.id, n)).fetchone()[0]
+        journal.db.execute("INSERT INTO snapshots VALUES (?,?,?,?,?,?,?)", (two.id, n, h, code, dg, state, chunks))
+    journal.db.execute("INSERT OR IGNORE INTO undo_chunks SELECT ?, digest, data FROM undo_chunks WHERE game=?",
+                       (two.id, one.id))
+    with caplog.at_level(logging.WARNING):
+        got = replay(journal, two, cfg)[0]
+    _same(got, live)
+    assert _fresh_replay(journal, two, cfg, monkeypatch).state_json() == got.state_json()
+    journal.close()
+
+
+def test_a_snapshot_this_installation_sealed_is_used(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    journal = Journal(tmp_path / "j.sqlite")
+    cfg, rec, live = _game(journal, 3, 100)
+    with caplog.at_level(logging.WARNING):
+        got = replay(journal, rec, cfg)[0]
+    assert not [r for r in caplog.records if "snapshot" in r.getMessage()]
+    _same(got, live)
+    journal.close()
