@@ -124,7 +124,7 @@ def test_readme_config_block_is_the_defaults() -> None:
     cfg = parse_config(tomllib.loads(readme_config_block()))
     default = Config()
     for name in ("display", "buttons", "encoder", "leds", "roller", "dice", "players", "journal", "log_level",
-                 "hardware"):
+                 "hardware", "screen"):
         assert getattr(cfg, name) == getattr(default, name), f"the README's [{name}] is not the default"
     assert cfg.games.folder.name == default.games.folder.name
 
