@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from fsm.base import GameMachine
+from fsm.clock_spec import ClockSpec
 from fsm.prompts import Choice, Dice, Info, Number, Option, Prompt, Random, View
 from fsm.turns import next_seat, order_from, rolloff_lines, rolloff_next, rolloff_record, rolloff_start, rolloff_tie
 
@@ -24,8 +25,6 @@ class TomlGame(GameMachine):
     @property
     def clock_spec(self) -> Any:
         """The ``[clock]`` table's clock (the session runs it)."""
-        from companion.session.clock import ClockSpec
-
         return ClockSpec.parse(self.spec.clock)
 
     # ------------------------------------------------------------------ setup

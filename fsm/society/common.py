@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from companion.rules.society.data import WONDER_BY_KEY, tech_name
 from companion.rules.society.formulas import Readings
 
 if TYPE_CHECKING:
@@ -53,3 +54,18 @@ def wrap(text: str, n: int = PAGE) -> list[str]:
     if cur:
         out.append(cur)
     return out
+
+
+def summary(w: dict[str, Any], seat: str) -> dict[str, Any]:
+    """One society as the state JSON and the report show it."""
+    s = w["soc"][seat]
+    held = sorted((k for k, v in w["wonders"].items() if v["owner"] == seat), key=lambda k: WONDER_BY_KEY[k].level)
+    return {
+        "society": s["name"], "alive": s["alive"], "treasury": s["gold"], "tech": s["tech"],
+        "tech_name": tech_name(int(s["tech"])), "techs": [tech_name(n) for n in range(1, int(s["tech"]) + 1)],
+        "government": s["gov"], "cities": list(s["cities"]),
+        "armies": s["armies"], "spies": s["spies"], "nukes": s["nukes"], "sdi": s["sdi"],
+        "spaceship_parts": s["parts"], "wonders": [WONDER_BY_KEY[k].name for k in held],
+        "wonders_built": s["built"], "wonders_conquered": s["conquered"],
+        "at_war_with": sorted(int(x) for k in w["wars"] for x in k.split("-") if seat in k.split("-") and x != seat),
+    }

@@ -15,20 +15,12 @@ from fsm.prompts import Choice, Confirm, Number, Option, Prompt
 
 from fsm.society import order_list, paste
 from fsm.society.common import BACK, clip, readings, sname, soc, world
-from fsm.society.entry_rules import (arrival, avail, city_sites, level, no_rank, no_target, sort_orders, status,
-                                     unavailable)
+from fsm.society.entry_rules import (STEPS, arrival, avail, city_sites, level, no_rank, no_target, sort_orders,
+                                     status, unavailable)
 
 if TYPE_CHECKING:
     from fsm.society.machine import SocietyGame
 
-#: the fields each kind of order asks for, in order
-STEPS: dict[str, tuple[str, ...]] = {
-    "spy": ("target", "phase"), "defend": ("phase",), "trade": ("target", "count"), "research": ("levels",),
-    "armies": ("count",), "nukes": ("count",), "sdi": ("count",), "city": ("square",), "wonder": ("wonder", "gold"),
-    "part": ("gold",), "kgb": ("wonder",), "aid": ("target", "aid_what"), "declare": ("target",),
-    "peace": ("target",), "attack": ("target", "armies", "nukes", "nukes_first", "rank"),
-    "revolution": ("gov", "keep"),
-}
 TARGET_FIELD = {"aid": "to", "trade": "partner"}
 #: the kinds in the society's menu: the most used first, in turn order (a PM is written in that order)
 MENU_KINDS = ("spy", "trade", "research", "armies", "city", "wonder", "aid", "declare", "attack", "peace", "defend",
@@ -244,7 +236,7 @@ def answer(g: "SocietyGame", value: Any) -> None:
         order_list.answer(g, e, value)
         return
     if step in paste.STEPS:
-        paste.answer(g, e, value)
+        paste.answer(g, e, value, commit)
         return
     if step == "more":
         g.data["entry"] = None if value == BACK else {"step": "concede"}

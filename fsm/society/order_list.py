@@ -8,7 +8,7 @@ from companion.rules.society.orders import describe
 from fsm.prompts import Choice, Confirm, Option, Prompt
 
 from fsm.society.common import BACK, clip, sname, world, wrap
-from fsm.society.entry_rules import sort_orders
+from fsm.society.entry_rules import STEPS as FIELDS, sort_orders
 
 if TYPE_CHECKING:
     from fsm.society.machine import SocietyGame
@@ -52,8 +52,6 @@ def prompt(g: "SocietyGame", e: dict[str, Any]) -> Prompt:
 
 
 def answer(g: "SocietyGame", e: dict[str, Any], value: Any) -> None:
-    from fsm.society.entry import STEPS as FIELDS
-
     orders = g.data["orders"]
     step = e["step"]
     if step == "list":

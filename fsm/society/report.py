@@ -5,11 +5,13 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from companion.rules.society.data import PHASE_NAMES, WONDER_BY_KEY
+from companion.rules.society.orders import describe
 from companion.rules.society.text import plural
 from companion.rules.society.world import held_wonder_squares, map_rows, new_world, seat_mark
 from fsm.prompts import View
 
-from fsm.society.common import PAGE, clip, wrap
+from fsm.society.common import PAGE, clip, readings, summary, wrap
+from fsm.society.sheet import sheet
 
 if TYPE_CHECKING:
     from fsm.society.machine import SocietyGame
@@ -110,8 +112,6 @@ def render(g: "SocietyGame", fmt: str = "markdown", turn: int | str | None = Non
         return _post(g, m, history[int(turn)]["report"], history[int(turn)]["world"], last=int(turn) == max(history))
     if not reports:
         out += [m.h(f"Society: turn {w['turn']} about to start"), ""]
-        from fsm.society.machine import summary
-
         for k in w["soc"]:
             s2 = summary(w, k)
             out += [m.sub(f"{s2['society']}"), *m.items(_soc_lines(s2, None, seat_names(w))), ""]
@@ -129,9 +129,6 @@ def _history(g: "SocietyGame") -> dict[int, dict[str, Any]]:
 
 
 def _sheet(g: "SocietyGame", m: Markup, w: dict[str, Any]) -> list[str]:
-    from fsm.society.common import readings
-    from fsm.society.sheet import sheet
-
     out = [m.h(f"Turn {w['turn']}: the sheet for your orders"), ""]
     for title, head, rows in sheet(w, readings(g)):
         out += [m.sub(title), *m.table(head, rows), ""]
@@ -216,8 +213,6 @@ def views(g: "SocietyGame") -> list[View]:
             plan = new_world([p.name for p in g.players], int(s["w"]), int(s["h"]), list(s["squares"]))
             out.append(View("Map", tuple(device_map(plan))))
         return out
-    from fsm.society.machine import summary
-
     out = [View("Map", tuple(device_map(w)))]
     reps = g.data["reports"]
     last = reps[-1] if reps else None
@@ -234,8 +229,6 @@ def views(g: "SocietyGame") -> list[View]:
             lines += [x for e in evs for x in wrap(e)]
         out.append(View(f"Turn {last['turn']} report", tuple(lines)))
     if g.data["orders"]:
-        from companion.rules.society.orders import describe
-
         lines = [x for i, o in enumerate(g.data["orders"])
                  for x in wrap(f"{i + 1} {w['soc'][o['seat']]['name']}: {describe(o, w)}")]
         out.append(View("Orders this turn", tuple(lines)))
