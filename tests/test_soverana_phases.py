@@ -125,7 +125,7 @@ def test_event_menu_defaults_make_the_common_card_quick() -> None:
     assert t.prompt().lines[0] == "Into crisis: Hospital"
     t.ans(Choice, "crisis")
     t.ans(MultiSelect, ["Police Station", "Fire Station", "University"])
-    assert t.prompt().lines[:2] == ("Into crisis: Hospital,", "Police, Fire Station,")  # wrapped, not cut
+    assert t.prompt().lines[0] == "Into crisis: Hospital, Police, Fire Station, University"  # whole: the OLED wraps it
     t.ans(Choice, "pay")
     assert t.ans(Choice, "back") and t.prompt().title == "Major event"
     t.ans(Choice, "pay")
@@ -161,7 +161,7 @@ def test_a_fix_with_city_hall_manned() -> None:
     t.move(6, "City Hall")
     assert t.prompt().lines[1] == "Fay on City Hall"
     t.fix("Hospital", 4)
-    assert t.seen[-2].lines == ("1 or 2 fixers (Fay on City", "Hall)", "None ticked: back")  # then: Dev moves there
+    assert t.seen[-2].lines == ("1 or 2 fixers (Fay on City Hall)", "None ticked: back")  # then: Dev moves there
     assert t.loc("Hospital") == "active" and t.votes(4) == 2 and t.votes(6) == 1
     # Fay on City Hall cannot fix the Sewage Plant alone: her own figure does not count
     t.ans(Choice, "fix")
@@ -235,7 +235,7 @@ def test_distribution_with_the_stock_exchange_manned() -> None:
     t.move(1, "Stock Exchange")
     t.moves_done()
     assert t.data["dist"]["pool"] == 20  # 18 active + 2 Stock Exchange + 1 event extra = 21, held to 20
-    assert t.prompt().lines[:2] == ("Left 20 of 20 (the most)", "18 active + 2 Stock")
+    assert t.prompt().lines[:2] == ("Left 20 of 20 (the most)", "18 active + 2 Stock Exchange + 1 from events")
     assert t.data["dist"]["capped"]
 
 
@@ -255,7 +255,7 @@ def test_distribution_at_the_20_cap(cap: str, pool: int) -> None:
     t.moves_done()
     assert t.data["dist"]["pool"] == pool
     assert t.prompt().lines[:2] == ((f"Left {pool} of {pool}" + (" (the most)" if cap == "total" else "")),
-                                    "20 active + 2 Stock")
+                                    "20 active + 2 Stock Exchange")
     t.distribute({ECO: pool})
     assert t.res(ECO) == 6 + pool
 
@@ -348,7 +348,7 @@ def test_ballots_are_secret_until_all_have_voted() -> None:
     assert {p.lines[0] for p in prompts} == {"Keep Ana as mayor?"}
     assert [p.lines[1] for p in prompts] == [f"Ballot {i} of 6" for i in range(1, 7)]
     result = t.prompt()
-    assert isinstance(result, Info) and result.lines[0] == "YES 2 NO 4"
+    assert isinstance(result, Info) and result.lines[0] == "YES 2, NO 4"
     assert t.data["ballots"] == {}  # only the tally is kept
 
 
@@ -428,7 +428,7 @@ def test_mayor_without_a_ballot_means_five_votes() -> None:
         voters.append(t.prompt().player)
         t.ans(SecretVote, "no")
     assert voters == [2, 3, 4, 5, 6]
-    assert t.prompt().lines[0] == "YES 0 NO 5"
+    assert t.prompt().lines[0] == "YES 0, NO 5"
 
 
 # ----------------------------------------------------------------- order switch, screens, JSON

@@ -143,7 +143,7 @@ class CouncilPhase(SetupPhase, SoveranaCore):
                     "lost": (f"Mayor {mayor} is out.", "Most votes cards:", f"new mayor; all pay {R.ELECTION_COST}"),
                     "tie": ("Tied: the dice decide",) if self.options["tie_roll"] != "keep" else
                            (f"Tie: {mayor} stays",)}
-            return Info(title="Confidence result", lines=lines(f"YES {t['yes']}   NO {t['no']}", *what[t["result"]]))
+            return Info(title="Confidence result", lines=lines(f"YES {t['yes']}, NO {t['no']}", *what[t["result"]]))
         if step == "rolloff":
             why = "Tie: who is mayor?" if self.ctx["result"] == "tie" else "Equal votes cards"
             return self.rolloff_prompt("Mayor roll-off", why)
