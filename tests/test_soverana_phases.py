@@ -277,7 +277,8 @@ def test_missions_declared_and_department_votes_cards() -> None:
     assert not cleo.enabled and cleo.label == "Cleo done +4"
     t.ans(Choice, "none")
     p = t.prompt()
-    assert isinstance(p, Info) and p.lines[:3] == ("All 3 active: +1 card", "Eco Edu Ene Jus Urb", "All depts have 3+")
+    assert isinstance(p, Info) and p.lines[:3] == ("All 3 active: +1 card", "Economy, Education, Energy, Justice, Urban",
+                                               "Every department has 3 or more")
     # Cleo: 1 + 4 (mission) + 1 (Energy complete); Dev (Health, Hospital in crisis) gets nothing
     assert t.votes(3) == 6 and t.votes(4) == 1 and t.votes(1) == 2
 
@@ -294,7 +295,7 @@ def test_resource_floor_at_2_1_0(pay: int, picks: list[str] | None, flipped: int
     t.distribute()
     t.ans(Choice, "none")
     summary = t.prompt()
-    assert summary.lines[2] == f"Below 3: Hea{6 - pay}"
+    assert summary.lines[2] == f"Below 3: Health {6 - pay}"
     t.ans(Info, True)
     health = ["Hospital", "Social Service", "Sports Complex"]
     if picks is not None:
@@ -475,7 +476,7 @@ def test_state_json_and_views() -> None:
     assert js["positions"]["Fay"] == "City Hall" and js["active_player"] is None
     views = {v.title: v.lines for v in t.g.views()}
     assert views["City, round 1"] == ("Mayor Ana, moving", "Active 18  Crisis 2", "Complete: 4 of 6",
-                                      "Eco Edu Ene Urb", "Fay on City Hall")
+                                      "Economy, Education,", "  Energy, Urban", "Fay on City Hall")
     assert views["Departments"][3] == "Health 6, Dev"
     assert views["Votes cards"][0] == "Ana 1, mayor"
     t.moves_done()
@@ -484,7 +485,7 @@ def test_state_json_and_views() -> None:
     t.vote()
     summary = [line for v in t.g.views() if v.title.startswith("Round 1 summary") for line in v.lines]
     assert summary == ["Active 18 Crisis 2", "Major event: 2 into crisis", "Fixes 0, pool 18",
-                       "All 3 active:", "Eco Edu Ene Urb", "Vote YES 6 NO 0 kept", "Votes cards won:",
+                       "All 3 active:", "Economy, Education,", "  Energy, Urban", "Vote YES 6 NO 0 kept", "Votes cards won:",
                        "Ana +1, Ben +1, Cleo +1,", "Fay +1"]
     summary = t.prompt()
     assert summary.title == "Round 1 summary" and summary.lines[-1] == "OK: round 2"

@@ -61,7 +61,7 @@ def unavailable(g: "SocietyGame", seat: str, kind: str, mine: list[dict[str, Any
 def no_target(g: "SocietyGame", seat: str, kind: str, other: str) -> str | None:
     """Why ``other`` can never be this order's target this turn (greyed out with the reason), or None."""
     w = world(g)
-    name = sname(g, other, 10)
+    name = sname(g, other)
     if other == seat:
         return None
     if kind == "trade" and not in_trade_range(w, seat, other, readings(g)):

@@ -9,7 +9,7 @@ import copy
 import logging
 from typing import Any, ClassVar, Mapping
 
-from companion.rules.society.data import WONDER_BY_KEY, tech_name
+from companion.rules.society.data import WONDER_BY_KEY
 from companion.rules.society.orders import describe
 from companion.rules.society.resolve import resolve
 from companion.rules.society.world import map_rows

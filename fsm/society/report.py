@@ -10,7 +10,7 @@ from companion.rules.society.text import plural
 from companion.rules.society.world import held_wonder_squares, map_rows, new_world, seat_mark
 from fsm.prompts import View
 
-from fsm.society.common import PAGE, clip, readings, summary, wrap
+from fsm.society.common import TITLE_PX, clip, readings, summary, wrap
 from fsm.society.sheet import sheet
 
 if TYPE_CHECKING:
@@ -193,12 +193,12 @@ def device_map(w: dict[str, Any]) -> list[str]:
             cells = "".join((r[2 * c] if 2 * c < len(r) else ".") for c in range(c0, c1)).replace(".", "-")
             out.append(f"{i + 1:02d} {cells}")
     out.append("Key: - empty, * nuked")
-    out += [clip(f"{seat_mark(int(k))} {v['name']}" + ("" if v["alive"] else " (gone)"), PAGE)
+    out += [clip(f"{seat_mark(int(k))} {v['name']}" + ("" if v["alive"] else " (gone)"))
             for k, v in w["soc"].items()]
     held = sorted(held_wonder_squares(w).items())
     if held:  # the wonder cities, each with its wonder and whose it is
         out.append("Wonders:")
-        out += [clip(f"{square} {WONDER_BY_KEY[key].short} ({seat_mark(int(w['wonders'][key]['owner']))})", PAGE)
+        out += [clip(f"{square} {WONDER_BY_KEY[key].short} ({seat_mark(int(w['wonders'][key]['owner']))})")
                 for square, key in held]
     return out
 
@@ -221,11 +221,11 @@ def views(g: "SocietyGame") -> list[View]:
         inc = last["income"].get(k) if last else None
         lines = [x for ln in [f"Seat {seat_mark(int(k))} on the map", *_soc_lines(s, inc, seat_names(w))]
                  for x in wrap(ln)]
-        out.append(View(clip(s["society"], 20), tuple(lines)))
+        out.append(View(clip(s["society"], TITLE_PX), tuple(lines)))
     if last is not None:
         lines = []
         for title, evs in _by_phase(last):
-            lines += wrap(title.upper(), 16)
+            lines += wrap(title.upper())
             lines += [x for e in evs for x in wrap(e)]
         out.append(View(f"Turn {last['turn']} report", tuple(lines)))
     if g.data["orders"]:

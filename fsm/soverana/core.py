@@ -26,17 +26,15 @@ def lines(*items: str | None) -> tuple[str, ...]:
     return tuple(item for item in items if item)
 
 
-ABBR = {d: d[:3] for d in R.DEPARTMENTS}  # Eco, Edu, Ene, Hea, Jus, Urb
-
-
 def dept_list(depts: list[str]) -> str:
-    """Departments in one screen line: "Eco Edu Hea", "all six" or "none"."""
+    """Departments in words: "Economy, Education, Health", "all six" or "none" (a line the screen wraps)."""
     if len(depts) == len(R.DEPARTMENTS):
         return "all six"
-    return " ".join(ABBR[d] for d in depts) or "none"
+    return ", ".join(short_dept(d) for d in depts) or "none"
 
 
 def short_dept(dept: str) -> str:
+    """"Health" for Health & Welfare: the department's name in one word."""
     return R.Department(dept).short
 
 
