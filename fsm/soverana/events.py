@@ -39,7 +39,7 @@ class EventPhase(SoveranaCore):
 
     def _event_summary(self) -> list[str]:
         ev = self.data["event"]
-        out = []
+        out: list[str] = []
         if ev["crisis"]:
             out += lines("Into crisis: " + ", ".join(R.SHORT[n] for n in ev["crisis"]))
         if ev["restored"]:

@@ -11,8 +11,9 @@ from companion.rules.sovereign.units import Fighter
 from fsm.prompts import Choice, Dice, MultiSelect, Option, Prompt
 
 from fsm.sovereign import battle_setup as bs
-from fsm.screen_text import fits, squeeze, title_room
-from fsm.sovereign.common import BACK, clip, count_units, pl, short, use_bonus
+from companion.ui.draw import title_room
+from fsm.screen_text import clip, fits, squeeze
+from fsm.sovereign.common import BACK, count_units, pl, short, use_bonus
 from fsm.sovereign.battle_setup import bt, fighters, seat_of
 
 if TYPE_CHECKING:

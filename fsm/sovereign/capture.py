@@ -17,7 +17,7 @@ from fsm.prompts import Choice, Option, Prompt
 from fsm.screen_text import plural, squeeze
 
 from fsm.sovereign.cities import new_city
-from fsm.sovereign.common import BACK, clip, gain_tech, held, holdings, pl, short, warn_box
+from fsm.sovereign.common import BACK, gain_tech, held, holdings, pl, short, warn_box
 
 if TYPE_CHECKING:
     from fsm.sovereign.machine import SovereignGame
@@ -170,7 +170,7 @@ def _fort_prompt(g: "SovereignGame", sub: dict[str, Any], seat: int) -> Prompt:
         return Choice(title="Captured fort", lines=(f"of {short(g, victim)}",), player=seat, options=opts,
                       back=BACK, default=opts[0].key)
     value = pl(g, victim)["forts"][int(sub["fort"])]
-    return Choice(title=f"Fort {value}: keep?", lines=(clip("The captor keeps it or"), "removes it."),
+    return Choice(title=f"Fort {value}: keep?", lines=("The captor keeps it or removes it.",),
                   player=seat, options=(Option("keep", "Keep it"), Option("remove", "Remove it")),
                   back=BACK, default="keep")
 

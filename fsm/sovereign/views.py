@@ -5,9 +5,9 @@ from typing import TYPE_CHECKING
 
 from companion.rules.sovereign import techs as rt
 from fsm.prompts import View
-from fsm.screen_text import TITLE_PX, squeeze
+from fsm.screen_text import TITLE_PX, clip, squeeze
 
-from fsm.sovereign.common import cards_line, clip, held, pl, tiles, wrap
+from fsm.sovereign.common import cards_line, held, pl, tiles, wrap
 
 if TYPE_CHECKING:
     from fsm.sovereign.machine import SovereignGame
