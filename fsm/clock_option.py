@@ -1,6 +1,7 @@
 """The ``clock`` switch a built-in game offers: none, sudden death, Fischer, Bronstein, simple delay, byo-yomi.
 
-The clock itself is a platform piece (:mod:`companion.session.clock`, run by the session); a game only declares the switch::
+The setting's text and meaning are :mod:`fsm.clock_spec`; the clock itself is a platform piece
+(:mod:`companion.session.clock`, run by the session); a game only declares the switch::
 
     OPTIONS = {"clock": ClockOption()}
 """
@@ -8,9 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from companion.session.clock import ClockSpec, ClockSpecError
-
 from fsm.base import OptionSpec
+from fsm.clock_spec import ClockSpec, ClockSpecError
 
 #: what the new-game wizard offers (the configured value is offered too)
 PRESETS = ("none", "sudden 600", "fischer 300+3", "fischer 900+10", "bronstein 300+3", "delay 300+3",

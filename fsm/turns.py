@@ -59,7 +59,8 @@ def rolloff_tie(ro: dict[str, Any]) -> list[int] | None:
 
 
 def rolloff_lines(ro: dict[str, Any], names: Sequence[str]) -> tuple[str, ...]:
-    """Every roll so far, for the screen: "P1 7  P2 7 | P1 3 P2 9"."""
+    """Every roll so far, one pass a line, names whole: "Ana 7 Ben 7", then "Ana 3 Ben 9" (the screen wraps a line
+    as drawn; the last three passes)."""
     out: list[str] = []
     cur: list[str] = []
     last_pass = 1
@@ -67,7 +68,7 @@ def rolloff_lines(ro: dict[str, Any], names: Sequence[str]) -> tuple[str, ...]:
         if p != last_pass:
             out.append(" ".join(cur))
             cur, last_pass = [], p
-        cur.append(f"{names[seat - 1][:6]} {v}")
+        cur.append(f"{names[seat - 1]} {v}")
     if cur:
         out.append(" ".join(cur))
     return tuple(out[-3:])

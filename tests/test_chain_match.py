@@ -44,7 +44,8 @@ def test_three_game_match_rotates_the_dealer_and_tallies_wins() -> None:
     summary = t.g.prompt()
     assert isinstance(summary, Info) and summary.title == "Match over"
     assert summary.lines[:2] == ("Bob wins", "3 games played")
-    assert "Ann 0" in summary.lines[2] and "Bob 2" in summary.lines[2] and "Cat 1" in summary.lines[3]
+    wins = " ".join(summary.lines[2:])  # as many players to a line as fit it
+    assert "Ann 0" in wins and "Bob 2" in wins and "Cat 1" in wins
     assert any("Match over" in line for line in t.g.data["log"])
 
 

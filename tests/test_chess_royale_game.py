@@ -2,6 +2,8 @@
 announcements, the status page and the state JSON."""
 from __future__ import annotations
 
+from fsm.screen_text import fits
+
 from pathlib import Path
 from typing import Any
 
@@ -140,7 +142,7 @@ def test_scripted_four_player_game_to_the_last_king() -> None:
             prompt = g.prompt()
             assert isinstance(prompt, Info) and prompt.title == "Announcement"
             assert "; ".join(g.data["news"]) == said, text
-            assert all(len(line) <= 23 for line in prompt.lines) and len(prompt.lines) >= len(g.data["news"])
+            assert prompt.lines == tuple(g.data["news"])  # whole: the OLED wraps them, the phone shows them
             assert prompt.player == g.state_json()["to_move"]
             g.answer(True)
         elif g.state == "move":
@@ -176,7 +178,7 @@ def test_state_json_in_the_middle_and_the_status_page() -> None:
     assert status.lines[:4] == ("Ann: playing", " white army, owns white", " king m1", "Ben: playing")
     assert "Cleo: Interregnum" in status.lines and "Dee: Interregnum" in status.lines
     assert status.lines[-1] == "Check: Ben by Ann"
-    assert all(len(line) <= 24 for line in status.lines)
+    assert all(fits(line) for line in status.lines)  # measured as drawn
     prompt = g.prompt()
     assert prompt.player == 3
 
@@ -346,7 +348,7 @@ def test_a_seat_whose_time_runs_out_loses_its_king() -> None:
     g.time_out(3)
     js = g.state_json()
     assert js["kings"]["3"] is None and js["interregnum"] == [3] and g.state == "news"
-    assert g.prompt().lines == ("Cleo: time is up, king", " off p8")
+    assert g.prompt().lines == ("Cleo: time is up, king off p8",)
     assert "p5" not in js["position"].split()[6]  # Slate's castling rights went with its king
     g.answer(True)
     g.answer(g.entry_answer("wPe2-e4"))  # play goes on
@@ -390,7 +392,7 @@ def test_a_start_option_whose_seat_to_move_cannot_move_is_passed_over() -> None:
     assert "Start: White's king escaped: take it off a1 (Interregnum)" in g.data["log"]
     assert "Start: White passes: no move" in g.data["log"]
     # and told to the table before the first move
-    assert g.state == "news" and g.prompt().lines == ("Ann's king escaped:", " take it off a1", " (Interregnum)",
+    assert g.state == "news" and g.prompt().lines == ("Ann's king escaped: take it off a1 (Interregnum)",
                                                       "Ann passes: no move")
     g.answer(True)
     assert g.state == "move" and g.prompt().player == 2

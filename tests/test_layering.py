@@ -140,10 +140,12 @@ def module_name(path: Path, root: Path = ROOT) -> str:
     return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
 
 
-def module_level_imports(path: Path, known: set[str], root: Path = ROOT) -> set[str]:
-    """The project modules ``path`` imports when it is imported: module-level imports (in ``if``/``try`` blocks too),
-    not those inside functions or under ``if TYPE_CHECKING:``. ``from p import m`` counts m when it is a module.
-    Importing ``a.b.c`` also runs ``a`` and ``a.b`` (unless the importer is inside them already)."""
+def module_level_imports(path: Path, known: set[str], root: Path = ROOT, functions: bool = False) -> set[str]:
+    """The project modules ``path`` imports when it is imported: module-level imports (in ``if``/``try``/``with``
+    blocks and class bodies too), not those under ``if TYPE_CHECKING:``; with ``functions`` also those inside functions
+    (they run on the first call: an import hidden there still ties the two modules together). ``from p import m``
+    counts m when it is a module. Importing ``a.b.c`` also runs ``a`` and ``a.b`` (unless the importer is inside
+    them already)."""
     me = module_name(path, root)
     package = me if path.name == "__init__.py" else me.rpartition(".")[0]
     found: set[str] = set()
@@ -176,24 +178,25 @@ def module_level_imports(path: Path, known: set[str], root: Path = ROOT) -> set[
                     continue
                 visit(node.body)
                 visit(node.orelse)
-            elif isinstance(node, ast.Try):
-                visit(node.body)
-                for h in node.handlers:
-                    visit(h.body)
-                visit(node.orelse)
-                visit(node.finalbody)
-            elif isinstance(node, ast.With):
-                visit(node.body)
+            elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                if functions:
+                    visit(node.body)
+            else:  # try, with, for, while, match, class bodies: every statement block under the node
+                for field in ("body", "orelse", "finalbody"):
+                    visit(getattr(node, field, None) or [])
+                for part in getattr(node, "handlers", None) or getattr(node, "cases", None) or []:
+                    visit(part.body)
 
     visit(ast.parse(path.read_text(), str(path)).body)
     return found
 
 
-@lru_cache(maxsize=1)  # the tree does not change during a run; read it once (do not mutate the result)
-def import_graph() -> dict[str, set[str]]:
+@lru_cache(maxsize=2)  # the tree does not change during a run; read it once (do not mutate the result)
+def import_graph(functions: bool = False) -> dict[str, set[str]]:
+    """Who imports whom at import time (``functions``: counting the imports inside functions too)."""
     files = {module_name(p): p for pkg in PACKAGES for p in (ROOT / pkg).rglob("*.py")}
     known = set(files)
-    return {name: module_level_imports(path, known) for name, path in files.items()}
+    return {name: module_level_imports(path, known, functions=functions) for name, path in files.items()}
 
 
 def circles(graph: dict[str, set[str]]) -> list[list[str]]:
@@ -250,12 +253,31 @@ def test_a_circle_would_be_caught(tmp_path: Path) -> None:
     assert circles({"a": {"b"}, "b": set()}) == []
     src = tmp_path / "m.py"
     src.write_text("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    import x\ndef f():\n    import y\n"
-                   "import z\n")
-    assert module_level_imports(src, {"x", "y", "z"}, tmp_path) == {"z"}
+                   "    if TYPE_CHECKING:\n        import w\nimport z\nclass C:\n    def m(self):\n"
+                   "        for _ in ():\n            from v import q\n")
+    known = {"v", "w", "x", "y", "z"}
+    assert module_level_imports(src, known, tmp_path) == {"z"}
+    assert module_level_imports(src, known, tmp_path, functions=True) == {"v", "y", "z"}
+
+
+def test_a_circle_hidden_in_a_function_would_be_caught(tmp_path: Path) -> None:
+    """The circle of issue 28 that hid behind an import inside a function (fsm.society.report fetched ``summary``
+    from the machine that imports it) is counted: put it back in a copy of the tree and the test sees it."""
+    (tmp_path / "a").mkdir()
+    (tmp_path / "a" / "__init__.py").write_text("")
+    (tmp_path / "a" / "machine.py").write_text("from a import report\n")
+    (tmp_path / "a" / "report.py").write_text("def views():\n    from a.machine import summary\n")
+    files = {module_name(p, tmp_path): p for p in tmp_path.rglob("*.py")}
+    graph = {n: module_level_imports(p, set(files), tmp_path, functions=True) for n, p in files.items()}
+    assert circles(graph) == [["a.machine", "a.report"]]
+    graph = {n: module_level_imports(p, set(files), tmp_path) for n, p in files.items()}
+    assert circles(graph) == []
 
 
 def test_no_import_circle_among_the_project_modules() -> None:
-    found = circles(import_graph())
+    """Counting the imports inside functions (an import hidden in a function is still a circle), not those under
+    ``if TYPE_CHECKING:`` (they never run)."""
+    found = circles(import_graph(functions=True))
     assert found == [], "import circles (cut one edge: a callback, a protocol, or move the shared piece down):\n" + \
         "\n".join(" <-> ".join(c) for c in found)
 

@@ -198,7 +198,7 @@ def test_game_menu_settings_page_shows_sources_and_rules() -> None:
     assert labels[-2:] == ["Settings", "End game"]
     keys(s, "up", "up", "ok")  # round from the top
     page = s.overlays[-1]
-    assert page.title == "Settings" and page.widget.lines[0] == "Dice: typed, rng"
+    assert page.title == "Settings" and page.widget.lines[0] == "Dice: typed in, rolled here"
 
 
 def test_a_highlighted_row_shows_every_glyph() -> None:

@@ -172,4 +172,4 @@ def test_only_the_last_spaceship_part_may_cost_more() -> None:
     g.data["world"]["soc"]["1"].update(parts=3, part_spent=[1000] * 3)
     g.answer("part")
     p = g.prompt()
-    assert (p.lo, p.default, p.lines[1]) == (0, 1000, "min 1000g; 0 cancels") and p.hi >= 9000
+    assert (p.lo, p.default, p.lines[1]) == (0, 1000, "min 1000 gold; 0 cancels") and p.hi >= 9000

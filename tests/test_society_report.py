@@ -93,7 +93,7 @@ def test_wide_maps_split_into_screen_bands() -> None:
 
 
 def test_every_screen_fits_the_display() -> None:
-    from companion.ui.draw import LIST_W, WIDTH, text_width, title_room
+    from companion.ui.draw import LIST_W, WIDTH, text_width, title_room, wrap
     from companion.ui.prompt_screens import ROWS
 
     names = ("Margaret", "Bartholo", "Carol", "Dmitri", "Eve", "Fitzgera", "Gwendoly", "Hieronym")
@@ -108,11 +108,14 @@ def test_every_screen_fits_the_display() -> None:
             tag = names[pr.player - 1] if pr.player else ""
             if text_width(pr.title) > title_room(tag):
                 too_wide.add(f"title {pr.title!r} beside {tag!r}")
-            too_wide.update(f"line {ln!r}" for ln in pr.lines if text_width(ln) > WIDTH - 2)
-            # every context line is drawn: a Number shows 2, a Confirm 4, a Choice what its options leave
-            room = {Number: 2, Confirm: ROWS - 1}.get(type(pr), ROWS - min(len(getattr(pr, "options", ())), 3))
-            if isinstance(pr, (Number, Confirm, Choice)) and len(pr.lines) > room:  # (an Info page scrolls)
-                too_wide.add(f"{type(pr).__name__} {pr.title!r} has {len(pr.lines)} lines, {room} shown")
+            # the screen wraps a line as drawn: no word may need a cut
+            rows = [x for ln in pr.lines for x in wrap(ln, LIST_W)]
+            too_wide.update(f"line {ln!r}" for ln in rows if text_width(ln) > WIDTH - 2 or ln.endswith("…"))
+            # every row is drawn: a Number shows 2, a Confirm 4 (a Choice scrolls its lines with its options, an
+            # Info page scrolls)
+            room = {Number: 2, Confirm: ROWS - 1}.get(type(pr))
+            if room is not None and len(rows) > room:
+                too_wide.add(f"{type(pr).__name__} {pr.title!r} has {len(rows)} rows, {room} shown: {rows}")
             if isinstance(pr, (Choice, MultiSelect)):
                 for o in pr.options:
                     label = o.label
@@ -157,7 +160,7 @@ def test_targets_the_rules_refuse_are_greyed_with_the_reason() -> None:
     d.give("trade")
     d.give("2")
     p = d.session.prompt()
-    assert (p.title, p.lines[1], p.hi) == ("Trade 2g, +1 each", "max 1; 0 cancels", 1)  # cost 1+1, payout 1x1
+    assert (p.title, p.lines[1], p.hi) == ("Trade 2 gold, +1 each", "max 1; 0 cancels", 1)  # cost 1+1, payout 1x1
     d.give(1)  # tech 1: one caravan a turn
     kinds = {o.key: (o.enabled, o.hint) for o in d.session.prompt().options}
     assert kinds["trade"] == (False, "1 caravan ordered, the most")

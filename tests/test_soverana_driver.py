@@ -20,15 +20,15 @@ NAMES = ("Ana", "Ben", "Cleo", "Dev", "Eli", "Fay")
 DEPT = {i + 1: d for i, d in enumerate(R.DEPARTMENTS)}
 SEAT = {d: s for s, d in DEPT.items()}
 def _fits(p: Prompt) -> None:
-    """Measured as drawn: the title beside the acting player's name, every line whole (wrapped, never cut; the
-    screen scrolls a choice's lines with its options and an Info page)."""
+    """Measured as drawn: the title beside the acting player's name, every line whole (the screen wraps it as drawn,
+    never cutting a word, and scrolls a choice's lines with its options and an Info page)."""
     from companion.ui.draw import title_room
-    from fsm.screen_text import LINE_PX, fits
+    from fsm.screen_text import LINE_PX, fits, wrap
 
     tag = NAMES[p.player - 1] if p.player else ""
     assert fits(p.title, title_room(tag)), p.title
     for line in p.lines:
-        assert fits(line, LINE_PX), line
+        assert all(fits(x, LINE_PX) and not x.endswith("…") for x in wrap(line)), line
         assert not line.endswith(("~", "…")), f"cut line {line!r} in {p.title!r}"
 
 

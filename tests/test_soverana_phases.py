@@ -125,7 +125,7 @@ def test_event_menu_defaults_make_the_common_card_quick() -> None:
     assert t.prompt().lines[0] == "Into crisis: Hospital"
     t.ans(Choice, "crisis")
     t.ans(MultiSelect, ["Police Station", "Fire Station", "University"])
-    assert t.prompt().lines[:2] == ("Into crisis: Hospital,", "Police, Fire Station,")  # wrapped, not cut
+    assert t.prompt().lines[0] == "Into crisis: Hospital, Police, Fire Station, University"  # whole: the OLED wraps it
     t.ans(Choice, "pay")
     assert t.ans(Choice, "back") and t.prompt().title == "Major event"
     t.ans(Choice, "pay")
@@ -161,7 +161,7 @@ def test_a_fix_with_city_hall_manned() -> None:
     t.move(6, "City Hall")
     assert t.prompt().lines[1] == "Fay on City Hall"
     t.fix("Hospital", 4)
-    assert t.seen[-2].lines == ("1 or 2 fixers (Fay on City", "Hall)", "None ticked: back")  # then: Dev moves there
+    assert t.seen[-2].lines == ("1 or 2 fixers (Fay on City Hall)", "None ticked: back")  # then: Dev moves there
     assert t.loc("Hospital") == "active" and t.votes(4) == 2 and t.votes(6) == 1
     # Fay on City Hall cannot fix the Sewage Plant alone: her own figure does not count
     t.ans(Choice, "fix")
@@ -235,7 +235,7 @@ def test_distribution_with_the_stock_exchange_manned() -> None:
     t.move(1, "Stock Exchange")
     t.moves_done()
     assert t.data["dist"]["pool"] == 20  # 18 active + 2 Stock Exchange + 1 event extra = 21, held to 20
-    assert t.prompt().lines[:2] == ("Left 20 of 20 (the most)", "18 active + 2 Stock")
+    assert t.prompt().lines[:2] == ("Left 20 of 20 (the most)", "18 active + 2 Stock Exchange + 1 from events")
     assert t.data["dist"]["capped"]
 
 
@@ -255,7 +255,7 @@ def test_distribution_at_the_20_cap(cap: str, pool: int) -> None:
     t.moves_done()
     assert t.data["dist"]["pool"] == pool
     assert t.prompt().lines[:2] == ((f"Left {pool} of {pool}" + (" (the most)" if cap == "total" else "")),
-                                    "20 active + 2 Stock")
+                                    "20 active + 2 Stock Exchange")
     t.distribute({ECO: pool})
     assert t.res(ECO) == 6 + pool
 
@@ -277,7 +277,8 @@ def test_missions_declared_and_department_votes_cards() -> None:
     assert not cleo.enabled and cleo.label == "Cleo done +4"
     t.ans(Choice, "none")
     p = t.prompt()
-    assert isinstance(p, Info) and p.lines[:3] == ("All 3 active: +1 card", "Eco Edu Ene Jus Urb", "All depts have 3+")
+    assert isinstance(p, Info) and p.lines[:3] == ("All 3 active: +1 card", "Economy, Education, Energy, Justice, Urban",
+                                               "Every department has 3 or more")
     # Cleo: 1 + 4 (mission) + 1 (Energy complete); Dev (Health, Hospital in crisis) gets nothing
     assert t.votes(3) == 6 and t.votes(4) == 1 and t.votes(1) == 2
 
@@ -294,7 +295,7 @@ def test_resource_floor_at_2_1_0(pay: int, picks: list[str] | None, flipped: int
     t.distribute()
     t.ans(Choice, "none")
     summary = t.prompt()
-    assert summary.lines[2] == f"Below 3: Hea{6 - pay}"
+    assert summary.lines[2] == f"Below 3: Health {6 - pay}"
     t.ans(Info, True)
     health = ["Hospital", "Social Service", "Sports Complex"]
     if picks is not None:
@@ -348,7 +349,7 @@ def test_ballots_are_secret_until_all_have_voted() -> None:
     assert {p.lines[0] for p in prompts} == {"Keep Ana as mayor?"}
     assert [p.lines[1] for p in prompts] == [f"Ballot {i} of 6" for i in range(1, 7)]
     result = t.prompt()
-    assert isinstance(result, Info) and result.lines[0] == "YES 2 NO 4"
+    assert isinstance(result, Info) and result.lines[0] == "YES 2, NO 4"
     assert t.data["ballots"] == {}  # only the tally is kept
 
 
@@ -428,7 +429,7 @@ def test_mayor_without_a_ballot_means_five_votes() -> None:
         voters.append(t.prompt().player)
         t.ans(SecretVote, "no")
     assert voters == [2, 3, 4, 5, 6]
-    assert t.prompt().lines[0] == "YES 0 NO 5"
+    assert t.prompt().lines[0] == "YES 0, NO 5"
 
 
 # ----------------------------------------------------------------- order switch, screens, JSON
@@ -475,7 +476,7 @@ def test_state_json_and_views() -> None:
     assert js["positions"]["Fay"] == "City Hall" and js["active_player"] is None
     views = {v.title: v.lines for v in t.g.views()}
     assert views["City, round 1"] == ("Mayor Ana, moving", "Active 18  Crisis 2", "Complete: 4 of 6",
-                                      "Eco Edu Ene Urb", "Fay on City Hall")
+                                      "Economy, Education,", "  Energy, Urban", "Fay on City Hall")
     assert views["Departments"][3] == "Health 6, Dev"
     assert views["Votes cards"][0] == "Ana 1, mayor"
     t.moves_done()
@@ -484,7 +485,7 @@ def test_state_json_and_views() -> None:
     t.vote()
     summary = [line for v in t.g.views() if v.title.startswith("Round 1 summary") for line in v.lines]
     assert summary == ["Active 18 Crisis 2", "Major event: 2 into crisis", "Fixes 0, pool 18",
-                       "All 3 active:", "Eco Edu Ene Urb", "Vote YES 6 NO 0 kept", "Votes cards won:",
+                       "All 3 active:", "Economy, Education,", "  Energy, Urban", "Vote YES 6 NO 0 kept", "Votes cards won:",
                        "Ana +1, Ben +1, Cleo +1,", "Fay +1"]
     summary = t.prompt()
     assert summary.title == "Round 1 summary" and summary.lines[-1] == "OK: round 2"

@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from fsm.base import GameMachine
+from fsm.clock_spec import ClockSpec
 from fsm.prompts import Choice, Dice, Info, Number, Option, Prompt, Random, View
 from fsm.turns import next_seat, order_from, rolloff_lines, rolloff_next, rolloff_record, rolloff_start, rolloff_tie
 
@@ -24,8 +25,6 @@ class TomlGame(GameMachine):
     @property
     def clock_spec(self) -> Any:
         """The ``[clock]`` table's clock (the session runs it)."""
-        from companion.session.clock import ClockSpec
-
         return ClockSpec.parse(self.spec.clock)
 
     # ------------------------------------------------------------------ setup
@@ -140,18 +139,18 @@ class TomlGame(GameMachine):
 
     def _phase_prompt(self) -> Prompt:
         d, ph = self.data, self.phase
-        head = f"R{d['round']}" + (f"/{self.spec.rounds}" if self.spec.rounds else "")
-        lines = tuple(x for x in (ph.hint,) if x)
+        head = f"Round {d['round']}" + (f" of {self.spec.rounds}" if self.spec.rounds else "")
+        lines = tuple(x for x in (head, ph.hint) if x)  # the round in words under the phase's name
         if ph.each_player:
             seat = d["active"]
             opts = [Option("done", "Done: next")]
             opts += [Option(f"adj:{seat}:{c}", f"{self._counter(c).name}: {d['counters'][str(seat)][c]}")
                      for c in ph.counters]
-            return Choice(f"{head} {ph.name}", lines=lines, player=seat, options=tuple(opts))
+            return Choice(ph.name, lines=lines, player=seat, options=tuple(opts))
         opts = [Option("done", "Done: next phase")]
         opts += [Option(f"adj:{p.seat}:{c}", f"{p.name} {self._counter(c).name}: {d['counters'][str(p.seat)][c]}")
                  for p in self.players for c in ph.counters]
-        return Choice(f"{head} {ph.name}", lines=lines, options=tuple(opts))
+        return Choice(ph.name, lines=lines, options=tuple(opts))
 
     def answer(self, value: Any) -> None:
         d = self.data
@@ -177,7 +176,7 @@ class TomlGame(GameMachine):
             d["counters"][str(seat)][cid] = int(value)
             d["adjust"] = None
             if value != old:
-                self.note(f"R{d['round']} {self.player_name(seat)} {self._counter(cid).name} {old}→{value}")
+                self.note(f"Round {d['round']}: {self.player_name(seat)} {self._counter(cid).name} {old}→{value}")
             if self.spec.ends and any(e.counter == cid for e in self.spec.ends):
                 self._check_end("change")
             return

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.errors import GameFileError
+from fsm.clock_spec import ClockSpec, ClockSpecError
 
 FIRST_PLAYER = ("rolloff", "choose", "random", "seat1")
 ID_RE = re.compile(r"[a-z0-9][a-z0-9-]{0,39}")  #: use with fullmatch: "$" would let a trailing newline through
@@ -206,8 +207,6 @@ def read_spec(path: Path) -> GameSpec:
 def _clock(path: Path, table: dict[str, Any]) -> str:
     """``[clock]``: mode (none, sudden, fischer, bronstein, delay, byoyomi), main, increment/delay/period,
     periods, warn — seconds."""
-    from companion.session.clock import ClockSpec, ClockSpecError
-
     try:
         return ClockSpec.from_table(table).text
     except ClockSpecError as e:

@@ -7,6 +7,7 @@ from typing import Any
 from companion.events import KeyEvent
 from companion.session.core import SessionCore
 from companion.session.history import Overlay, entry_list
+from companion.ui.about import dice_lines
 from companion.ui.draw import LIST_W, wrap
 from companion.ui.widgets import Back, ConfirmWidget, Done, Item, ListWidget, TextView, Toast
 
@@ -98,8 +99,7 @@ class GameMenu(SessionCore):
 
     def settings_lines(self) -> list[str]:
         """What this game runs with: its dice sources and rule switches (fixed when the game was started)."""
-        lines = ["Dice: " + ", ".join(self.sources), "Roller: " + ("connected" if self.roller_connected() else
-                                                                    "offline")]
+        lines = [*dice_lines(self.sources), "Roller: " + ("connected" if self.roller_connected() else "offline")]
         options = self.game.options if self.game is not None else self.game_cls.resolve_options(self.wizard.options)
         if options:
             lines.append("Rules:")

@@ -9,7 +9,7 @@ from PIL import ImageDraw
 from fsm.prompts import Choice, Confirm, Dice, Info, MultiSelect, Number, Prompt, SecretVote
 
 from companion.events import Key, RollEvent
-from companion.ui.draw import BAR, HEIGHT, LIST_W, ROW, focus, scroll_marks, text_row, title_bar
+from companion.ui.draw import BAR, HEIGHT, LIST_W, ROW, focus, scroll_marks, text_row, title_bar, wrap
 from companion.ui.widgets import (Back, ButtonRow, ConfirmWidget, Done, Item, ListWidget, MultiSelectWidget, Outcome, Spinner, TextView,
                       Toast, draw_lines)
 
@@ -33,6 +33,9 @@ class PromptScreen:
     def __init__(self, prompt: Prompt, names: Sequence[str]) -> None:
         self.prompt = prompt
         self.names = names
+        #: the context lines as drawn: a line wider than the screen wraps at spaces here, so a game gives whole
+        #: sentences (the phone shows them whole) and the OLED breaks them where its font needs
+        self.lines = [w for line in prompt.lines for w in wrap(line, LIST_W)]
 
     @property
     def tag(self) -> str:
@@ -73,10 +76,10 @@ class ChoiceScreen(PromptScreen):
         items = [Item(o.key, o.label, o.enabled, o.hint) for o in shown]
         keys = [o.key for o in shown]
         cursor = keys.index(prompt.default) if prompt.default in keys else 0
-        self.n_lines = min(len(prompt.lines), max(0, ROWS - min(len(prompt.options), 3)))
+        self.n_lines = min(len(self.lines), max(0, ROWS - min(len(prompt.options), 3)))
         #: more lines than room above the options: lines and options scroll as one page (the cursor's row always in
         #: view; on the first option every line above it that fits), so no line is out of reach
-        self.scrolls = len(prompt.lines) > self.n_lines
+        self.scrolls = len(self.lines) > self.n_lines
         self.top = 0  #: the page row at the top of the screen, when it scrolls
         self.list = ListWidget(items, cursor=cursor, back_ok=True, rows=max(1, ROWS - self.n_lines))
         self._follow()
@@ -84,13 +87,13 @@ class ChoiceScreen(PromptScreen):
     def _follow(self) -> None:
         if not self.scrolls:
             return
-        row = len(self.prompt.lines) + self.list.cursor
+        row = len(self.lines) + self.list.cursor
         if self.list.cursor == 0:
             self.top = max(0, row - ROWS + 1)
         self.top = min(max(self.top, row - ROWS + 1), row)
-        shown = max(0, len(self.prompt.lines) - self.top)  # context rows in view
+        shown = max(0, len(self.lines) - self.top)  # context rows in view
         self.list.rows = ROWS - min(shown, ROWS - 1)
-        self.list.top = max(0, self.top - len(self.prompt.lines))
+        self.list.top = max(0, self.top - len(self.lines))
 
     def key(self, k: Key, repeat: bool = False) -> Outcome:
         out = self.list.key(k, repeat)
@@ -101,11 +104,11 @@ class ChoiceScreen(PromptScreen):
 
     def draw_body(self, d: ImageDraw.ImageDraw) -> None:
         if not self.scrolls:
-            y = draw_lines(d, BAR, self.prompt.lines, self.n_lines)
+            y = draw_lines(d, BAR, self.lines, self.n_lines)
             self.list.draw(d, y)
             return
         y = BAR
-        for line in self.prompt.lines[self.top:self.top + ROWS - 1]:
+        for line in self.lines[self.top:self.top + ROWS - 1]:
             text_row(d, y, line, width=LIST_W)
             y += ROW
         self.list.draw(d, y)
@@ -128,7 +131,7 @@ class NumberScreen(PromptScreen):
         return out
 
     def draw_body(self, d: ImageDraw.ImageDraw) -> None:
-        y = draw_lines(d, BAR, self.prompt.lines, 2)
+        y = draw_lines(d, BAR, self.lines, 2)
         self.spin.draw(d, y)
 
 
@@ -143,7 +146,7 @@ class ConfirmScreen(PromptScreen):
         return self.box.key(k, repeat)
 
     def draw_body(self, d: ImageDraw.ImageDraw) -> None:
-        draw_lines(d, BAR, self.prompt.lines, ROWS - 1)
+        draw_lines(d, BAR, self.lines, ROWS - 1)
         self.box.draw(d, BAR)
 
 
@@ -155,14 +158,14 @@ class MultiSelectScreen(PromptScreen):
         items = [Item(o.key, o.label, o.enabled, o.hint, checked=o.key in prompt.preselected) for o in prompt.options]
         self.multi = MultiSelectWidget(items, prompt.min_count, prompt.max_count)
         self.multi.inner.back_ok = True
-        self.multi.inner.rows = ROWS - min(1, len(prompt.lines))
+        self.multi.inner.rows = ROWS - min(1, len(self.lines))
         self.multi.inner.follow()
 
     def key(self, k: Key, repeat: bool = False) -> Outcome:
         return self.multi.key(k, repeat)
 
     def draw_body(self, d: ImageDraw.ImageDraw) -> None:
-        y = draw_lines(d, BAR, self.prompt.lines, 1)
+        y = draw_lines(d, BAR, self.lines, 1)
         self.multi.draw(d, y)
 
 
@@ -174,7 +177,7 @@ class SecretVoteScreen(PromptScreen):
     def __init__(self, prompt: SecretVote, names: Sequence[str]) -> None:
         super().__init__(prompt, names)
         self.hidden = True
-        n_lines = min(len(prompt.lines), max(0, ROWS - len(prompt.options)))
+        n_lines = min(len(self.lines), max(0, ROWS - len(prompt.options)))
         self.list = ListWidget([Item(o.key, o.label) for o in prompt.options], back_ok=True, rows=ROWS - n_lines)
 
     @property
@@ -207,7 +210,7 @@ class SecretVoteScreen(PromptScreen):
             text_row(d, HEIGHT - ROW, "OK when ready", inverse=True)
             focus(d, HEIGHT - ROW, HEIGHT)
             return
-        y = draw_lines(d, BAR, self.prompt.lines, max(0, ROWS - len(self.prompt.options)))
+        y = draw_lines(d, BAR, self.lines, max(0, ROWS - len(self.prompt.options)))
         self.list.draw(d, y)
 
 
@@ -216,7 +219,7 @@ class InfoScreen(PromptScreen):
 
     def __init__(self, prompt: Info, names: Sequence[str]) -> None:
         super().__init__(prompt, names)
-        self.view = TextView(list(prompt.lines), top=0)
+        self.view = TextView(list(self.lines), top=0)
 
     def key(self, k: Key, repeat: bool = False) -> Outcome:
         if k is Key.OK:
@@ -312,7 +315,7 @@ class DiceScreen(PromptScreen):
         text_row(d, y, head)
         y += ROW
         rows_left = ROWS - 1 - (1 if self.menu.items else 0) - (1 if "roller" in self.ctx.sources else 0)
-        y = draw_lines(d, y, p.lines, max(0, rows_left))
+        y = draw_lines(d, y, self.lines, max(0, rows_left))
         if "roller" in self.ctx.sources:
             if self.got:
                 status = f"Got {' '.join(map(str, self.got))}, roll {p.count - len(self.got)} more"

@@ -14,14 +14,13 @@ from companion.config.write import Key as ConfigKey
 from companion.config.write import save_settings
 from companion.errors import CompanionError
 from companion.events import Key
-from companion.ui.about import settings_lines
+from companion.ui.about import SOURCES, settings_lines
 from companion.ui.host import MenuHost
 from companion.ui.picker import CharPicker
 from companion.ui.widgets import Back, Done, Item, ListWidget, MultiSelectWidget, Outcome, Spinner, TextView, Toast
 
 log = logging.getLogger(__name__)
 
-SOURCES = (("roller", "Roller"), ("typed", "Typed in"), ("rng", "Rolled here"))
 #: the [screen] keys the menu offers: (key, label, lo, hi, step, unit)
 SCREEN_KEYS = (("glance_seconds", "Glance after", 0, 120, 1, "s"), ("dim_minutes", "Dim after", 0, 120, 1, "min"),
                ("blank_minutes", "Blank after", 0, 240, 5, "min"), ("shift_minutes", "Pixel shift", 0, 60, 1, "min"))
@@ -58,7 +57,7 @@ class SettingsMenu:
         c = self.cfg
         scr = getattr(c, "screen", None)
         items = [Item("contrast", f"Contrast {c.display.contrast}"),
-                 Item("dice", "Dice: " + ", ".join(c.dice.sources)),
+                 Item("dice", "Dice sources"),
                  Item("names", "Player names"),
                  Item("rules", "Rules for new games")]
         if scr is not None:

@@ -8,10 +8,11 @@ from __future__ import annotations
 import copy
 from typing import Any, Sequence
 
-from fsm.screen_text import plural
-
 from fsm.base import GameMachine, Player, Setup
+from fsm.clock_option import preset_choices
+from fsm.clock_spec import ClockSpec
 from fsm.prompts import Choice, InvalidAnswer, Number, Option, Prompt
+from fsm.screen_text import plural
 
 
 class SetupWizard:
@@ -51,14 +52,10 @@ class SetupWizard:
             opts = [Option("start", "Start game")]
             opts += [Option(f"seat{i + 1}", f"Seat {i + 1}: {n}") for i, n in enumerate(d["names"])]
             if "clock" in d:
-                from companion.session.clock import ClockSpec
-
                 opts.append(Option("clock", f"Clock: {ClockSpec.parse(d['clock']).label}"))
             return Choice(g.name, lines=(f"{plural(d['count'], 'player')}: OK starts",), options=tuple(opts),
                           back="back" if g.min_players != g.max_players else None)
         if d["step"] == "clock":
-            from fsm.clock_option import preset_choices
-
             return Choice("Clock", options=tuple(Option(f"clock:{t}", label) for t, label in
                                                  preset_choices(d["clock"])), back="back")
         seat = d["pick"]

@@ -12,23 +12,16 @@ from companion.rules.society.resolve import KIND_PHASE, research_costs
 from companion.rules.society.turn import kept
 from companion.rules.society.world import alive, holds
 from fsm.prompts import Choice, Confirm, Number, Option, Prompt
+from fsm.screen_text import fits, plural
 
 from fsm.society import order_list, paste
-from fsm.society.common import BACK, clip, readings, sname, soc, world
-from fsm.society.entry_rules import (arrival, avail, city_sites, level, no_rank, no_target, sort_orders, status,
-                                     unavailable)
+from fsm.society.common import BACK, TITLE_PX, clip, readings, sname, soc, squeeze, world
+from fsm.society.entry_rules import (STEPS, arrival, avail, city_sites, level, no_rank, no_target, sort_orders,
+                                     status, unavailable)
 
 if TYPE_CHECKING:
     from fsm.society.machine import SocietyGame
 
-#: the fields each kind of order asks for, in order
-STEPS: dict[str, tuple[str, ...]] = {
-    "spy": ("target", "phase"), "defend": ("phase",), "trade": ("target", "count"), "research": ("levels",),
-    "armies": ("count",), "nukes": ("count",), "sdi": ("count",), "city": ("square",), "wonder": ("wonder", "gold"),
-    "part": ("gold",), "kgb": ("wonder",), "aid": ("target", "aid_what"), "declare": ("target",),
-    "peace": ("target",), "attack": ("target", "armies", "nukes", "nukes_first", "rank"),
-    "revolution": ("gov", "keep"),
-}
 TARGET_FIELD = {"aid": "to", "trade": "partner"}
 #: the kinds in the society's menu: the most used first, in turn order (a PM is written in that order)
 MENU_KINDS = ("spy", "trade", "research", "armies", "city", "wonder", "aid", "declare", "attack", "peace", "defend",
@@ -63,17 +56,16 @@ def prompt(g: "SocietyGame") -> Prompt:
         for k in seats:
             sent, n = status(g, k)
             mark = f"{n}" if n else ("0" if sent else "-")
-            opts.append(Option(f"soc:{k}", clip(f"{sname(g, k, 8)} {soc(g, k)['gold']}g T{soc(g, k)['tech']} "
-                                                f"[{mark}]", 22)))
+            opts.append(Option(f"soc:{k}", _row(g, k, mark)))
         opts += [Option("list", f"Order list ({len(orders)})", enabled=bool(orders), hint="no orders yet"),
                  Option("process", "Process turn"), Option("more", "More...")]
         last = g.data.get("last_seat")
         nxt = next((k for k in seats[seats.index(last) + 1:] + seats if not status(g, k)[0]), None) \
             if last in seats else next((k for k in seats if not status(g, k)[0]), None)
-        waiting = [sname(g, k, 8) for k in seats if k not in done]
+        waiting = [sname(g, k) for k in seats if k not in done]
         return Choice(f"Turn {turn} orders",
-                      lines=(f"{len(done)} of {len(seats)} sent, {len(orders)} ord.",
-                             clip("waiting: " + ", ".join(waiting)) if waiting else "all sent: process"),
+                      lines=(f"{len(done)} of {len(seats)} sent, {plural(len(orders), 'order')}",
+                             "waiting: " + ", ".join(waiting) if waiting else "all sent: process"),
                       options=tuple(opts), default=f"soc:{nxt}" if nxt else "process")
     step = e["step"]
     if step == "process":
@@ -86,15 +78,15 @@ def prompt(g: "SocietyGame") -> Prompt:
         return Choice("More", lines=(f"Turn {turn}",), options=(Option(BACK, "Back to orders"),
                                                                Option("concede", "Domination win")), back=BACK)
     if step == "concede":
-        opts = [Option(k, sname(g, k, 20)) for k in alive(w)]
+        opts = [Option(k, sname(g, k)) for k in alive(w)]
         return Choice("Domination by", lines=("the GM and players", "concede to"), options=tuple(opts),
                       back=BACK)
     if step == "concede_ok":
-        return Confirm("End the game?", lines=(clip(f"{sname(g, e['seat'], 14)} wins"), "by domination"),
+        return Confirm("End the game?", lines=(f"{sname(g, e['seat'])} wins", "by domination"),
                        default=False)
     seat = str(e["seat"])
     s = soc(g, seat)
-    head = clip(f"{s['name']}: {s['gold']}g T{s['tech']}")
+    head = squeeze(f"{{}}: {s['gold']} gold, tech {s['tech']}", str(s["name"]))
     if step == "arrival":
         n = len(alive(w))
         return Number("PM arrived", lines=(head, f"1st..{_ordinal(n)}: order of"), lo=1, hi=n,
@@ -112,11 +104,19 @@ def prompt(g: "SocietyGame") -> Prompt:
         keys = [x.key for x in opts if x.enabled]
         last = e.get("last")
         nxt = keys[keys.index(last) + 1] if last in keys and keys.index(last) + 1 < len(keys) else None
-        return Choice(clip(f"Orders: {s['name']}", 20),
-                      lines=(head, clip(f"{entered(len(mine))}, {avail(g, seat)}g left")),
+        return Choice(squeeze("Orders: {}", str(s["name"]), TITLE_PX),
+                      lines=(head, f"{entered(len(mine))}, {avail(g, seat)} gold left"),
                       options=tuple(opts), back=BACK, default=nxt
                       if last in keys else keys[0])
     return _field_prompt(g, e, seat, head)
+
+
+def _row(g: "SocietyGame", seat: str, mark: str) -> str:
+    """A society in the turn's menu: "Ana: 12 gold, tech 3 [2]" (its orders in brackets: - none sent yet); the
+    name gives way first, then the tech level (the society's own menu shows it)."""
+    s = soc(g, seat)
+    row = squeeze(f"{{}}: {s['gold']} gold, tech {s['tech']} [{mark}]", sname(g, seat))
+    return row if fits(row) else squeeze(f"{{}}: {s['gold']} gold [{mark}]", sname(g, seat))
 
 
 def _old(g: "SocietyGame", e: dict[str, Any]) -> dict[str, Any]:
@@ -133,12 +133,12 @@ def _field_prompt(g: "SocietyGame", e: dict[str, Any], seat: str, head: str) -> 
     kind = str(e["kind"])
     o = e["o"]
     old = _old(g, e)
-    title = clip(KIND_NAMES[kind], 20)
+    title = clip(KIND_NAMES[kind], TITLE_PX)
     if step == "target":
         others = [k for k in alive(w) if k != seat]
         if kind == "trade" and holds(w, seat, "nascar"):
             others = [seat, *others]
-        opts = [Option(k, sname(g, k, 20), enabled=(why := no_target(g, seat, kind, k)) is None, hint=why or "")
+        opts = [Option(k, sname(g, k), enabled=(why := no_target(g, seat, kind, k)) is None, hint=why or "")
                 for k in others]
         was = old.get(TARGET_FIELD.get(kind, "target"))
         first = next((x.key for x in opts if x.enabled), None)
@@ -155,15 +155,15 @@ def _field_prompt(g: "SocietyGame", e: dict[str, Any], seat: str, head: str) -> 
             tb = int(soc(g, p)["tech"])
             cost = trade_cost(ta, tb, holds(w, seat, "silk"))
             pay = nascar_payout(ta, s["gov"], readings(g)) if p == seat else trade_payout(ta, tb, s["gov"])
-            title = clip(f"Trade {cost}g, +{pay} each", 20)  # the order as the player wrote it: (6) --> (+9)
+            title = clip(f"Trade {cost} gold, +{pay} each", TITLE_PX)  # the order as the player wrote it: (6) --> (+9)
             lines = (head, f"max {hi}; 0 cancels")
         else:
             hi = BIG
-            lines = (head, clip(f"{avail(g, seat)}g left; 0 cancels"))
+            lines = (head, f"{avail(g, seat)} gold; 0 cancels")
         return Number(title, lines=lines, lo=0, hi=hi, default=min(hi, int(old.get("count", 1))))
     if step == "levels":
         costs = research_costs(w, seat, 1, readings(g))
-        return Number(title, lines=(head, clip(f"next {costs[0]}g; 0 cancels")), lo=0, hi=40,
+        return Number(title, lines=(head, f"next {costs[0]} gold; 0 cancels"), lo=0, hi=40,
                       default=int(old.get("levels", 1)))
     if step == "square":
         sites, best = city_sites(g, seat)
@@ -188,13 +188,13 @@ def _field_prompt(g: "SocietyGame", e: dict[str, Any], seat: str, head: str) -> 
         if kind == "part" and int(s["parts"]) + 1 < readings(g).spaceship_parts:  # only the last may cost more
             return Number(title, lines=(head, f"part {int(s['parts']) + 1} 1000g; 0 cancels"), lo=0, hi=1000,
                           default=1000)
-        return Number(title, lines=(head, clip(f"min {lo}g; 0 cancels")), lo=0, hi=max(lo, BIG * 10),
+        return Number(title, lines=(head, f"min {lo} gold; 0 cancels"), lo=0, hi=max(lo, BIG * 10),
                       default=max(lo, int(old.get("gold", lo))))
     if step == "aid_what":
-        to = sname(g, o["to"], 10)
+        to = sname(g, o["to"])
         opts = [Option("done", "Done")]
         opts += [Option(k, f"{k.title() if k != 'sdi' else 'SDI'}: {o.get(k, 0)}") for k in AID_ITEMS]
-        return Choice(title, lines=(head, clip(f"to {to}; what?")), options=tuple(opts), back=BACK)
+        return Choice(title, lines=(head, squeeze("to {}: what?", to)), options=tuple(opts), back=BACK)
     if step == "aid_amount":
         k = str(e["item"])
         if k == "tech":
@@ -206,7 +206,8 @@ def _field_prompt(g: "SocietyGame", e: dict[str, Any], seat: str, head: str) -> 
         return Number(title, lines=(head, f"{k} to give"), lo=0, hi=hi, default=min(hi, int(o.get(k, 0))))
     if step in ("armies", "nukes"):
         have = int(s[step]) + sum(int(x["count"]) for x in orders if x["seat"] == seat and x["kind"] == step)
-        return Number(title, lines=(head, f"{have} {step} now"), lo=0, hi=max(have, BIG),
+        now = plural(have, "nuke" if step == "nukes" else "army") + " now"  # "1 army now", not "1 armies"
+        return Number(title, lines=(head, now), lo=0, hi=max(have, BIG),
                       default=int(old.get(step, have if step == "armies" else 0)))
     if step == "nukes_first":
         return Confirm(title, lines=(head, "nukes or armies first?"), yes="Nukes", no="Armies",
@@ -217,7 +218,7 @@ def _field_prompt(g: "SocietyGame", e: dict[str, Any], seat: str, head: str) -> 
         opts = [Option("done", "Done" if ranked else "Done (GM's order)")]
         opts += [Option(c, c, enabled=(why := no_rank(g, seat, o["target"], [*ranked, c])) is None, hint=why or "")
                  for c in left]
-        return Choice("Theatre ranking", lines=(head, clip("ranked: " + (",".join(ranked) or "none"))),
+        return Choice("Theatre ranking", lines=(head, "ranked: " + (", ".join(ranked) or "none")),
                       options=tuple(opts), back=BACK)
     if step == "gov":
         opts = [Option(k, gv.name) for k, gv in GOVERNMENTS.items() if k != s["gov"]]
@@ -244,7 +245,7 @@ def answer(g: "SocietyGame", value: Any) -> None:
         order_list.answer(g, e, value)
         return
     if step in paste.STEPS:
-        paste.answer(g, e, value)
+        paste.answer(g, e, value, commit)
         return
     if step == "more":
         g.data["entry"] = None if value == BACK else {"step": "concede"}
@@ -356,7 +357,7 @@ def commit(g: "SocietyGame", o: dict[str, Any], edit: int | None = None) -> None
     others = [x for i, x in enumerate(g.data["orders"]) if i != edit]
     rev = next((x for x in others if x["seat"] == seat and x["kind"] == "revolution"), None)
     if rev is not None and o["kind"] != "note" and not kept(str(rev["keep"]), KIND_PHASE[o["kind"]]):
-        raise g.refuse(f"{sname(g, seat, 12)} is in revolution: only {str(rev['keep']).title()} acts this turn")
+        raise g.refuse(f"{sname(g, seat)} is in revolution: only {str(rev['keep']).title()} acts this turn")
     why = why_not(w, others, o, readings(g))
     if why is not None:
         raise g.refuse(why)

@@ -17,6 +17,15 @@ from fsm.society.common import readings, sname, soc, world
 if TYPE_CHECKING:
     from fsm.society.machine import SocietyGame
 
+#: the fields each kind of order asks for, in order
+STEPS: dict[str, tuple[str, ...]] = {
+    "spy": ("target", "phase"), "defend": ("phase",), "trade": ("target", "count"), "research": ("levels",),
+    "armies": ("count",), "nukes": ("count",), "sdi": ("count",), "city": ("square",), "wonder": ("wonder", "gold"),
+    "part": ("gold",), "kgb": ("wonder",), "aid": ("target", "aid_what"), "declare": ("target",),
+    "peace": ("target",), "attack": ("target", "armies", "nukes", "nukes_first", "rank"),
+    "revolution": ("gov", "keep"),
+}
+
 
 def unavailable(g: "SocietyGame", seat: str, kind: str, mine: list[dict[str, Any]]) -> str | None:
     """Why an order kind can never be carried out for this society this turn (the menu greys it out), or None."""
@@ -52,7 +61,7 @@ def unavailable(g: "SocietyGame", seat: str, kind: str, mine: list[dict[str, Any
 def no_target(g: "SocietyGame", seat: str, kind: str, other: str) -> str | None:
     """Why ``other`` can never be this order's target this turn (greyed out with the reason), or None."""
     w = world(g)
-    name = sname(g, other, 10)
+    name = sname(g, other)
     if other == seat:
         return None
     if kind == "trade" and not in_trade_range(w, seat, other, readings(g)):

@@ -9,7 +9,7 @@ import copy
 import logging
 from typing import Any, ClassVar, Mapping
 
-from companion.rules.society.data import WONDER_BY_KEY, tech_name
+from companion.rules.society.data import WONDER_BY_KEY
 from companion.rules.society.orders import describe
 from companion.rules.society.resolve import resolve
 from companion.rules.society.world import map_rows
@@ -17,7 +17,7 @@ from fsm.base import GameMachine, OptionSpec
 from fsm.prompts import Info, Prompt, View, validate_answer
 
 from fsm.society import entry, report, setup
-from fsm.society.common import readings, soc, world, wrap
+from fsm.society.common import readings, soc, summary, world, wrap
 
 log = logging.getLogger(__name__)
 
@@ -195,21 +195,6 @@ class SocietyGame(GameMachine):
     def report(self, fmt: str = "markdown", turn: int | str | None = None) -> str:
         """The forum post of the latest turn, of turn ``turn``, or (``"all"``) of every turn, one after another."""
         return report.render(self, fmt, turn)
-
-
-def summary(w: dict[str, Any], seat: str) -> dict[str, Any]:
-    """One society as the state JSON and the report show it."""
-    s = w["soc"][seat]
-    held = sorted((k for k, v in w["wonders"].items() if v["owner"] == seat), key=lambda k: WONDER_BY_KEY[k].level)
-    return {
-        "society": s["name"], "alive": s["alive"], "treasury": s["gold"], "tech": s["tech"],
-        "tech_name": tech_name(int(s["tech"])), "techs": [tech_name(n) for n in range(1, int(s["tech"]) + 1)],
-        "government": s["gov"], "cities": list(s["cities"]),
-        "armies": s["armies"], "spies": s["spies"], "nukes": s["nukes"], "sdi": s["sdi"],
-        "spaceship_parts": s["parts"], "wonders": [WONDER_BY_KEY[k].name for k in held],
-        "wonders_built": s["built"], "wonders_conquered": s["conquered"],
-        "at_war_with": sorted(int(x) for k in w["wars"] for x in k.split("-") if seat in k.split("-") and x != seat),
-    }
 
 
 __all__ = ["SocietyGame", "summary"]

@@ -7,8 +7,8 @@ from typing import TYPE_CHECKING, Any
 from companion.rules.society.orders import describe
 from fsm.prompts import Choice, Confirm, Option, Prompt
 
-from fsm.society.common import BACK, clip, sname, world, wrap
-from fsm.society.entry_rules import sort_orders
+from fsm.society.common import BACK, TITLE_PX, clip, sname, squeeze, world
+from fsm.society.entry_rules import STEPS as FIELDS, sort_orders
 
 if TYPE_CHECKING:
     from fsm.society.machine import SocietyGame
@@ -33,27 +33,26 @@ def prompt(g: "SocietyGame", e: dict[str, Any]) -> Prompt:
     orders = g.data["orders"]
     step = e["step"]
     if step == "list":
-        opts = [Option(str(i), clip(f"{i + 1} {sname(g, o['seat'], 4)} {describe(o, w)}", 21))
+        opts = [Option(str(i), clip(squeeze(f"{i + 1} {{}}: " + describe(o, w).replace("{", "{{").replace("}", "}}"),
+                                                    sname(g, o["seat"]))))
                 for i, o in enumerate(orders)]
         return Choice("Order list", lines=("in processing order", "OK: edit, move, delete"), options=tuple(opts),
                       back=BACK, default=str(e["index"]) if "index" in e and int(e["index"]) < len(orders) else None)
     i = int(e["index"])
     o = orders[i]
     if step == "delete":
-        return Confirm("Delete order?", lines=(clip(f"{sname(g, o['seat'])}:"), *wrap(describe(o, w))[:2]),
+        return Confirm("Delete order?", lines=(f"{sname(g, o['seat'])}:", describe(o, w)),
                        default=False)
     up, down = _neighbour(g, i, -1), _neighbour(g, i, 1)
     acts = (Option("edit", "Edit", enabled=o["kind"] != "note", hint="a note: delete it or enter the order"),
             Option("up", "Move up", enabled=up is not None, hint="first of its society's orders"),
             Option("down", "Move down", enabled=down is not None, hint="last of its society's orders"),
             Option("delete", "Delete"))
-    return Choice(clip(f"Order {i + 1}", 20), lines=(clip(f"{sname(g, o['seat'])}:"), clip(describe(o, w))),
+    return Choice(clip(f"Order {i + 1}", TITLE_PX), lines=(f"{sname(g, o['seat'])}:", describe(o, w)),
                   options=acts, back=BACK)
 
 
 def answer(g: "SocietyGame", e: dict[str, Any], value: Any) -> None:
-    from fsm.society.entry import STEPS as FIELDS
-
     orders = g.data["orders"]
     step = e["step"]
     if step == "list":

@@ -3,7 +3,7 @@ the PM's order. A line the companion cannot read, or an order no phase could car
 order list (and the post), never dropped."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Callable
 
 from companion.rules.society.orders import describe
 from companion.rules.society.pm import read
@@ -29,8 +29,8 @@ def _readings(g: "SocietyGame", seat: str, text: str) -> tuple[list[tuple[dict[s
 def prompt(g: "SocietyGame", e: dict[str, Any]) -> Prompt:
     seat = str(e["seat"])
     if e["step"] == "paste":
-        return Choice(f"PM from {sname(g, seat, 10)}", lines=("paste it on the phone", "then Read it"),
-                      options=(Option(BACK, "Back"),), back=BACK, text=f"{sname(g, seat, 20)}'s PM, as received")
+        return Choice(f"PM from {sname(g, seat)}", lines=("paste it on the phone", "then Read it"),
+                      options=(Option(BACK, "Back"),), back=BACK, text=f"{sname(g, seat)}'s PM, as received")
     done, unread = _readings(g, seat, str(e["text"]))
     w = world(g)
     n = sum(len(made) for _rd, made in done)
@@ -52,9 +52,10 @@ def prompt(g: "SocietyGame", e: dict[str, Any]) -> Prompt:
                   options=tuple(opts), back=BACK)
 
 
-def answer(g: "SocietyGame", e: dict[str, Any], value: Any) -> None:
-    from fsm.society.entry import commit
-
+def answer(g: "SocietyGame", e: dict[str, Any], value: Any,
+           commit: Callable[["SocietyGame", dict[str, Any]], None]) -> None:
+    """``commit`` adds one order as the orders menu does (:func:`fsm.society.entry.commit`, passed in: the menu
+    imports this module, not the other way round)."""
     seat = str(e["seat"])
     if value == BACK:
         g.data["entry"] = {"seat": seat, "step": "kind"}

@@ -5,11 +5,13 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from companion.rules.society.data import PHASE_NAMES, WONDER_BY_KEY
+from companion.rules.society.orders import describe
 from companion.rules.society.text import plural
 from companion.rules.society.world import held_wonder_squares, map_rows, new_world, seat_mark
 from fsm.prompts import View
 
-from fsm.society.common import PAGE, clip, wrap
+from fsm.society.common import TITLE_PX, clip, readings, summary, wrap
+from fsm.society.sheet import sheet
 
 if TYPE_CHECKING:
     from fsm.society.machine import SocietyGame
@@ -110,8 +112,6 @@ def render(g: "SocietyGame", fmt: str = "markdown", turn: int | str | None = Non
         return _post(g, m, history[int(turn)]["report"], history[int(turn)]["world"], last=int(turn) == max(history))
     if not reports:
         out += [m.h(f"Society: turn {w['turn']} about to start"), ""]
-        from fsm.society.machine import summary
-
         for k in w["soc"]:
             s2 = summary(w, k)
             out += [m.sub(f"{s2['society']}"), *m.items(_soc_lines(s2, None, seat_names(w))), ""]
@@ -129,9 +129,6 @@ def _history(g: "SocietyGame") -> dict[int, dict[str, Any]]:
 
 
 def _sheet(g: "SocietyGame", m: Markup, w: dict[str, Any]) -> list[str]:
-    from fsm.society.common import readings
-    from fsm.society.sheet import sheet
-
     out = [m.h(f"Turn {w['turn']}: the sheet for your orders"), ""]
     for title, head, rows in sheet(w, readings(g)):
         out += [m.sub(title), *m.table(head, rows), ""]
@@ -198,12 +195,12 @@ def device_map(w: dict[str, Any]) -> list[str]:
             cells = "".join((r[2 * c] if 2 * c < len(r) else ".") for c in range(c0, c1)).replace(".", "-")
             out.append(f"{i + 1:02d} {cells}")
     out.append("Key: - empty, * nuked")
-    out += [clip(f"{seat_mark(int(k))} {v['name']}" + ("" if v["alive"] else " (gone)"), PAGE)
+    out += [clip(f"{seat_mark(int(k))} {v['name']}" + ("" if v["alive"] else " (gone)"))
             for k, v in w["soc"].items()]
     held = sorted(held_wonder_squares(w).items())
     if held:  # the wonder cities, each with its wonder and whose it is
         out.append("Wonders:")
-        out += [clip(f"{square} {WONDER_BY_KEY[key].short} ({seat_mark(int(w['wonders'][key]['owner']))})", PAGE)
+        out += [clip(f"{square} {WONDER_BY_KEY[key].short} ({seat_mark(int(w['wonders'][key]['owner']))})")
                 for square, key in held]
     return out
 
@@ -218,8 +215,6 @@ def views(g: "SocietyGame") -> list[View]:
             plan = new_world([p.name for p in g.players], int(s["w"]), int(s["h"]), list(s["squares"]))
             out.append(View("Map", tuple(device_map(plan))))
         return out
-    from fsm.society.machine import summary
-
     out = [View("Map", tuple(device_map(w)))]
     reps = g.data["reports"]
     last = reps[-1] if reps else None
@@ -228,16 +223,14 @@ def views(g: "SocietyGame") -> list[View]:
         inc = last["income"].get(k) if last else None
         lines = [x for ln in [f"Seat {seat_mark(int(k))} on the map", *_soc_lines(s, inc, seat_names(w))]
                  for x in wrap(ln)]
-        out.append(View(clip(s["society"], 20), tuple(lines)))
+        out.append(View(clip(s["society"], TITLE_PX), tuple(lines)))
     if last is not None:
         lines = []
         for title, evs in _by_phase(last):
-            lines += wrap(title.upper(), 16)
+            lines += wrap(title.upper())
             lines += [x for e in evs for x in wrap(e)]
         out.append(View(f"Turn {last['turn']} report", tuple(lines)))
     if g.data["orders"]:
-        from companion.rules.society.orders import describe
-
         lines = [x for i, o in enumerate(g.data["orders"])
                  for x in wrap(f"{i + 1} {w['soc'][o['seat']]['name']}: {describe(o, w)}")]
         out.append(View("Orders this turn", tuple(lines)))

@@ -9,7 +9,7 @@ from companion.rules.society import geo
 from companion.rules.society.world import new_world
 from fsm.prompts import Choice, Number, Option, Prompt, Random
 
-from fsm.society.common import BACK, clip
+from fsm.society.common import BACK, TITLE_PX, clip, squeeze
 
 if TYPE_CHECKING:
     from fsm.society.machine import SocietyGame
@@ -41,17 +41,17 @@ def prompt(g: "SocietyGame") -> Prompt:
         seat = int(s["seat"])
         cur = s["squares"][seat - 1]
         opts = [Option(c, f"Column {c}") for c in string.ascii_uppercase[: s["w"]]]
-        return Choice(clip(f"Start: {g.player_name(seat)}", 20), lines=(f"now {cur}", "which column?"),
+        return Choice(clip(f"Start: {g.player_name(seat)}", TITLE_PX), lines=(f"now {cur}", "which column?"),
                       options=tuple(opts), back=BACK, default=cur[0])
     if s["step"] == "move_row":
         seat = int(s["seat"])
         cur = s["squares"][seat - 1]
         row = min(int(cur[1:]), s["h"])
-        return Number(clip(f"Start: {g.player_name(seat)}", 20), lines=(f"now {cur}", f"column {s['col']}, row?"),
+        return Number(clip(f"Start: {g.player_name(seat)}", TITLE_PX), lines=(f"now {cur}", f"column {s['col']}, row?"),
                       lo=1, hi=s["h"], default=row)
     opts = [Option("start", "Start game"), Option("width", f"Map width {s['w']}"),
             Option("height", f"Map height {s['h']}")]
-    opts += [Option(f"move:{p.seat}", clip(f"{p.name[:12]} at {s['squares'][p.seat - 1]}", 22)) for p in g.players]
+    opts += [Option(f"move:{p.seat}", squeeze(f"{{}} at {s['squares'][p.seat - 1]}", p.name)) for p in g.players]
     opts.append(Option("reroll", "Other start squares"))
     return Choice("Society set-up", lines=(f"{len(g.players)} societies, {s['w']}x{s['h']} map",),
                   options=tuple(opts))

@@ -11,7 +11,7 @@ from companion.rules import soverana as R
 
 from fsm.base import GameMachine
 from fsm.prompts import Info, Prompt
-from fsm.screen_text import LINE_PX, TITLE_PX, clip, fits, wrap
+from fsm.screen_text import LINE_PX, TITLE_PX, clip, fits
 
 log = logging.getLogger(__name__)
 
@@ -21,22 +21,20 @@ def fit(text: str, px: int = LINE_PX) -> str:
 
 
 def lines(*items: str | None) -> tuple[str, ...]:
-    """Screen lines: empty items dropped, each wrapped to the screen's width as drawn; nothing is cut or dropped
-    (an Info page scrolls, a choice scrolls its lines with its options)."""
-    return tuple(x for item in items if item for x in wrap(item))
-
-
-ABBR = {d: d[:3] for d in R.DEPARTMENTS}  # Eco, Edu, Ene, Hea, Jus, Urb
+    """Context lines: empty items dropped, each kept whole (the phone shows it as written; the OLED wraps it where
+    its font needs, and an Info page or a choice scrolls what does not fit: nothing is cut or dropped)."""
+    return tuple(item for item in items if item)
 
 
 def dept_list(depts: list[str]) -> str:
-    """Departments in one screen line: "Eco Edu Hea", "all six" or "none"."""
+    """Departments in words: "Economy, Education, Health", "all six" or "none" (a line the screen wraps)."""
     if len(depts) == len(R.DEPARTMENTS):
         return "all six"
-    return " ".join(ABBR[d] for d in depts) or "none"
+    return ", ".join(short_dept(d) for d in depts) or "none"
 
 
 def short_dept(dept: str) -> str:
+    """"Health" for Health & Welfare: the department's name in one word."""
     return R.Department(dept).short
 
 

@@ -12,7 +12,7 @@ from companion.rules import soverana as R
 
 from fsm.prompts import Choice, Info, MultiSelect, Number, Option, Prompt, SecretVote
 from fsm.turns import next_seat, order_from
-from fsm.soverana.core import ABBR, SoveranaCore, dept_list, lines, short_dept
+from fsm.soverana.core import SoveranaCore, dept_list, lines, short_dept
 from fsm.soverana.setup import SetupPhase, new_rolloff
 
 
@@ -45,7 +45,8 @@ class CouncilPhase(SetupPhase, SoveranaCore):
             info = self.data["round_info"]
             done = dept_list(info["complete"])
             low = [d for d in R.DEPARTMENTS if R.floor_crisis_count(self.res(d))]
-            floor = ("Below 3: " + " ".join(f"{ABBR[d]}{self.res(d)}" for d in low)) if low else "All depts have 3+"
+            floor = ("Below 3: " + ", ".join(f"{short_dept(d)} {self.res(d)}" for d in low)) if low \
+                else "Every department has 3 or more"
             return Info(title=f"End of round {r}", lines=lines(
                 "All 3 active: +1 card", done, floor, "-> crisis as required" if low else None))
         dept = self.ctx["queue"][0]
@@ -143,7 +144,7 @@ class CouncilPhase(SetupPhase, SoveranaCore):
                     "lost": (f"Mayor {mayor} is out.", "Most votes cards:", f"new mayor; all pay {R.ELECTION_COST}"),
                     "tie": ("Tied: the dice decide",) if self.options["tie_roll"] != "keep" else
                            (f"Tie: {mayor} stays",)}
-            return Info(title="Confidence result", lines=lines(f"YES {t['yes']}   NO {t['no']}", *what[t["result"]]))
+            return Info(title="Confidence result", lines=lines(f"YES {t['yes']}, NO {t['no']}", *what[t["result"]]))
         if step == "rolloff":
             why = "Tie: who is mayor?" if self.ctx["result"] == "tie" else "Equal votes cards"
             return self.rolloff_prompt("Mayor roll-off", why)

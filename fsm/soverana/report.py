@@ -45,7 +45,7 @@ class Reports(SoveranaCore):
         return View(title=f"City, round {self.data['round']}", lines=(
             fit(f"Mayor {self.mayor_name()}, {PHASES.get(self.state, self.state)}"),
             fit(f"Active {self.n_active()}  Crisis {self.n_crisis()}"),
-            f"Complete: {len(complete)} of 6", dept_list(complete),
+            f"Complete: {len(complete)} of 6", *wrap(dept_list(complete), indent="  "),
             fit(self.specials_line())))
 
     def _department_rows(self) -> list[str]:

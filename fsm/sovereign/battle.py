@@ -11,8 +11,8 @@ from companion.rules.sovereign.units import Fighter
 from fsm.prompts import Choice, Dice, MultiSelect, Option, Prompt
 
 from fsm.sovereign import battle_setup as bs
-from fsm.screen_text import fits, title_room
-from fsm.sovereign.common import BACK, clip, count_units, pl, short, use_bonus
+from fsm.screen_text import fits, squeeze, title_room
+from fsm.sovereign.common import BACK, count_units, pl, short, use_bonus
 from fsm.sovereign.battle_setup import bt, fighters, seat_of
 
 if TYPE_CHECKING:
@@ -136,18 +136,18 @@ def prompt(g: "SovereignGame") -> Prompt:
         loss = b["loss"]
         side = Side(loss["side"])
         army = fighters(b, SIDE_KEY[side])
-        opts = tuple(Option(str(i), clip(army[i].label(), 24)) for i in loss["cands"])
+        opts = tuple(Option(str(i), army[i].label()) for i in loss["cands"])
         return Choice(title="Lose which?",
                       lines=("Equal strength:", "the loser chooses"), player=seat_of(b, side), options=opts,
                       default=opts[0].key)
     if step == "medicine":
         side = Side(b["med"])
         lost = fighters(b, f"{SIDE_KEY[side]}_lost")
-        opts = tuple(Option(str(i), clip(u.label(), 24)) for i, u in enumerate(lost))
+        opts = tuple(Option(str(i), u.label()) for i, u in enumerate(lost))
         return Choice(title="Medicine", lines=("Once per game",), player=seat_of(b, side), options=opts,
                       back=BACK, default=opts[-1].key)
     if step == "add_res":
-        opts = tuple(Option(str(i), clip(u.label(), 24)) for i, u in enumerate(fighters(b, "res")))
+        opts = tuple(Option(str(i), u.label()) for i, u in enumerate(fighters(b, "res")))
         return MultiSelect(title="Join attack", lines=("Joining units cannot", "roll on afterwards."), player=a_seat,
                            options=opts, min_count=0)
     if step == "rollon":
@@ -164,18 +164,18 @@ def _menu_prompt(g: "SovereignGame", b: dict[str, Any]) -> Prompt:
     won = _over(b)
     opts: list[Option] = []
     if won is not None:
-        opts.append(Option("end", clip(f"{short(g, seat_of(b, won), 10)} wins: end", 24)))
+        opts.append(Option("end", squeeze("{} wins: end", short(g, seat_of(b, won)))))
     else:
         opts.append(Option("roll", "Roll"))
         if b["res"]:
             opts.append(Option("add", f"Add held-back ({len(b['res'])})"))
-        opts.append(Option("ret_att", clip(f"{short(g, a_seat, 10)} retreats", 24)))
-        opts.append(Option("ret_def", clip(f"{short(g, d_seat, 10)} retreats", 24)))
+        opts.append(Option("ret_att", squeeze("{} retreats", short(g, a_seat))))
+        opts.append(Option("ret_def", squeeze("{} retreats", short(g, d_seat))))
     for side in (Side.ATTACK, Side.DEFEND):
         seat = seat_of(b, side)
         limit = army_limit(bs.ready(g, seat, "atomic_energy"))
         if _medicine_ok(g, b, side) and len(b[SIDE_KEY[side]]) < limit:
-            opts.append(Option(f"med_{SIDE_KEY[side]}", clip(f"{short(g, seat, 10)}: Medicine", 24)))
+            opts.append(Option(f"med_{SIDE_KEY[side]}", squeeze("{}: Medicine", short(g, seat))))
     back = BACK if b["rolls"] == 0 else None
     return Choice(title=_title(g), lines=_fighters_line(g) + screen_lines(g), player=a_seat, options=tuple(opts), back=back,
                   default=opts[0].key)

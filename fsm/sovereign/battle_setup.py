@@ -15,7 +15,7 @@ from companion.rules.sovereign.terrain import BUILDABLE, BY_KEY as TERRAIN
 from companion.rules.sovereign.units import Fighter, default_table, norm_name
 from fsm.prompts import Choice, Number, Option, Prompt
 
-from fsm.sovereign.common import BACK, bonus_ready, clip, held, pl, short, unit_stats_known, wrap
+from fsm.sovereign.common import BACK, bonus_ready, held, pl, short, unit_stats_known, wrap
 
 if TYPE_CHECKING:
     from fsm.sovereign.machine import SovereignGame
@@ -69,10 +69,10 @@ def raid_refusal(g: "SovereignGame", b: dict[str, Any]) -> str | None:
     p = pl(g, seat)
     biggest = max((int(c["tiles"]) for c in p["cities"]), default=0)
     if biggest < LAUNCH_TILES:
-        return f"air raids need a {LAUNCH_TILES}-tile city; {short(g, seat, 8)} has {biggest}"
+        return f"air raids need a {LAUNCH_TILES}-tile city; {short(g, seat)} has {biggest}"
     in_this = any(u.get("air") for u in b["att"] + b["res"])
     if p.get("raid_turn") == g.data["turn"] and not in_this:
-        return f"{short(g, seat, 8)}'s air raids have flown this turn"
+        return f"{short(g, seat)}'s air raids have flown this turn"
     return None
 
 
@@ -94,7 +94,7 @@ def army_line(units: list[Fighter]) -> list[str]:
     if not units:
         return ["(no units yet)"]
     counts = Counter(u.name for u in units)
-    return wrap([f"{n}x{name}" if n > 1 else name for name, n in counts.items()], n=20)[:2]
+    return wrap([f"{n}x{name}" if n > 1 else name for name, n in counts.items()])
 
 
 # --------------------------------------------------------------------------------------------------- prompts
@@ -105,14 +105,14 @@ def prompt(g: "SovereignGame") -> Prompt:
     if step == "attacker":
         # the rules: the player whose turn it is starts a battle (and only an attacker earns a Military card)
         turn = g.active_seat()
-        whose = short(g, turn or att, 10)
-        opts = tuple(Option(str(s), short(g, s, 16), enabled=s == turn,
+        whose = short(g, turn or att)
+        opts = tuple(Option(str(s), short(g, s), enabled=s == turn,
                             hint=f"only {whose} attacks: it is {whose}'s turn") for s in g.seats)
         return Choice(title="Attacker?", lines=("Who attacks?",), player=turn, options=opts,
                       back=BACK, default=str(att))
     if step == "defender":
-        opts = tuple(Option(str(s), short(g, s, 16)) for s in g.seats if s != att)
-        return Choice(title="Defender?", lines=(f"{short(g, att, 12)} attacks",), player=att, options=opts,
+        opts = tuple(Option(str(s), short(g, s)) for s in g.seats if s != att)
+        return Choice(title="Defender?", lines=(f"{short(g, att)} attacks",), player=att, options=opts,
                       back=BACK, default=opts[0].key)
     if step in ("army_att", "army_res", "army_def"):
         return _builder_prompt(g, b, step[5:])
@@ -122,19 +122,19 @@ def prompt(g: "SovereignGame") -> Prompt:
         label, hi = STAT_FIELDS[n]
         name = e["name"] or "Unit"
         typed = e.get("typed", [])  # what was typed here before a BACK: shown again, not 0
-        return Number(title=label, lines=(clip(f"{name}: A-D-M{{R}}", 22), "from your chart"),
+        return Number(title=label, lines=(f"{name}: A-D-M{{R}}", "from your chart"),
                       player=seat_of(b, Side.DEFEND if e["for"] == "def" else Side.ATTACK), lo=0, hi=hi,
                       default=int(typed[n]) if n < len(typed) else 0, back=BACK)
     if step == "where":
         dfn = seat_of(b, Side.DEFEND)
-        cons = "Construction +1" if ready(g, dfn, "construction") else "no Construction"
+        cons = "Construction: +1 in a city" if ready(g, dfn, "construction") else "No Construction yet: no +1"
         opts = tuple(Option(k, v) for k, v in WHERE_LABEL.items())
-        return Choice(title="Where?", lines=(f"{short(g, dfn, 12)} defends", f"city: {cons}"),
+        return Choice(title="Where?", lines=(f"{short(g, dfn)} defends", cons),
                       player=dfn, options=opts, back=BACK, default=b["where"])
     if step == "central":
         dfn = seat_of(b, Side.DEFEND)
         opts = (Option("yes", "Holds the central tile"), Option("no", "Not the central tile"))
-        return Choice(title="Central tile?", lines=(f"Does {short(g, dfn, 12)}", "hold this city's", "central tile?"),
+        return Choice(title="Central tile?", lines=(f"Does {short(g, dfn)} hold this city's central tile?",),
                       player=dfn, options=opts, back=BACK, default="yes" if b.get("central", True) else "no")
     if step == "adjacent":
         return Number(title="Adjacent tiles", lines=("City tiles next to the", "defended tile (0-6)"),
@@ -163,7 +163,7 @@ def _builder_prompt(g: "SovereignGame", b: dict[str, Any], which: str) -> Prompt
     for name in rt.units_of(held(pl(g, seat))):
         st = unit_stats_known(g, name)
         label = f"{name} ?" if st is None else f"{name} {st[0]}-{st[1]}-{st[2]}" + (f"{{{st[3]}}}" if st[3] else "")
-        opts.append(Option(f"u:{name}", clip(label, 24), enabled=room[0], hint=room[1]))
+        opts.append(Option(f"u:{name}", label, enabled=room[0], hint=room[1]))
     opts.append(Option("other", "Other: enter stats", enabled=room[0], hint=room[1]))
     keys = {o.key for o in opts if o.enabled}
     default = b["cursor"] if b["cursor"] in keys else ("done" if units else next(iter(
@@ -172,7 +172,7 @@ def _builder_prompt(g: "SovereignGame", b: dict[str, Any], which: str) -> Prompt
     total = army_sum(units, side)
     lines = (f"{len(units)} unit{'' if len(units) == 1 else 's'}, sum {total}",) + over_line(g, seat, size) \
         + tuple(army_line(units))
-    return Choice(title=clip(f"{head} {size}/{limit}", 20), lines=lines, player=seat, options=tuple(opts),
+    return Choice(title=f"{head} {size}/{limit}", lines=lines, player=seat, options=tuple(opts),
                   back=BACK, default=default)
 
 
@@ -182,7 +182,7 @@ def over_line(g: "SovereignGame", seat: int, size: int) -> tuple[str, ...]:
     have = int(pl(g, seat).get("units", 0))
     if size <= have:
         return ()
-    return (clip(f"{short(g, seat, 8)} built only {have}", 22),)
+    return (f"{short(g, seat)} built only {have}",)
 
 
 # --------------------------------------------------------------------------------------------------- answers

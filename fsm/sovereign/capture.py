@@ -14,10 +14,10 @@ from typing import TYPE_CHECKING, Any
 from companion.rules.sovereign import techs as rt
 from companion.rules.sovereign.scoring import MAX_CITY
 from fsm.prompts import Choice, Option, Prompt
-from fsm.screen_text import plural
+from fsm.screen_text import plural, squeeze
 
 from fsm.sovereign.cities import new_city
-from fsm.sovereign.common import BACK, clip, gain_tech, held, holdings, pl, short, warn_box
+from fsm.sovereign.common import BACK, gain_tech, held, holdings, pl, short, warn_box
 
 if TYPE_CHECKING:
     from fsm.sovereign.machine import SovereignGame
@@ -39,10 +39,6 @@ def can_capture_city(g: "SovereignGame") -> bool:
 
 def can_capture_fort(g: "SovereignGame") -> bool:
     return any(pl(g, s)["forts"] for s in g.seats if s != g.active_seat())
-
-
-def _count(n: int, one: str, many: str) -> str:
-    return f"{n} {one if n == 1 else many}"
 
 
 def _seat(g: "SovereignGame") -> int:
@@ -70,21 +66,21 @@ def prompt(g: "SovereignGame") -> Prompt:
         return _fort_prompt(g, sub, seat)
     step = sub["step"]
     if step == "victim":
-        opts = tuple(Option(str(s), f"{short(g, s, 10)}: {_count(len(pl(g, s)['cities']), 'city', 'cities')}",
+        opts = tuple(Option(str(s), squeeze("{}: " + plural(len(pl(g, s)["cities"]), "city"), short(g, s)),
                             enabled=bool(pl(g, s)["cities"]),
-                            hint=f"{short(g, s, 12)} has no city") for s in g.seats if s != seat)
+                            hint=f"{short(g, s)} has no city") for s in g.seats if s != seat)
         first = next((o.key for o in opts if o.enabled), None)
         return Choice(title="Capture from", player=seat, options=opts, back=BACK, default=first)
     victim = int(sub["from"])
     if step == "city":
         opts = tuple(Option(str(i), f"{c['name']}: {plural(c['tiles'], 'tile')}") for i, c in enumerate(pl(g, victim)["cities"]))
-        return Choice(title="Captured city", lines=(f"of {short(g, victim, 16)}",), player=seat, options=opts,
+        return Choice(title="Captured city", lines=(f"of {short(g, victim)}",), player=seat, options=opts,
                       back=BACK, default=opts[0].key)
     city = pl(g, victim)["cities"][int(sub["city"])]
     if step == "reward":
         techs, to = _techs(g, victim), _targets(g)
         opts = (Option("tech", "A technology", enabled=bool(techs),
-                       hint=f"{short(g, victim, 10)} has no tech you could research"),
+                       hint=f"{short(g, victim)} has no tech you could research"),
                 Option("tile", "Steal a city tile", enabled=city["tiles"] > 1 and bool(to),
                        hint="no tile to steal" if city["tiles"] <= 1 else "no city of yours has room"),
                 Option("none", "No reward"))
@@ -93,7 +89,7 @@ def prompt(g: "SovereignGame") -> Prompt:
                       options=opts, back=BACK, default=first)
     if step == "tech":
         opts = tuple(Option(t.key, t.name) for t in _techs(g, victim))
-        return Choice(title="Take which tech?", lines=(f"from {short(g, victim, 16)}",), player=seat, options=opts,
+        return Choice(title="Take which tech?", lines=(f"from {short(g, victim)}",), player=seat, options=opts,
                       back=BACK, default=opts[0].key)
     mine = pl(g, seat)["cities"]
     opts = tuple(Option(str(i), f"{mine[i]['name']}: {plural(mine[i]['tiles'], 'tile')}") for i in _targets(g))
@@ -163,18 +159,18 @@ def _capture(g: "SovereignGame", tech: str | None, onto: int | None) -> None:
 def _fort_prompt(g: "SovereignGame", sub: dict[str, Any], seat: int) -> Prompt:
     step = sub["step"]
     if step == "victim":
-        opts = tuple(Option(str(s), f"{short(g, s, 10)}: {_count(len(pl(g, s)['forts']), 'fort', 'forts')}",
-                            enabled=bool(pl(g, s)["forts"]), hint=f"{short(g, s, 12)} has no fort")
+        opts = tuple(Option(str(s), squeeze("{}: " + plural(len(pl(g, s)["forts"]), "fort"), short(g, s)),
+                            enabled=bool(pl(g, s)["forts"]), hint=f"{short(g, s)} has no fort")
                      for s in g.seats if s != seat)
         first = next((o.key for o in opts if o.enabled), None)
         return Choice(title="Capture fort of", player=seat, options=opts, back=BACK, default=first)
     victim = int(sub["from"])
     if step == "fort":
         opts = tuple(Option(str(i), f"Fort on a {v}-hex") for i, v in enumerate(pl(g, victim)["forts"]))
-        return Choice(title="Captured fort", lines=(f"of {short(g, victim, 16)}",), player=seat, options=opts,
+        return Choice(title="Captured fort", lines=(f"of {short(g, victim)}",), player=seat, options=opts,
                       back=BACK, default=opts[0].key)
     value = pl(g, victim)["forts"][int(sub["fort"])]
-    return Choice(title=f"Fort {value}: keep?", lines=(clip("The captor keeps it or"), "removes it."),
+    return Choice(title=f"Fort {value}: keep?", lines=("The captor keeps it or removes it.",),
                   player=seat, options=(Option("keep", "Keep it"), Option("remove", "Remove it")),
                   back=BACK, default="keep")
 

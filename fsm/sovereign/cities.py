@@ -6,9 +6,9 @@ from typing import TYPE_CHECKING, Any
 
 from companion.rules.sovereign.scoring import MAX_CITY
 from fsm.prompts import Choice, Option, Prompt
-from fsm.screen_text import plural
+from fsm.screen_text import plural, squeeze
 
-from fsm.sovereign.common import BACK, clip, pl, short, tiles
+from fsm.sovereign.common import BACK, pl, short, tiles
 
 if TYPE_CHECKING:
     from fsm.sovereign.machine import SovereignGame
@@ -27,7 +27,7 @@ def prompt(g: "SovereignGame") -> Prompt:
     step = sub["step"]
     active = g.active_seat()
     if step == "player":
-        who = tuple(Option(str(s), f"{short(g, s, 12)}: {plural(tiles(pl(g, s)), 'tile')}") for s in g.seats)
+        who = tuple(Option(str(s), squeeze("{}: " + plural(tiles(pl(g, s)), 'tile'), short(g, s))) for s in g.seats)
         return Choice(title="Whose cities?", lines=("Adjust to the board.",), player=active, options=who, back=BACK,
                       default=str(active))
     seat = int(sub["seat"])
@@ -35,7 +35,7 @@ def prompt(g: "SovereignGame") -> Prompt:
     if step == "city":
         found = [Option(str(i), f"{c['name']}: {plural(c['tiles'], 'tile')}") for i, c in enumerate(p["cities"])]
         found.append(Option("new", "New city (1 tile)"))
-        return Choice(title="Cities", lines=(f"of {short(g, seat, 16)}",), player=active, options=tuple(found),
+        return Choice(title="Cities", lines=(f"of {short(g, seat)}",), player=active, options=tuple(found),
                       back=BACK, default=found[0].key)
     c = p["cities"][int(sub["city"])]
     if step == "edit":
@@ -43,7 +43,7 @@ def prompt(g: "SovereignGame") -> Prompt:
                 Option("remove", "-1 tile", enabled=c["tiles"] > 1, hint="the central tile goes last: Remove city"),
                 Option("raze", "Remove city"),
                 Option("done", "Done"))
-        return Choice(title=c["name"], lines=(f"of {short(g, seat, 12)}: {plural(c['tiles'], 'tile')}",),
+        return Choice(title=c["name"], lines=(f"of {short(g, seat)}: {plural(c['tiles'], 'tile')}",),
                       player=active, options=opts, back=BACK, default="done")
     raise RuntimeError(f"invariant: no cities step {step!r}")
 

@@ -1,4 +1,4 @@
-"""Shared helpers of the Sovereign machine: player records, bonus bookkeeping, short labels.
+"""Shared helpers of the Sovereign machine: player records, bonus bookkeeping, labels measured as drawn.
 
 Every function takes the game (``g``) and works on ``g.data`` (plain JSON), so undo by snapshot stays exact.
 """
@@ -10,13 +10,13 @@ from companion.rules.sovereign import bonuses as rb
 from companion.rules.sovereign import techs as rt
 from companion.rules.sovereign.scoring import CARD_KINDS, START_CITY
 
+from fsm.screen_text import LINE_PX, clip, wrap_words
+
 if TYPE_CHECKING:
     from companion.rules.sovereign.box import Holdings
 
     from fsm.sovereign.machine import SovereignGame
 
-LINE = 24  #: characters of a context line
-TITLE = 20  #: characters of a title
 BACK = "back"
 
 
@@ -50,8 +50,10 @@ def me(g: "SovereignGame") -> dict[str, Any]:
     return pl(g, seat)
 
 
-def short(g: "SovereignGame", seat: int, n: int = 8) -> str:
-    return g.player_name(seat)[:n]
+def short(g: "SovereignGame", seat: int) -> str:
+    """A player's name, whole: a line that holds it is measured as drawn (:mod:`fsm.screen_text`), never cut by
+    letters."""
+    return g.player_name(seat)
 
 
 def tiles(p: dict[str, Any]) -> int:
@@ -104,23 +106,9 @@ def gain_tech(g: "SovereignGame", seat: int, key: str, how: str) -> None:
         g.note(f"{g.player_name(seat)} completes tier {t.tier}: Technology card")
 
 
-def clip(text: str, n: int = LINE) -> str:
-    return text if len(text) <= n else text[: n - 1] + "."
-
-
-def wrap(words: list[str], first: str = "", n: int = LINE) -> list[str]:
-    """Words joined by spaces into lines of at most ``n`` characters; ``first`` prefixes the first line."""
-    out: list[str] = []
-    cur = first
-    for w in words:
-        if cur and len(cur) + 1 + len(w) > n:
-            out.append(cur)
-            cur = "  " + w
-        else:
-            cur = f"{cur} {w}" if cur else w
-    if cur:
-        out.append(cur)
-    return out
+def wrap(words: list[str], first: str = "", px: int = LINE_PX) -> list[str]:
+    """Words joined by spaces into lines of ``px`` pixels as drawn; ``first`` leads the first line."""
+    return wrap_words(words, first, px)
 
 
 def cards_line(p: dict[str, Any]) -> str:

@@ -93,7 +93,7 @@ class SovereignGame(GameMachine):
             return turn.place_prompt(self)
         if st == "game_over":
             w = self.data["winner"]
-            return Info(title="Game over", lines=(f"{self.player_name(w)[:14]} wins", str(self.data["win_reason"])))
+            return Info(title="Game over", lines=(f"{self.player_name(w)} wins", str(self.data["win_reason"])))
         if st == "battle":
             b = self.data["battle"]
             return battle_setup.prompt(self) if battle.is_setup(b["step"]) else battle.prompt(self)

@@ -13,8 +13,8 @@ from companion.rules.sovereign.terrain import BUILDABLE, BY_KEY as TERRAIN, buil
 from fsm.prompts import Choice, Number, Option, Prompt
 
 from fsm.sovereign import techpick
-from fsm.sovereign.common import (BACK, bonus_ready, clip, count_units, gain_tech, has, held, holdings, me, short, unit_cost,
-                     use_bonus, warn_box)
+from fsm.sovereign.common import (BACK, bonus_ready, count_units, gain_tech, has, held, holdings, me, unit_cost,
+                                   use_bonus, warn_box)
 
 if TYPE_CHECKING:
     from fsm.sovereign.machine import SovereignGame
@@ -236,7 +236,7 @@ def sub_prompt(g: "SovereignGame") -> Prompt:
         # left (at least 1), and never goes down to 0
         known = unit_cost(g, sub["unit"])
         start = known if known is not None else min(max(pts, 1), 99)
-        return Number(title="Unit cost", lines=(clip(f"{sub['unit']}: not in table", 22), "from your chart"),
+        return Number(title="Unit cost", lines=(f"{sub['unit']}: not in table", "from your chart"),
                       player=seat, lo=1, hi=99, default=max(1, start))
     # choosing a unit: build (paid or free) or Nationalism
     free = kind == "nat" or bool(sub.get("src"))

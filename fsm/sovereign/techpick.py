@@ -9,8 +9,9 @@ from typing import TYPE_CHECKING, Any
 
 from companion.rules.sovereign import techs as rt
 from fsm.prompts import Choice, Option, Prompt
+from fsm.screen_text import squeeze
 
-from fsm.sovereign.common import BACK, clip, held, me, pl, short
+from fsm.sovereign.common import BACK, held, me, pl, short
 
 if TYPE_CHECKING:
     from fsm.sovereign.machine import SovereignGame
@@ -37,8 +38,8 @@ def prompt(g: "SovereignGame") -> Prompt:
         for s in g.seats:
             if s != seat:
                 n = len(_takeable(g, s))
-                opts.append(Option(str(s), f"{short(g, s, 12)} ({n})", enabled=n > 0,
-                                   hint=f"{short(g, s, 12)} has nothing to take"))
+                opts.append(Option(str(s), squeeze(f"{{}} ({n})", short(g, s)), enabled=n > 0,
+                                   hint=f"{short(g, s)} has nothing to take"))
         first = next((o.key for o in opts if o.enabled), None)
         why = ("Only a tech you could", "research now.") if g.options["espionage_researchable"] else (
             "Any tech you lack.",)
@@ -46,7 +47,7 @@ def prompt(g: "SovereignGame") -> Prompt:
                       options=tuple(opts), back=BACK, default=first)
     victim = int(sub["from"])
     opts = [Option(t.key, t.name) for t in _takeable(g, victim)]
-    return Choice(title="Take which?", lines=(f"from {short(g, victim, 16)}",), player=seat, options=tuple(opts), back=BACK,
+    return Choice(title="Take which?", lines=(f"from {short(g, victim)}",), player=seat, options=tuple(opts), back=BACK,
                   default=opts[0].key if opts else None)
 
 

@@ -25,7 +25,7 @@ def _rolloff_lines(ro: dict[str, Any], names: Sequence[str]) -> tuple[str, ...]:
     only its first line."""
     out: list[str] = []
     for line in reversed(rolloff_lines(ro, names)):
-        out.extend(wrap(re.findall(r"\S.*?\s\d+(?=\s|$)", line), n=20))
+        out.extend(wrap(re.findall(r"\S.*?\s\d+(?=\s|$)", line)))
     return tuple(out)
 
 
@@ -180,7 +180,8 @@ def add_answer(g: "SovereignGame", value: Any) -> None:
 def move_prompt(g: "SovereignGame") -> Prompt:
     seat = g.active_seat()
     return Info(title="Move",
-                lines=("Move units up to M.", "Next to an enemy? Move", "away before entering", "another such hex."),
+                lines=("Each unit moves up to its Move value (the M of A-D-M).",
+                       "Next to an enemy? Move away before entering another such hex."),
                 player=seat)
 
 

@@ -5,8 +5,9 @@ from typing import TYPE_CHECKING
 
 from companion.rules.sovereign import techs as rt
 from fsm.prompts import View
+from fsm.screen_text import TITLE_PX, clip, squeeze
 
-from fsm.sovereign.common import cards_line, clip, held, pl, tiles, wrap
+from fsm.sovereign.common import cards_line, held, pl, tiles, wrap
 
 if TYPE_CHECKING:
     from fsm.sovereign.machine import SovereignGame
@@ -33,7 +34,7 @@ def status(g: "SovereignGame", seat: int) -> View:
             lines.extend(wrap([n + "," for n in got[:-1]] + got[-1:], " "))
     if not mine:
         lines.append("No technologies yet")
-    return View(title=clip(f"{g.player_name(seat)[:12]} status", 20), lines=tuple(lines))
+    return View(title=squeeze("{} status", g.player_name(seat), TITLE_PX), lines=tuple(lines))
 
 
 def chart(g: "SovereignGame", seat: int) -> View:
@@ -48,7 +49,7 @@ def chart(g: "SovereignGame", seat: int) -> View:
         can = [t.name for t in rt.in_tier(tier) if t.key not in mine]
         lines += [f"{head}: open"] + wrap([n + "," for n in can[:-1]] + can[-1:], " ") if can else [
             f"Tier {tier}: all researched"]
-    return View(title=clip(f"Chart: {g.player_name(seat)[:12]}", 20), lines=tuple(lines))
+    return View(title=squeeze("Chart: {}", g.player_name(seat), TITLE_PX), lines=tuple(lines))
 
 
 def battle_log(g: "SovereignGame") -> View:

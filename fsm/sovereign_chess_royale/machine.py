@@ -154,12 +154,12 @@ class SovereignChessRoyaleGame(GameMachine):
                           options=opts)
         eng = self.engine()
         if self.is_over:
-            return Info("Game over", lines=tuple(wrap(self._result_lines())))
+            return Info("Game over", lines=tuple(self._result_lines()))  # whole: the OLED wraps them
         army = eng.turn
         seat = self.seat_of(army)
         if self.state == "news":
             # kings taken, crowned or escaped, seats passed over: every player must see it, so it waits for OK
-            return Info("Announcement", lines=tuple(wrap(self.data["news"])), player=seat)
+            return Info("Announcement", lines=tuple(self.data["news"]), player=seat)
         # most important first: the board screen drops the last lines when the clock needs the room (the player's
         # name heads the screen already)
         lines = []

@@ -9,10 +9,12 @@ from typing import Callable, Mapping
 
 from companion.rules.sovereign_chess import MoveReport, SovereignChessRoyale, square_name
 
+from fsm.screen_text import LINE_PX, squeeze, wrap_words
+from fsm.screen_text import wrap as wrap_px
+
 ARMIES = ("white", "ash", "slate", "black")  #: the armies in the order of play (engine seats 1-4)
 PLAYING, INTERREGNUM, OUT = "playing", "interregnum", "out"
 LABELS = {PLAYING: "playing", INTERREGNUM: "Interregnum", OUT: "out"}
-WIDTH = 24  #: characters of a text line on the OLED
 
 Name = Callable[[int], str]  #: engine seat → the player's name
 
@@ -66,38 +68,21 @@ def turn_events(escaped: tuple[int, ...], passed: tuple[int, ...], name: Name,
     return out + [f"{name(s)} passes: no move" for s in passed]
 
 
-def wrap(lines: list[str], width: int = WIDTH - 1) -> list[str]:
-    """Lines broken at spaces to fit ``width`` characters, continuations indented by one space."""
-    out = []
-    for line in lines:
-        cur = ""
-        for word in line.split(" "):
-            cand = f"{cur} {word}" if cur else word
-            if len(cand) > width and cur:
-                out.append(cur)
-                cur = " " + word
-            else:
-                cur = cand
-        out.append(cur)
-    return out
+def wrap(lines: list[str], px: int = LINE_PX) -> list[str]:
+    """Lines broken at spaces to fit ``px`` pixels as drawn, continuations indented by one space."""
+    return [x for line in lines for x in wrap_px(line, px, indent=" ")]
 
 
 def status_lines(game: SovereignChessRoyale, name: Name) -> list[str]:
     """The status page: per seat whether it plays, is in Interregnum or is out, its army, the colour it owns now,
-    its king and the colours it controls; every line fits the OLED (24 characters)."""
+    its king and the colours it controls; every line measured as drawn (a name gives way only as far as it must)."""
     lines = []
     for seat in (1, 2, 3, 4):
-        lines.append(f"{name(seat)[:10]}: {LABELS[standing(game, seat)]}")
+        lines.append(squeeze("{}: " + LABELS[standing(game, seat)], name(seat)))
         lines.append(f" {ARMIES[seat - 1]} army, owns {game.owned(seat).label}")
         ks = game.king_square(seat)
         lines.append(f" king {square_name(ks)}" if ks is not None else " no king")
         words = [c.label for c in game.controlled(seat)]
-        line = " ctrl"
-        for word in words:
-            if len(line) + 1 + len(word) > WIDTH:
-                lines.append(line)
-                line = "     "
-            line += " " + word
         if words:
-            lines.append(line)
+            lines += wrap_words(words, " controls", indent="      ")
     return lines

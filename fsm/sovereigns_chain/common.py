@@ -14,20 +14,17 @@ from companion.rules.sovereigns_chain import endgame, tokens
 
 from fsm.base import GameMachine
 from fsm.prompts import InvalidAnswer, Option, Prompt
+from fsm.screen_text import LINE_PX, clip, squeeze, wrap_words
 
 log = logging.getLogger(__name__)
 
-TITLE = 20
-LINE = 21
-WIDE = 26  #: a line of words the screen measures to the pixel (the body font's letters average under 5 px)
 
 
-def short(name: str, n: int = 8) -> str:
-    return name[:n]
-
-
-def fit(text: str, n: int = LINE) -> str:
-    return text if len(text) <= n else text[: n - 1] + "."
+def fit(text: str, px: int = LINE_PX) -> str:
+    """A line that must stay one (a page's row, a cell), measured as drawn: shortened with "…" only when it does
+    not fit. Context lines of a prompt are given whole instead: the OLED wraps them, the phone shows them as
+    written."""
+    return clip(text, px)
 
 
 class ChainBase(GameMachine):
@@ -70,8 +67,16 @@ class ChainBase(GameMachine):
     def respect_shields(self) -> bool:
         return bool(self.options["enforce_shields"])
 
-    def nm(self, seat: int, n: int = 8) -> str:
-        return short(self.player_name(seat), n)
+    def nm(self, seat: int) -> str:
+        """A player's name, whole: a line that holds it lets the name give way only as far as it must
+        (:func:`fsm.screen_text.squeeze`), never cut by letters."""
+        return self.player_name(seat)
+
+    def cells(self, cells: list[tuple[int, str]]) -> list[str]:
+        """``(seat, text after the name)`` cells, as many to a line as fit the screen ("Ana 3 (1 down) Ben 4"),
+        each name shortened only when its cell alone is wider than a line."""
+        return wrap_words([squeeze("{}" + rest.replace("{", "{{").replace("}", "}}"), self.nm(s)) for s, rest in cells],
+                          indent="")
 
     def order(self) -> list[int]:
         first = self.data["first"] or 1
@@ -122,34 +127,34 @@ class ChainBase(GameMachine):
 
     # ----------------------------------------------------------------- screen text
     def chain_lines(self) -> list[str]:
-        """``Alic 3 (1▼) Bob 4``: cards in play (of them face down: ▼), two players a line (the screen fits it to
-        the pixel, so it is not cut by characters here)."""
-        def cell(s: int) -> str:
+        """``Ana 3 (1 down) Ben 4``: each player's cards in play (and how many of them lie face down), as many
+        players to a line as fit it."""
+        def cell(s: int) -> tuple[int, str]:
             c = self.chain(s)
             down = ch.facedown(c)
-            return f"{self.nm(s, 4)} {ch.length(c)}" + (f" ({down}▼)" if down else "")
+            return s, f" {ch.length(c)}" + (f" ({down} down)" if down else "")
 
-        cells = [cell(s) for s in self.seats]
-        return [" ".join(cells[i:i + 2]) for i in range(0, len(cells), 2)]
+        return self.cells([cell(s) for s in self.seats])
 
     def supply_line(self) -> str:
-        return fit(tokens.supply_line(self.supply()), WIDE)
+        return tokens.supply_line(self.supply())
 
     def status_lines(self, head: str | None = None) -> tuple[str, ...]:
-        """Chains first (a menu shows only the first two lines), then an empty token type, the head, the event."""
+        """Chains first (a menu shows the first two lines; the others scroll with its options), then an empty token
+        type, the head, the event."""
         lines = self.chain_lines()
         if tokens.out_of(self.supply()):
             lines.append(self.supply_line())
         if head:
-            lines.append(fit(head))
+            lines.append(head)
         if self.events_on and self.event_label():
-            lines.append(fit("Event: " + str(self.event_label())))
-        return tuple(lines[:4])
+            lines.append("Event: " + str(self.event_label()))
+        return tuple(lines)
 
     def chain_option(self, seat: int, hint_fn: Callable[[Chain], str] | None = None) -> Option:
         c = self.chain(seat)
         why = hint_fn(c) if hint_fn else ""
-        label = fit(f"{self.nm(seat, 10)}: {ch.length(c)}, {ch.facedown(c)} down", TITLE)
+        label = squeeze(f"{{}}: {ch.length(c)}, {ch.facedown(c)} down", self.nm(seat))
         return Option(f"c{seat}", label, enabled=not why, hint=why)
 
     # ----------------------------------------------------------------- provided by the phase mixins

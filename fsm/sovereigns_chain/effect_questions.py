@@ -12,7 +12,7 @@ from companion.rules.sovereigns_chain import solitaire
 from companion.rules.sovereigns_chain.model import Chain
 
 from fsm.prompts import Choice, Number, Option, Prompt
-from fsm.sovereigns_chain.common import TITLE, ChainBase, fit, seat_of
+from fsm.sovereigns_chain.common import ChainBase, seat_of
 from fsm.sovereigns_chain.setup import VALUE_HI, VALUE_LO
 
 KIND = {"shield": TokenKind.SHIELD, "mod": TokenKind.MODIFIER, "take_shield": TokenKind.SHIELD,
@@ -55,7 +55,7 @@ class EffectQuestions(ChainBase):
     # ----------------------------------------------------------------- the questions
     def _op_prompt(self, title: str, lines: tuple[str, ...], opts: tuple[Option, ...], default: str | None = None) \
             -> Prompt:
-        return Choice(fit(title, TITLE), lines, options=opts, default=default, back="back", player=self.fx["actor"])
+        return Choice(title, lines, options=opts, default=default, back="back", player=self.fx["actor"])
 
     def _p_fx_chain(self) -> Prompt:
         op = self.ui["op"]
@@ -82,7 +82,7 @@ class EffectQuestions(ChainBase):
         opts = (Option("end_up", "At the end, faceup", not full, full),
                 Option("end_down", "At the end, facedown", not full, full),
                 Option("cover", "Covering a card", cover_ok, "" if cover_ok else "no card there can be covered"))
-        return self._op_prompt("Extra play", (fit(f"On {self.player_name(self.ui['chain'])}'s chain"),
+        return self._op_prompt("Extra play", (f"On {self.player_name(self.ui['chain'])}'s chain",
                                               f"{ch.length(c)} cards now"), opts, "end_up" if not full else "cover")
 
     def _a_fx_where(self, value: str) -> None:
@@ -106,11 +106,11 @@ class EffectQuestions(ChainBase):
     def _p_fx_pos(self) -> Prompt:
         op, seat = self.ui["op"], self.ui["chain"]
         c = self.chain(seat)
-        opts = tuple(Option(f"p{i}", fit(f"{i + 1}: {ch.card_label(ch.top(c, i))}", TITLE), *self._pos_ok(op, c, i))
+        opts = tuple(Option(f"p{i}", f"{i + 1}: {ch.card_label(ch.top(c, i))}", *self._pos_ok(op, c, i))
                      for i in range(len(c)))
         default = next((o.key for o in opts if o.enabled), None)
         where = "Board" if self.solo else f"{self.player_name(seat)}'s chain"
-        return self._op_prompt(OP_TITLE[op], (fit(where), "Which card?"), opts, default)
+        return self._op_prompt(OP_TITLE[op], (where, "Which card?"), opts, default)
 
     def _a_fx_pos(self, value: str) -> None:
         if not self._back_or(value):

@@ -14,7 +14,6 @@ from companion.rules.sovereigns_chain import solitaire, tokens
 from companion.rules.sovereigns_chain.model import Card, Chain, ChainError
 
 from fsm.prompts import Choice, Option, Prompt
-from fsm.sovereigns_chain.common import WIDE, fit
 from fsm.sovereigns_chain.effect_questions import KIND, EffectQuestions
 
 
@@ -42,7 +41,7 @@ class EffectsPhase(EffectQuestions):
 
     def solo_lines(self, head: str) -> tuple[str, ...]:
         codes = [solitaire.position_code(st) for st in self.chain(1)]
-        lines = [fit(head), " ".join(codes[:4]), " ".join(codes[4:])]
+        lines = [head, " ".join(codes[:4]), " ".join(codes[4:])]
         if tokens.out_of(self.supply()):
             lines.append(self.supply_line())
         return tuple(lines)
@@ -84,7 +83,7 @@ class EffectsPhase(EffectQuestions):
                 Option("suit", "Place a suit token", suit_ok, "" if suit_ok else out.get(TokenKind.SUIT, "")),
                 Option("untoken", "Remove a token", *self._any_target("untoken")))
         p = pool
-        return Choice("Tokens", (fit(f"Held: {p['shield']} shields, {p['modifier']} mods", WIDE), self.supply_line()),
+        return Choice("Tokens", (f"Held: {p['shield']} shields, {p['modifier']} modifiers", self.supply_line()),
                       options=opts, back="back", player=self.fx["actor"])
 
     def _a_fx_tok(self, value: str) -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 from companion.rules.sovereigns_chain import match
 
 from fsm.prompts import Choice, Info, Option, Prompt
-from fsm.sovereigns_chain.common import ChainBase, fit
+from fsm.sovereigns_chain.common import ChainBase
 
 
 class FinishPhase(ChainBase):
@@ -46,16 +46,15 @@ class FinishPhase(ChainBase):
             return "You win: one suit!" if self.data["result"] == "won" else "No legal play: lost"
         if len(w) == 1:
             sc = self.data["scores"].get(str(w[0]))
-            return fit(f"{self.player_name(w[0])} wins" + (f" ({sc['score']})" if sc else ""))
-        return fit("Shared: " + ", ".join(self.nm(s, 6) for s in w))
+            return f"{self.player_name(w[0])} wins" + (f" ({sc['score']})" if sc else "")
+        return "Shared: " + ", ".join(self.nm(s) for s in w)
 
     def wins_line(self) -> str:
-        return fit("Wins " + " ".join(f"{self.nm(s, 5)} {self.data['match_wins'][str(s)]}" for s in self.seats))
+        return "Wins: " + ", ".join(f"{self.nm(s)} {self.data['match_wins'][str(s)]}" for s in self.seats)
 
     def scores_line(self) -> str:
-        cells = [f"{self.nm(s, 5)} {self.data['scores'][str(s)]['score']}" for s in self.seats
-                 if str(s) in self.data["scores"]]
-        return fit(" ".join(cells))
+        return "Scores: " + ", ".join(f"{self.nm(s)} {self.data['scores'][str(s)]['score']}" for s in self.seats
+                                        if str(s) in self.data["scores"])
 
     def _p_game_end(self) -> Prompt:
         d = self.data
@@ -67,7 +66,7 @@ class FinishPhase(ChainBase):
         lines += [self.scores_line(), self.wins_line()]
         if d["game_no"] < d["match_games"]:
             nxt = match.next_dealer(d["dealer"], self.n)
-            opts: tuple[Option, ...] = (Option("next", fit(f"Next: {self.player_name(nxt)} deals", 20)),)
+            opts: tuple[Option, ...] = (Option("next", f"Next: {self.player_name(nxt)} deals"),)
             default = "next"
         else:
             tied = len(match.match_leaders(d["match_wins"])) > 1 and d["match_games"] > 1
@@ -75,7 +74,7 @@ class FinishPhase(ChainBase):
                 lines.append("Tied on wins")
             opts = (Option("finish", "End the match"), Option("more", "One more game"))
             default = "more" if tied else "finish"
-        return Choice(fit(f"Game {d['game_no']} of {d['match_games']} over", 20), tuple(lines[:4]), options=opts,
+        return Choice(f"Game {d['game_no']} of {d['match_games']} over", tuple(lines), options=opts,
                       default=default)
 
     def _a_game_end(self, value: str) -> None:
@@ -104,12 +103,11 @@ class FinishPhase(ChainBase):
         if self.solo:
             return Info("Solitaire over", (f"Won {d['match_wins']['1']} of {d['game_no']} games",))
         w = d["winners"]
-        head = f"{self.player_name(w[0])} wins" if len(w) == 1 else "Shared: " + ", ".join(self.nm(s, 6) for s in w)
-        return Info("Match over", (fit(head), f"{d['game_no']} games played", *self._wins_lines()))
+        head = f"{self.player_name(w[0])} wins" if len(w) == 1 else "Shared: " + ", ".join(self.nm(s) for s in w)
+        return Info("Match over", (head, f"{d['game_no']} games played", *self._wins_lines()))
 
     def _wins_lines(self) -> list[str]:
-        cells = [f"{self.nm(s, 7)} {self.data['match_wins'][str(s)]}" for s in self.seats]
-        return [fit("  ".join(cells[i:i + 2])) for i in range(0, len(cells), 2)]
+        return self.cells([(s, f" {self.data['match_wins'][str(s)]}") for s in self.seats])
 
     def _a_over(self, value: bool) -> None:
         """The match is over; OK just leaves the summary up."""

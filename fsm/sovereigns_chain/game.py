@@ -3,7 +3,6 @@ and solitaire (one player). The cards stay physical; the companion records where
 from __future__ import annotations
 
 import logging
-from dataclasses import replace
 from typing import Any
 
 from companion.rules.sovereigns_chain import MAX_PLAYERS, LastCard, TokenKind
@@ -12,7 +11,8 @@ from companion.rules.sovereigns_chain import solitaire, tokens
 
 from fsm.base import OptionSpec
 from fsm.prompts import Prompt, View, validate_answer
-from fsm.sovereigns_chain.common import LINE, TITLE, WIDE, fit
+from fsm.screen_text import plural, squeeze, wrap
+from fsm.sovereigns_chain.common import fit
 from fsm.sovereigns_chain.effects import EffectsPhase
 from fsm.sovereigns_chain.finish import FinishPhase
 from fsm.sovereigns_chain.reveal import RevealPhase
@@ -61,12 +61,7 @@ class SovereignsChainGame(SetupPhase, TurnPhase, EffectsPhase, RevealPhase, Scor
 
     # ----------------------------------------------------------------- prompt / answer
     def prompt(self) -> Prompt:
-        p = self.step_prompt()
-        if len(p.title) > TITLE or any(len(x) > LINE + 3 for x in p.lines) or len(p.lines) > 4:
-            # a long player name: trim rather than overflow the 128x64 screen
-            # (the chains line is a few letters longer but narrow: the screen fits it to the pixel)
-            p = replace(p, title=fit(p.title, TITLE), lines=tuple(fit(x, LINE + 3) for x in p.lines[:4]))
-        return p
+        return self.step_prompt()  # whole text: the OLED fits the title and wraps the lines, the phone shows them
 
     def answer(self, value: Any) -> None:
         validate_answer(self.prompt(), value)
@@ -127,9 +122,10 @@ class SovereignsChainGame(SetupPhase, TurnPhase, EffectsPhase, RevealPhase, Scor
         for s in self.seats:
             c = self.chain(s)
             held = self.pool(s)
-            chains.append(fit(f"{self.nm(s, 8)}: {ch.length(c)} in play, {ch.facedown(c)} down", WIDE))
+            chains.append(squeeze(f"{{}}: {ch.length(c)} in play, {ch.facedown(c)} down", self.nm(s)))
             if held["shield"] or held["modifier"]:
-                chains.append(fit(f"  holds {held['shield']} shields, {held['modifier']} mods", WIDE))
+                chains += wrap(f"  holds {plural(held['shield'], 'shield')}, {plural(held['modifier'], 'modifier')}",
+                               indent="  ")
         pages = [View("Board" if self.solo else "Chains", tuple(chains))]
         if self.solo:
             b = [solitaire.position_code(st) for st in self.chain(1)]
@@ -138,17 +134,17 @@ class SovereignsChainGame(SetupPhase, TurnPhase, EffectsPhase, RevealPhase, Scor
         left = self.supply()
         pages.append(View("Tokens", (f"Shields {left[TokenKind.SHIELD]} of 13",
                                      f"Modifiers {left[TokenKind.MODIFIER]} of 21",
-                                     f"Suits {left[TokenKind.SUIT]} of 21", self.supply_line())))
+                                     f"Suits {left[TokenKind.SUIT]} of 21", *wrap(self.supply_line()))))
         if self.events_on:
             pages.append(View("Event", (fit(self.event_label() or "not recorded"),)))
         if not self.solo:
             match_lines = [f"Game {d['game_no']} of {d['match_games']}"]
             if d["dealer"]:
                 match_lines.append(fit(f"Dealer {self.player_name(d['dealer'])}"))
-            match_lines.append(self.wins_line())
+            match_lines += wrap(self.wins_line(), indent="  ")
             pages.append(View("Match", tuple(match_lines)))
         if d["scores"]:
             pages.append(View("Scores", tuple(
-                fit(f"{self.nm(s, 8)} {v['star']}-{v['planet']}={v['score']}") for s in self.seats
+                squeeze(f"{{}} {v['star']}-{v['planet']}={v['score']}", self.nm(s)) for s in self.seats
                 if (v := d["scores"].get(str(s))))))
         return pages

@@ -6,7 +6,7 @@ from companion.rules.sovereigns_chain import chain as ch
 from companion.rules.sovereigns_chain import endgame
 
 from fsm.prompts import Choice, Option, Prompt
-from fsm.sovereigns_chain.common import ChainBase, fit
+from fsm.sovereigns_chain.common import ChainBase
 
 
 class RevealPhase(ChainBase):

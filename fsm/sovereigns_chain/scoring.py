@@ -11,7 +11,7 @@ from companion.rules.sovereigns_chain import chain as ch
 from companion.rules.sovereigns_chain import endgame
 
 from fsm.prompts import Choice, Number, Option, Prompt
-from fsm.sovereigns_chain.common import ChainBase, fit
+from fsm.sovereigns_chain.common import ChainBase
 from fsm.sovereigns_chain.setup import VALUE_HI, VALUE_LO
 
 TOTAL_LO, TOTAL_HI = -99, 299
@@ -81,7 +81,7 @@ class ScoringPhase(ChainBase):
 
     def _p_score_value(self) -> Prompt:
         prev = self._prev(len(self.sc["cards"]))
-        return Number(self._card_title(), ("Printed value", fit("Tracked: " + ch.card_label(self._tracked(len(self.sc["cards"]))))),
+        return Number(self._card_title(), ("Printed value", "Tracked: " + ch.card_label(self._tracked(len(self.sc["cards"])))),
                       lo=VALUE_LO, hi=VALUE_HI, default=prev["value"] if prev else 0, player=self.data["active"])
 
     def _a_score_value(self, value: int) -> None:
@@ -195,10 +195,10 @@ class ScoringPhase(ChainBase):
     def _p_sd_play(self) -> Prompt:
         sd = self.data["sd"]
         seat = self.data["active"]
-        tied = " ".join(self.nm(s, 5) for s in sd["contenders"])
-        return Choice(fit(f"Sudden death {sd['pass']}", 20),
-                      (fit(f"{self.player_name(seat)}: play"), "on own chain, no draw",
-                       fit(f"Tied at {self.score_of(seat)}: {tied}")),
+        tied = ", ".join(self.nm(s) for s in sd["contenders"])
+        return Choice(f"Sudden death {sd['pass']}",
+                      (f"{self.player_name(seat)}: play", "on own chain, no draw",
+                       f"Tied at {self.score_of(seat)}: {tied}"),
                       options=(Option("played", "Played a card"), Option("last", "Played my last card"),
                                Option("empty", "No cards left")),
                       default="played", player=seat)

@@ -6,7 +6,7 @@ from companion.rules.sovereigns_chain import chain as ch
 from companion.rules.sovereigns_chain import match, solitaire, tokens
 
 from fsm.prompts import Choice, Confirm, Number, Option, Prompt, Random
-from fsm.sovereigns_chain.common import ChainBase, fit
+from fsm.sovereigns_chain.common import ChainBase
 
 #: printed values accepted when a value is typed in
 VALUE_LO, VALUE_HI = 0, 30
@@ -26,7 +26,7 @@ class SetupPhase(ChainBase):
 
     # ----------------------------------------------------------------- multi-player setup
     def _p_dealer(self) -> Prompt:
-        opts = [Option("random", "Random")] + [Option(f"c{s}", fit(self.player_name(s), 20)) for s in self.seats]
+        opts = [Option("random", "Random")] + [Option(f"c{s}", self.player_name(s)) for s in self.seats]
         return Choice("Dealer", ("Who deals game 1?", "Dealer's left starts"),
                       options=tuple(opts), default="random")
 
@@ -134,7 +134,7 @@ class SetupPhase(ChainBase):
     # ----------------------------------------------------------------- the active event
     def _p_event(self) -> Prompt:
         names = self.event_names()
-        opts = [Option("none", "Not recorded")] + [Option(f"e{i}", fit(nm, 20)) for i, nm in
+        opts = [Option("none", "Not recorded")] + [Option(f"e{i}", nm) for i, nm in
                                                    enumerate(names, start=1)]
         deal = self.ui.get("ctx") == "deal"
         lines = ("Draw the first event", "faceup as active") if deal else ("New event replaces", "the active one")

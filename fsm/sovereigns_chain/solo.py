@@ -7,7 +7,7 @@ from companion.rules.sovereigns_chain import chain as ch
 from companion.rules.sovereigns_chain import solitaire
 
 from fsm.prompts import Choice, Confirm, Number, Option, Prompt
-from fsm.sovereigns_chain.common import ChainBase, fit
+from fsm.sovereigns_chain.common import ChainBase
 from fsm.sovereigns_chain.setup import VALUE_HI, VALUE_LO
 
 
@@ -18,10 +18,10 @@ class SoloPhase(ChainBase):
         return " ".join(codes[:4]), " ".join(codes[4:])
 
     def _p_sol_turn(self) -> Prompt:
-        lines = [*self._board(), "S star,P planet,??dn"]
+        lines = [*self._board(), "S star, P planet, ?? face down"]
         if self.events_on and self.event_label():
-            lines.append(fit("Event: " + str(self.event_label())))
-        return Choice(f"Solitaire turn {self.data['round']}", tuple(lines[:4]),
+            lines.append("Event: " + str(self.event_label()))
+        return Choice(f"Solitaire turn {self.data['round']}", tuple(lines),
                       options=(Option("play", "Play a card"), Option("stuck", "No legal play")),
                       default="play", player=1)
 
@@ -66,7 +66,7 @@ class SoloPhase(ChainBase):
         for i in range(SOLITAIRE_POSITIONS):
             top = ch.top(self.chain(1), i)
             why = solitaire.play_refusal(top, v) or ""
-            opts.append(Option(f"p{i}", fit(f"{i + 1}: {ch.card_label(top)}", 20), enabled=not why, hint=why))
+            opts.append(Option(f"p{i}", f"{i + 1}: {ch.card_label(top)}", enabled=not why, hint=why))
         default = next((o.key for o in opts if o.enabled), None)
         return Choice(f"Play the {v} on...", self._board(), options=tuple(opts), default=default, back="back",
                       player=1)

@@ -7,7 +7,7 @@ from companion.rules.sovereigns_chain import chain as ch
 from companion.rules.sovereigns_chain import endgame
 
 from fsm.prompts import Choice, Option, Prompt
-from fsm.sovereigns_chain.common import ChainBase, fit, seat_of
+from fsm.sovereigns_chain.common import ChainBase, seat_of
 
 
 class TurnPhase(ChainBase):
@@ -19,7 +19,7 @@ class TurnPhase(ChainBase):
         for s in self.seats:
             if s != me:
                 why = self.full_hint(self.chain(s))
-                opts.append(Option(f"c{s}", fit(f"{self.player_name(s)}'s chain", 20), enabled=not why, hint=why))
+                opts.append(Option(f"c{s}", f"{self.player_name(s)}'s chain", enabled=not why, hint=why))
         opts += [Option("down", "Facedown on..."), Option("cover", "Covering a card...")]
         return Choice(f"Round {self.data['round']}: play", self.status_lines(),
                       options=tuple(opts), default=f"c{me}", player=me)
@@ -67,10 +67,10 @@ class TurnPhase(ChainBase):
 
     def _p_play_pos(self) -> Prompt:
         c = self.chain(self.ui["chain"])
-        opts = tuple(Option(f"p{i}", fit(f"{i + 1}: {ch.card_label(ch.top(c, i))}", 20),
+        opts = tuple(Option(f"p{i}", f"{i + 1}: {ch.card_label(ch.top(c, i))}",
                             enabled=self._coverable(c, i), hint="that card is shielded")
                      for i in range(len(c)))
-        return Choice("Cover which card?", (fit(f"{self.player_name(self.ui['chain'])}'s chain"),),
+        return Choice("Cover which card?", (f"{self.player_name(self.ui['chain'])}'s chain",),
                       options=opts, back="back", player=self.data["active"])
 
     def _a_play_pos(self, value: str) -> None:
