@@ -153,7 +153,9 @@ class Writes:
         why = not_yours(s, snap)
         if why:  # before the question's number is compared: a phone learns nothing of a prompt that is not its own
             raise _Refused(403, why)
-        if seq != snap.prompt_seq or isinstance(seq, bool):
+        if type(seq) is not int:  # 1.0 would pass ==, be journaled as "answer 1.0 …" and stop the game's replay
+            raise _Refused(400, 'send {"seq": N, "value": ...} with N the question\'s number (a whole number)')
+        if seq != snap.prompt_seq:
             raise _Refused(409, "The question changed; answer the new one")
         loop = asyncio.get_running_loop()
         done: asyncio.Future[tuple[bool, str]] = loop.create_future()
