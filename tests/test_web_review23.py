@@ -56,3 +56,38 @@ def test_a_question_number_that_is_not_a_whole_number_is_refused_and_the_game_re
         state = t.public()["state"]
     with LiveTable(tmp_path) as t:  # a restart replays every input
         assert t.public()["state"] == state and t.app.record.id == 1
+
+
+@pytest.mark.parametrize("how", ["gives up and asks again", "waits out its request", "asks as OK is pressed"])
+def test_ok_gives_only_what_the_device_showed_never_a_request_made_since(table: LiveTable, how: str) -> None:
+    """A phone asked for seat 2; while "Phone X asks for seat 2 Ben" stayed on the OLED it gave that up and asked for
+    host rights (or waited the minute its request lasts and asked again): the table's OK on the seat-2 screen gave
+    it host rights."""
+    from companion.web.pairing import HOST
+    from companion.web.screen import SeatRequestScreen
+
+    x = table.phone()
+    assert x.json("POST", "/api/claim", {"seat": 2})[0] == 202
+    table.wait(lambda: isinstance(table.app.pair_screen, SeatRequestScreen), "the request on the device")
+    assert table.app.pair_screen.what == "seat 2 Ben"
+    table.app.pair_screen.shown -= 5  # the table took its time to read it
+    if how == "asks as OK is pressed":  # the new ask lands between the press and the loop's turn to handle it
+        key = table.hub.pairing.session(x.cookie.split("=", 1)[1]).key
+        table.hub.pairing.release(key)
+        table.hub.pairing.request(key, HOST)
+    else:
+        if how == "gives up and asks again":
+            assert x.json("POST", "/api/claim", {"seat": None})[0] == 200
+        else:
+            clock = table.hub.pairing.clock
+            table.hub.pairing.clock = lambda: clock() + 61  # nobody at the table pressed anything for a minute
+        assert x.json("POST", "/api/claim", {"seat": "host"})[0] == 202
+        table.settle()
+    scr = table.app.pair_screen
+    scr.shown -= 5
+    table.press("ok")  # meant for what the OLED shows
+    table.settle()
+    me = x.json("GET", "/api/state")[1]["me"]
+    given = "host rights" if me["host"] else f"seat {me['seat']}" if me["seat"] else None
+    assert given is None or scr.what.startswith(given), (scr.what, given)
+    assert not (me["host"] and me["seat"])
