@@ -91,3 +91,26 @@ def test_ok_gives_only_what_the_device_showed_never_a_request_made_since(table: 
     given = "host rights" if me["host"] else f"seat {me['seat']}" if me["seat"] else None
     assert given is None or scr.what.startswith(given), (scr.what, given)
     assert not (me["host"] and me["seat"])
+
+
+def test_a_cursor_move_on_a_secret_ballot_does_no_web_work_at_all(tmp_path: Path) -> None:
+    """The moves sent no update, but each one rebuilt the web view's snapshot (8.5 ms of the main loop on a SOVERANA
+    table here, far more on a Pi) only to find it unchanged: a watcher polling ``/api/state`` saw the replies slow
+    down once per move, 9 of 20 moves, and an odd count of moves on a two-option ballot is NO."""
+    with LiveTable(tmp_path, game="ballots") as t:
+        t.press("ok")  # the wizard's start
+        t.settle()
+        t.press("ok")  # "pass to Ana" → the ballot opens on the device
+        t.settle()
+        assert t.app.session.private_screen()
+        built: list[int] = []
+        build = t.hub.builder.build
+        t.hub.builder.build = lambda *a, **k: built.append(1) or build(*a, **k)  # type: ignore[method-assign]
+        frames = len(t.out.frames)
+        t.press(*["down"] * 7)
+        t.settle()
+        assert len(t.out.frames) == frames + 7  # the voter sees each move
+        assert built == []  # and the web view does nothing that could be timed
+        t.press("ok")  # the ballot is cast: an ordinary input, published
+        t.settle()
+        assert built and t.app.session.game.data["votes"] == ["no"]

@@ -29,7 +29,7 @@ class WebSide:
     clock: Any
     _new_toast: bool
     if TYPE_CHECKING:
-        def draw(self) -> None: ...
+        def draw(self, publish: bool = True) -> None: ...
         def _commit(self, ev: Any, rolls: Any) -> None: ...
         def _refused(self, e: JournalError) -> None: ...
 
@@ -116,8 +116,8 @@ class WebSide:
         if self.session is None or not self.session.private_screen():
             return ev
         out = self.session.private_key(ev)
-        if out is None:
-            self.draw()
+        if out is None:  # the voter sees the cursor; the web view is not even rebuilt (its time would show the move)
+            self.draw(publish=False)
         return out
 
     def web_answer(self, ev: AnswerEvent) -> None:
