@@ -3,6 +3,8 @@ a live table over loopback, each closed here."""
 from __future__ import annotations
 
 import json
+import socket
+import time
 from pathlib import Path
 from typing import Any, Iterator
 
@@ -114,3 +116,45 @@ def test_a_cursor_move_on_a_secret_ballot_does_no_web_work_at_all(tmp_path: Path
         t.press("ok")  # the ballot is cast: an ordinary input, published
         t.settle()
         assert built and t.app.session.game.data["votes"] == ["no"]
+
+
+def _stream(port: int, source: str, cookie: str = "") -> "socket.socket":
+    s = socket.create_connection(("127.0.0.1", port), timeout=5, source_address=(source, 0))
+    s.sendall(f"GET /api/events HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n{cookie and 'Cookie: ' + cookie + chr(13) + chr(10)}"
+              "\r\n".encode())
+    assert s.recv(15).startswith(b"HTTP/1.1 200")
+    return s
+
+
+def test_many_addresses_with_one_live_stream_each_lock_no_new_phone_out_nor_a_paired_one(table: LiveTable) -> None:
+    """A full server let a newcomer in only by taking from an address holding two more than its own: 256 addresses
+    (easy on IPv6) each holding one live stream, which is never idle, locked every new phone out for as long as they
+    read."""
+    table.server.guard.limit = 30
+    ana = table.phone(1)
+    mine = _stream(table.port, "127.0.6.1", ana.cookie)
+    flood = [_stream(table.port, f"127.0.5.{i}") for i in range(1, 30)]
+    try:
+        time.sleep(0.2)
+        assert len(table.server.guard.conns) == 30
+        for i in range(1, 4):  # new phones, one after another, each from its own address
+            s = socket.create_connection(("127.0.0.1", table.port), timeout=5, source_address=(f"127.0.7.{i}", 0))
+            s.sendall(f"GET /api/state HTTP/1.1\r\nHost: 127.0.0.1:{table.port}\r\n\r\n".encode())
+            assert s.recv(15).startswith(b"HTTP/1.1 200"), i
+            s.close()
+        for i in range(30, 60):  # the flood goes on from fresh addresses: Ana's stream stays
+            flood.append(socket.create_connection(("127.0.0.1", table.port), timeout=5,
+                                                  source_address=(f"127.0.5.{i}", 0)))
+        time.sleep(0.2)
+        assert any(c.addr == "127.0.6.1" for c in table.server.guard.conns.values())
+        mine.settimeout(0.2)
+        try:
+            while mine.recv(1 << 16):  # what came so far; a dropped stream ends (b"")
+                pass
+            pytest.fail("Ana's live stream was dropped for the flood")
+        except socket.timeout:
+            pass  # still open, waiting for the next update
+    finally:
+        mine.close()
+        for s in flood:
+            s.close()

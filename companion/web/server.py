@@ -174,6 +174,8 @@ class WebServer(Writes):
         transport = request.transport
         if self.guard is not None and transport is not None:
             self.guard.started(transport)
+            if self._session(request) is not None:
+                self.guard.paired(transport)
         try:
             if not allowed_host(request.headers.get("Host"), self._names()):
                 return _error(421, "this is not this companion's address: open the address its screen shows")
