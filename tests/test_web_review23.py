@@ -182,3 +182,19 @@ def test_malformed_requests_do_not_fill_the_log_but_a_handler_fault_still_shows(
     assert table.client().request("GET", "/api/state")[0] == 500
     time.sleep(0.2)
     assert any(r.exc_info and "a bug in a handler" in str(r.exc_info[1]) for r in caplog.records)
+
+
+def test_a_dice_answer_carries_nothing_the_roll_does_not_use_into_the_journal(table: LiveTable) -> None:
+    """``{"source": "rng", "values": <16 KB of anything>}`` was taken (the companion rolled) and journaled as sent;
+    so was any key beside a typed roll's values."""
+    host = table.phone("host")
+    for value in (3, "north"):
+        assert host.answer(host_prompt(table)["seq"], value)[0] == 200
+    seq = host_prompt(table)["seq"]
+    assert host_prompt(table)["kind"] == "dice"
+    n0 = len(list(table.app.journal.inputs(table.app.record.id)))
+    status, data = host.answer(seq, {"source": "typed", "values": [1, 2], "junk": "x" * 12000})
+    assert status == 400 and data["error"].startswith('send {"source": "rng"}'), data
+    assert len(list(table.app.journal.inputs(table.app.record.id))) == n0
+    assert host.answer(seq, {"source": "rng", "values": "x" * 12000, "note": [[1]]})[0] == 200  # the companion rolls
+    assert list(table.app.journal.inputs(table.app.record.id))[-1][2] == f'answer {seq} web:host {{"source":"rng"}}'
