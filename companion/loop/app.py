@@ -334,7 +334,9 @@ class App(WebSide):
             return self.session.render()
         return self.home.render()
 
-    def draw(self) -> None:
+    def draw(self, publish: bool = True) -> None:
+        """Draw the OLED; ``publish=False``: leave the web view as it is (a secret ballot's cursor: not even the work
+        of building a snapshot may show a move)."""
         if self.session is not None:
             self.session.set_now(self.clock())  # the game clock shows the time as of this frame
         img = self.frame()
@@ -344,7 +346,7 @@ class App(WebSide):
         if self.session is not None and (seat := self.session.clock_warning(self.clock())) is not None:
             alerts = (*alerts, seat)  # the last seconds on the clock: that seat's LED flashes fast
         shown = self._oled_frame(img)  # the working screen, or the glance view, dimmed or blank: the mirror shows it too
-        if self.web is not None:
+        if self.web is not None and publish:
             self.web.publish(self, shown, self._t_input)
             self._t_input = None
         try:

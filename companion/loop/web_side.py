@@ -29,7 +29,7 @@ class WebSide:
     clock: Any
     _new_toast: bool
     if TYPE_CHECKING:
-        def draw(self) -> None: ...
+        def draw(self, publish: bool = True) -> None: ...
         def _commit(self, ev: Any, rolls: Any) -> None: ...
         def _refused(self, e: JournalError) -> None: ...
 
@@ -54,7 +54,7 @@ class WebSide:
                 from companion.web.screen import GRACE_S
 
                 yes = ev.key is Key.OK and self.clock() - scr.shown >= GRACE_S  # a phone cannot time it to a press
-                self._say(self.web.pairing.grant(scr.key, yes))
+                self._say(self.web.pairing.grant(scr.key, yes, scr.asked))
                 self.web.wake()
             else:
                 self.web.pairing.close_pin()  # the PIN is good only while its screen is open
@@ -64,10 +64,14 @@ class WebSide:
         self.draw()
 
     def web_event(self, ev: WebEvent) -> None:
-        from companion.web.screen import PairScreen
+        from companion.web.screen import PairScreen, SeatRequestScreen
 
         if ev.kind == "pin" and isinstance(self.pair_screen, PairScreen) and self.web is not None:
             self.pair_screen.voided = self.web.pairing.pin_voided
+        scr = self.pair_screen
+        if isinstance(scr, SeatRequestScreen) and self.web is not None and not any(
+                p.key == scr.key and p.pending == scr.asked for p in self.web.pairing.pending()):
+            self.pair_screen = None  # the phone asked for something else (or its request ran out): show what is asked now
         self.next_request()
         self.draw()
 
@@ -91,7 +95,7 @@ class WebSide:
             what = f"seat {s.pending} {name}".strip()
             holder = self.web.pairing.holder(s.pending)
             held = holder.code if holder is not None else None
-        self.pair_screen = SeatRequestScreen(s.key, s.code, what, held, self.clock())
+        self.pair_screen = SeatRequestScreen(s.key, s.code, what, held, self.clock(), s.pending)
 
     def page_extras(self, state: dict[str, Any], prompt: Any) -> dict[str, Any]:
         """What the web page needs that only the rules know (the loop publishes it; companion/web imports no rules)."""
@@ -112,8 +116,8 @@ class WebSide:
         if self.session is None or not self.session.private_screen():
             return ev
         out = self.session.private_key(ev)
-        if out is None:
-            self.draw()
+        if out is None:  # the voter sees the cursor; the web view is not even rebuilt (its time would show the move)
+            self.draw(publish=False)
         return out
 
     def web_answer(self, ev: AnswerEvent) -> None:

@@ -39,7 +39,7 @@ class RemoteInputs(SessionCore):
     def _remote_answer(self, ev: AnswerEvent) -> None:
         """An answer from a phone: the same validation and history as OK on the device, for the prompt it names."""
         p = self.prompt()
-        if ev.seq != self.prompt_seq:
+        if type(ev.seq) is not int or ev.seq != self.prompt_seq:  # journaled as is: only a whole number reads back
             self.toast = self.refused = "The question changed; answer the new one"
             return
         if self._game_over:

@@ -3,7 +3,9 @@ and the Host/Origin allow-list. Pure asyncio and stdlib: no game, no aiohttp.
 
 * :class:`ConnectionGuard` wraps the server's protocol factory. At most ``limit`` connections are open; when a new
   one arrives and the server is full, the address holding the most connections gives up its oldest one (unless the
-  newcomer's address already holds as many): one greedy client cannot lock new phones out. A connection must send a
+  newcomer's address already holds as many, less one): one greedy client cannot lock new phones out, and an address
+  with no connection always gets one, so neither can many clients holding one live stream each. A paired phone's
+  connections go last. A connection must send a
   whole request head within :data:`HEADER_S` of connecting or of its last answer (so slow or idle clients are
   dropped); a long answer (the live stream) is not timed out while it is being written.
 * :class:`RateLimit` is a token bucket per key (a session, an address).
@@ -21,10 +23,11 @@ SWEEP_S = 1.0
 
 
 class _Conn:
-    __slots__ = ("transport", "addr", "since", "busy")
+    __slots__ = ("transport", "addr", "since", "busy", "paired")
 
     def __init__(self, transport: Any, addr: str, now: float) -> None:
         self.transport, self.addr, self.since, self.busy = transport, addr, now, 0
+        self.paired = False  #: it carried a paired phone's cookie: dropped only when nothing else can be
 
 
 class _Guarded(asyncio.Protocol):
@@ -71,18 +74,26 @@ class ConnectionGuard:
         peer = transport.get_extra_info("peername")
         addr = str(peer[0]) if isinstance(peer, tuple) and peer else "?"
         if len(self.conns) >= self.limit:
-            counts: dict[str, int] = {}
-            for c in self.conns.values():
-                counts[c.addr] = counts.get(c.addr, 0) + 1
-            greedy = max(counts, key=lambda a: counts[a])
-            if counts[greedy] <= counts.get(addr, 0) + 1:  # the newcomer's address is as greedy: it waits
-                self.dropped["full"] += 1
+            victim = self._victim(addr)
+            self.dropped["full"] += 1
+            if victim is None:  # the newcomer's address is as greedy: it waits
                 transport.abort()
                 return
-            victim = min((c for c in self.conns.values() if c.addr == greedy), key=lambda c: (c.busy, c.since))
-            self.dropped["full"] += 1
             self._drop(victim)
         self.conns[id(transport)] = _Conn(transport, addr, self.clock())
+
+    def _victim(self, addr: str) -> _Conn | None:
+        """The connection a newcomer from ``addr`` takes the place of: the oldest (idle first) of the address holding
+        the most, paired phones' last; None if ``addr`` holds as many (less one) itself."""
+        mine = sum(1 for c in self.conns.values() if c.addr == addr)
+        pool = [c for c in self.conns.values() if not c.paired] or list(self.conns.values())
+        counts: dict[str, int] = {}
+        for c in pool:
+            counts[c.addr] = counts.get(c.addr, 0) + 1
+        most = max(counts.values())
+        if most < (mine + 2 if mine else 1):
+            return None
+        return min((c for c in pool if counts[c.addr] == most), key=lambda c: (c.busy, c.since))
 
     def closed(self, transport: Any) -> None:
         self.conns.pop(id(transport), None)
@@ -96,6 +107,12 @@ class ConnectionGuard:
         c = self.conns.get(id(transport))
         if c is not None:
             c.busy += 1
+
+    def paired(self, transport: Any) -> None:
+        """This connection carries a paired phone's requests."""
+        c = self.conns.get(id(transport))
+        if c is not None:
+            c.paired = True
 
     def finished(self, transport: Any) -> None:
         c = self.conns.get(id(transport))

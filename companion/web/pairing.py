@@ -203,12 +203,15 @@ class Pairing:
             return sorted((s for s in self._sessions.values() if s.pending is not None and s.pending_until > now),
                           key=lambda s: s.pending_until)
 
-    def grant(self, key: str, yes: bool) -> str:
-        """The device's answer to a phone's request (main loop); returns a line for the OLED's toast."""
+    def grant(self, key: str, yes: bool, asked: int | None = None) -> str:
+        """The device's answer to a phone's request (main loop); returns a line for the OLED's toast. ``asked`` is
+        the request the device showed: if the phone has since asked for something else, nothing is given."""
         with self._lock:
             s = self._sessions.get(key)
             if s is None or s.pending is None:
                 return "That phone is gone"
+            if asked is not None and s.pending != asked:
+                return f"Phone {s.code} asked again: answer its new request"
             seat, s.pending = s.pending, None
             if not yes:
                 return f"Phone {s.code}: refused"

@@ -129,8 +129,10 @@ class SeatRequestScreen:
 
     private = False
 
-    def __init__(self, key: str, code: str, what: str, held_by: str | None, shown: float = 0.0) -> None:
+    def __init__(self, key: str, code: str, what: str, held_by: str | None, shown: float = 0.0,
+                 asked: int | None = None) -> None:
         self.key, self.code, self.what, self.held_by = key, code, what, held_by
+        self.asked = asked  #: the seat (HOST: host rights) shown: OK gives that, never a request made since
         self.shown = shown  #: when it appeared: an OK pressed within GRACE_S was meant for the game, so it says no
 
     def render(self) -> Image.Image:

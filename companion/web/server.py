@@ -45,6 +45,23 @@ from companion.web.writes import Refused as _Refused
 
 log = logging.getLogger(__name__)
 
+
+class _ClientFaults(logging.Filter):
+    """aiohttp logs each malformed request (two Host headers, a 5 KB header line) as an ERROR with a traceback: about
+    600 lines a second from any client on the network, enough to bury the companion's own log. The client gets its
+    400; the log keeps a real fault in a handler."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        from aiohttp.http_exceptions import HttpProcessingError
+
+        exc = record.exc_info[1] if record.exc_info else None
+        return not isinstance(exc, HttpProcessingError)
+
+
+_SERVER_LOG = logging.getLogger("aiohttp.server")
+if not any(isinstance(f, _ClientFaults) for f in _SERVER_LOG.filters):
+    _SERVER_LOG.addFilter(_ClientFaults())
+
 KEEPALIVE_S = 15.0
 WRITE_TIMEOUT_S = 10.0  #: a live stream whose reader takes longer than this to take one event is dropped
 MAX_BODY = 16 * 1024  #: bytes a request body may have (a PIN, an answer, a seat: far less)
@@ -174,6 +191,8 @@ class WebServer(Writes):
         transport = request.transport
         if self.guard is not None and transport is not None:
             self.guard.started(transport)
+            if self._session(request) is not None:
+                self.guard.paired(transport)
         try:
             if not allowed_host(request.headers.get("Host"), self._names()):
                 return _error(421, "this is not this companion's address: open the address its screen shows")

@@ -153,7 +153,9 @@ class Writes:
         why = not_yours(s, snap)
         if why:  # before the question's number is compared: a phone learns nothing of a prompt that is not its own
             raise _Refused(403, why)
-        if seq != snap.prompt_seq or isinstance(seq, bool):
+        if type(seq) is not int:  # 1.0 would pass ==, be journaled as "answer 1.0 …" and stop the game's replay
+            raise _Refused(400, 'send {"seq": N, "value": ...} with N the question\'s number (a whole number)')
+        if seq != snap.prompt_seq:
             raise _Refused(409, "The question changed; answer the new one")
         loop = asyncio.get_running_loop()
         done: asyncio.Future[tuple[bool, str]] = loop.create_future()
@@ -165,9 +167,15 @@ class Writes:
         def finish(ok: bool, message: str) -> None:  # on the main loop's thread
             loop.call_soon_threadsafe(settle, ok, message)
 
+        value = body["value"]
+        if snap.prompt_kind == "dice" and isinstance(value, dict):  # journaled as sent: only what the roll uses
+            if value.get("source") == "rng":
+                value = {"source": "rng"}  # the companion rolls: values sent along are not used, nor kept
+            elif set(value) - {"source", "values"}:
+                raise _Refused(400, 'send {"source": "rng"} or {"source": "typed", "values": [...]}')
         source = f"web:seat{s.seat}" if s.seat is not None and s.seat == snap.prompt_player else (
             "web:host" if s.host else "web")
-        ref = self.hub.submit(body["value"], seq, source, finish)
+        ref = self.hub.submit(value, seq, source, finish)
         try:
             ok, message = await asyncio.wait_for(done, ANSWER_TIMEOUT_S)
         except asyncio.TimeoutError:
