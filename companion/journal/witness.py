@@ -134,10 +134,12 @@ def read(journal: Path, genesis_of: Callable[[int], str | None]) -> dict[int, He
     seq, owner, games = max(slots, key=lambda s: s[0])
     held = {g: genesis_of(g) for g in games}
     # the same file: the same inode, and no game the journal holds is another game (a new file can reuse an inode)
-    same = owner == inode and all(not h.genesis or not held[g] or held[g].startswith(h.genesis)
-                                  for g, h in games.items())
-    kept = {g: h for g, h in games.items()
-            if (held[g] and h.genesis and held[g].startswith(h.genesis)) or (same and (not held[g] or not h.genesis))}
+    def matches(g: int, h: Head) -> bool:  # the game the journal holds under that number is the one witnessed
+        have = held[g]
+        return bool(have and h.genesis and have.startswith(h.genesis))
+
+    same = owner == inode and all(not h.genesis or not held[g] or matches(g, h) for g, h in games.items())
+    kept = {g: h for g, h in games.items() if matches(g, h) or (same and (not held[g] or not h.genesis))}
     if len(kept) < len(games):
         log.warning("%s was written for another journal file (this one was copied, restored or replaced): it "
                     "speaks for %s of its %d games", path, len(kept) or "none", len(games))

@@ -146,9 +146,11 @@ class BoardChoiceScreen(PromptScreen):
     def shown_clock(self) -> list[tuple[str, str, bool]]:
         """The clock rows drawn: all of them for two players; with more, only the running seat's (else the first),
         so the text half keeps room for the prompt's lines."""
-        if len(self.clock) <= 2:
+        labels = self.paths.labels()
+        free = ROWS - 1 - (len(self.paths.chosen) + 1 if labels else 0)  # the rows above the steps of the move
+        if len(self.clock) <= min(2, free):
             return self.clock
-        return [r for r in self.clock if r[2]][:1] or self.clock[:1]
+        return ([r for r in self.clock if r[2]][:1] or self.clock[:1])[:max(0, free)]
 
     def key(self, k: Key, repeat: bool = False) -> Outcome:
         out = self.paths.key(k, repeat)
