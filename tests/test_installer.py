@@ -504,6 +504,7 @@ def test_real_venv_under_root(tmp_path: Path) -> None:
     games = subprocess.run([str(venv / "bin/companion"), "games", "--ids"], capture_output=True, text=True,
                            timeout=120, cwd=tmp_path)
     assert games.returncode == 0, games.stderr
-    from companion.games import builtin_ids
+    from companion.games import EXAMPLES, builtin_ids
 
-    assert games.stdout.split() == builtin_ids()
+    examples = sorted(p.stem for p in EXAMPLES.glob("*.toml"))  # the shipped examples play by id too
+    assert examples and games.stdout.split() == builtin_ids() + examples
