@@ -108,6 +108,20 @@ build_chroot() {
     touch "$CHROOT/.pi-check-complete"
 }
 
+# a chroot kept from before PACKAGES grew (systemd-sysv, kmod, dbus) gets what it lacks
+ensure_packages() {
+    local missing=() p
+    for p in ${PACKAGES//,/ }; do
+        # shellcheck disable=SC2016  # dpkg-query's own format, not a shell expansion
+        in_chroot dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing+=("$p")
+    done
+    [ ${#missing[@]} -eq 0 ] && return 0
+    say "installing into the kept chroot: ${missing[*]}"
+    in_chroot apt-get update -qq || die "apt-get update failed in the chroot"
+    in_chroot env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" \
+        >/dev/null || die "apt-get install ${missing[*]} failed in the chroot"
+}
+
 copy_project() {
     local dest=$CHROOT/usr/src/companion
     rm -rf "$dest"
@@ -129,6 +143,7 @@ main() {
     for m in /proc /sys /dev /dev/pts; do bind "$m"; done
     cp /etc/resolv.conf "$CHROOT/etc/resolv.conf"
     host_network
+    ensure_packages
     # what Raspberry Pi OS has and a Debian chroot lacks: the firmware config the installer edits
     mkdir -p "$CHROOT/boot/firmware"
     [ -f "$CHROOT/boot/firmware/config.txt" ] || printf '[all]\n' >"$CHROOT/boot/firmware/config.txt"

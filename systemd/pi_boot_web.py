@@ -33,6 +33,7 @@ class Phone:
     def __init__(self, base: str) -> None:
         self.base = base.rstrip("/")
         self.csrf = ""
+        self.over = False  #: the last state read showed the game over
         self.opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(http.cookiejar.CookieJar()))
 
     def _call(self, path: str, body: dict[str, Any] | None = None, timeout: float = TIMEOUT_S) -> tuple[int, Any]:
@@ -52,11 +53,19 @@ class Phone:
         except (OSError, ValueError) as e:  # refused, reset, timed out, a half-sent body at the cut
             raise WebDown(str(e)) from None
 
-    def snapshot(self, timeout: float = TIMEOUT_S) -> dict[str, Any]:
+    def state(self, timeout: float = TIMEOUT_S) -> dict[str, Any]:
         status, data = self._call("/api/state", timeout=timeout)
         if status != 200 or not isinstance(data, dict):
             raise WebDown(f"/api/state: HTTP {status}")
-        return dict(data["snapshot"] or {})
+        return data
+
+    def snapshot(self, timeout: float = TIMEOUT_S) -> dict[str, Any]:
+        return dict(self.state(timeout)["snapshot"] or {})
+
+    def claim(self, seat: int) -> bool:
+        """Hold ``seat`` (a secret ballot goes to the voter's own phone)."""
+        status, _data = self._call("/api/claim", {"seat": seat})
+        return status == 200
 
     def pair(self, pin: str) -> None:
         status, data = self._call("/api/pair", {"pin": pin})
@@ -100,12 +109,25 @@ def choose(prompt: dict[str, Any], rng: random.Random) -> Any:
 
 def play_one(phone: Phone, rng: random.Random) -> Ack | None:
     """Answer what shows now; the acknowledged answer, or None (refused, nothing to answer)."""
-    snap = phone.snapshot()
+    state = phone.state()
+    snap, me = state["snapshot"] or {}, state.get("me") or {}
     prompt = snap.get("prompt") or {}
     seq = prompt.get("seq")
-    if seq is None or snap.get("over"):
+    phone.over = bool(snap.get("over"))
+    if seq is None or phone.over:
         return None
-    value = choose(prompt, rng)
+    if prompt.get("kind") == "secret_vote":  # the voter's own phone: hold that seat, then vote on its ballot
+        if me.get("seat") != prompt.get("player"):
+            phone.claim(int(prompt["player"]))
+            state = phone.state()
+            snap, me = state["snapshot"] or {}, state.get("me") or {}
+            prompt = snap.get("prompt") or {}
+            if prompt.get("seq") != seq:
+                return None
+        ballot = me.get("ballot")
+        value = choose({**ballot, "kind": "choice"}, rng) if ballot else None
+    else:
+        value = choose(prompt, rng)
     if value is None:
         return None
     ok, _message = phone.answer(seq, value)

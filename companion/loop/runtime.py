@@ -14,7 +14,7 @@ from companion.loop.app import App, install_signal_handlers
 from companion.config.load import Config
 from companion.events import Event, RollerState, RollRequestEvent
 from companion.journal.salvage import open_for_run
-from companion.loop.testhooks import TestHooks, hooks_folder
+from companion.loop.testhooks import HookWatcher, hooks_folder
 
 log = logging.getLogger(__name__)
 
@@ -124,7 +124,7 @@ def run(cfg: Config, *, mode: str | None = None, game: str | None = None,
             show_damaged_journal(app)
         hooks = hooks_folder()
         if hooks is not None:
-            stack.callback(TestHooks(hooks, events.put).start().stop)
+            stack.callback(HookWatcher(hooks, events.put).start().stop)
         install_signal_handlers(events)
         log.info("companion running (%s mode), journal %s", mode, journal.path)
         try:

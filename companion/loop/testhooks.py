@@ -50,7 +50,7 @@ def read_keys(text: str) -> list[KeyEvent]:
     return out
 
 
-class TestHooks:
+class HookWatcher:
     """The watcher thread: ``poll()`` once per tick; ``start()`` runs it until ``stop()``."""
 
     def __init__(self, folder: Path, put: Callable[[Event], None]) -> None:
@@ -76,7 +76,7 @@ class TestHooks:
             log.warning("test hook: the main loop is told to hang (watchdog test)")
             self.put(TickEvent(HANG))
 
-    def start(self) -> "TestHooks":
+    def start(self) -> "HookWatcher":
         log.warning("test hooks on (%s=%s): never set this on a table", ENV, self.folder)
         self._thread = threading.Thread(target=self._run, name="test-hooks", daemon=True)
         self._thread.start()
@@ -96,4 +96,4 @@ def hang_forever() -> None:
         time.sleep(3600)
 
 
-__all__ = ["ENV", "HANG", "TestHooks", "hooks_folder", "read_keys", "hang_forever"]
+__all__ = ["ENV", "HANG", "HookWatcher", "hooks_folder", "read_keys", "hang_forever"]
