@@ -10,6 +10,8 @@ from typing import Any, Callable
 
 from companion.errors import ConfigError
 
+DICE_SOURCES = ("roller", "typed", "rng")
+
 
 def _fmt(v: Any) -> str:
     """A value as it appears in a message: on one line, and short."""

@@ -11,12 +11,15 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Mapping
 
+from companion.config.checks import DICE_SOURCES  # noqa: F401  (the names others import from here)
+from companion.config.checks import (EIGHT_BIT_ADDRESS, EIGHT_BIT_ADDRESSES, PIN, _address, _bind, _bool,  # noqa: F401
+                                      _choice, _float, _int, _key, _names, _path, _pins, _plain, _rotate, _sources,
+                                      _str, _Table)
 from companion.errors import ConfigError
 
 DEFAULT_PATH = Path("/etc/companion/config.toml")
 #: what ``hardware`` may say: "headless" runs with no panel, buttons or LEDs (the web view and the roller only)
 HARDWARE = ("auto", "pi", "sim", "headless")
-DICE_SOURCES = ("roller", "typed", "rng")
 DEFAULT_NAMES = ("Ana", "Ben", "Cleo", "Dev", "Eli", "Fay", "Gus", "Hal")
 
 
@@ -146,9 +149,6 @@ def default_journal_path() -> Path:
     return Path(base) / "companion" / "journal.sqlite"
 
 
-from companion.config.checks import (EIGHT_BIT_ADDRESS, EIGHT_BIT_ADDRESSES, PIN, _address, _bind, _bool,  # noqa: F401
-                                      _choice, _float, _int, _key, _names, _path, _pins, _plain, _rotate, _sources,
-                                      _str, _Table)
 
 
 def parse_config(raw: Mapping[str, Any], source: Path | None = None) -> Config:
