@@ -22,6 +22,7 @@ SRC=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 CACHE=${PI_CHECK_DIR:-/var/tmp/companion-pi-check}
 CHROOT=$CACHE/bookworm-arm64
 WORK=$CACHE/pi-boot
+KDIR=$CHROOT/var/cache/pi-boot/kernel  # the kernel package unpacked inside the chroot, where its depmod runs
 #: what the initrd loads to reach the root file system and the network, with their dependencies
 INITRD_MODULES=(virtio_mmio virtio_pci virtio_blk virtio_net crc32c_generic ext4)
 HOST_PACKAGES=(qemu-system-arm:qemu-system-aarch64 busybox-static:busybox cpio:cpio e2fsprogs:mkfs.ext4)
@@ -92,10 +93,12 @@ kernel() {
         chroot "$CHROOT" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin \
             bash -c "cd /var/cache/pi-boot && apt-get download -qq $name" || die "apt-get download $name failed"
     fi
-    rm -rf "$WORK/kernel"
-    dpkg-deb -x "$(find "$debs" -name "${name}_*.deb" | head -n 1)" "$WORK/kernel"
-    KVER=$(find "$WORK/kernel/lib/modules" -mindepth 1 -maxdepth 1 -printf '%f\n' | head -n 1)
-    cp "$WORK/kernel/boot/vmlinuz-$KVER" "$WORK/vmlinuz"
+    rm -rf "$KDIR"
+    dpkg-deb -x "$(find "$debs" -name "${name}_*.deb" | head -n 1)" "$KDIR"
+    KVER=$(find "$KDIR/lib/modules" -mindepth 1 -maxdepth 1 -printf '%f\n' | head -n 1)
+    cp "$KDIR/boot/vmlinuz-$KVER" "$WORK/vmlinuz"
+    # the package leaves modules.dep to depmod at install time: the chroot's own (kmod) makes it
+    chroot "$CHROOT" /sbin/depmod -b /var/cache/pi-boot/kernel "$KVER" || die "depmod failed for $KVER"
     say "kernel $KVER"
 }
 
@@ -154,7 +157,7 @@ stage_image() {
     rm -rf "$stage/var/cache/pi-boot" "$stage/usr/src/companion/.venv"
     [ -x "$stage/sbin/init" ] || die "the chroot has no /sbin/init (systemd-sysv): rerun make pi-check --fresh"
     mkdir -p "$stage/lib/modules"
-    cp -a "$WORK/kernel/lib/modules/$KVER" "$stage/lib/modules/"
+    cp -a "$KDIR/lib/modules/$KVER" "$stage/lib/modules/"
     printf '/dev/vda / ext4 defaults 0 1\n' >"$stage/etc/fstab"
     echo companion-pi >"$stage/etc/hostname"
     : >"$stage/etc/machine-id"
@@ -207,8 +210,8 @@ main() {
     say "installing the companion into pi-check's arm64 chroot (systemd/pi-check.sh --no-tests)"
     bash "$SRC/systemd/pi-check.sh" --no-tests
     kernel
-    make_initrd "$WORK/kernel/lib/modules/$KVER" "$WORK/initrd.gz"
-    say "initrd $(du -k "$WORK/initrd.gz" | cut -f1) KB: $(module_closure "$WORK/kernel/lib/modules/$KVER" \
+    make_initrd "$KDIR/lib/modules/$KVER" "$WORK/initrd.gz"
+    say "initrd $(du -k "$WORK/initrd.gz" | cut -f1) KB: $(module_closure "$KDIR/lib/modules/$KVER" \
         "${INITRD_MODULES[@]}" | wc -l) modules"
     stage_image
     local cmd; cmd=$(qemu_command MODE "$WORK/serial-MODE.log")
