@@ -150,6 +150,8 @@ class Run:
             elif phone.over:
                 self.over = True
                 break
+            else:
+                time.sleep(0.5)  # nothing to answer yet: do not flood the slow machine
         return n
 
     # ------------------------------------------------------------------ the boots

@@ -137,7 +137,12 @@ class Config:
 
 def user_config_path() -> Path:
     """The user's own config file: $XDG_CONFIG_HOME/companion/config.toml, else ~/.config/companion/config.toml."""
-    base = os.environ.get("XDG_CONFIG_HOME") or str(Path.home() / ".config")
+    base = os.environ.get("XDG_CONFIG_HOME")
+    if not base:
+        try:
+            base = str(Path.home() / ".config")
+        except RuntimeError:  # no HOME and no passwd entry (a bare container): reading still works, saving says why
+            base = "/nonexistent/.config"
     return Path(base) / "companion" / "config.toml"
 
 
