@@ -4,12 +4,13 @@
 # from the host through the web view (a forwarded port) and print figures: READY, `companion check` and a Settings
 # change as the service user, the change after a reboot, the watchdog restarting a hung loop, power cuts.
 #
-#   sudo systemd/pi-boot.sh [--cuts N] [--port P] [--seed S] [--smp N] [--dry-run]
+#   sudo systemd/pi-boot.sh [--cuts N] [--port P] [--seed S] [--smp N] [--boot-only] [--dry-run]
 #
 #   --cuts N    power cuts during scripted play (default 20)
 #   --port P    the web view's port, forwarded from 127.0.0.1 on the host (default 18080)
 #   --seed S    seed of the cut moments and the answers (default: random, printed)
 #   --smp N     virtual CPUs (default 2)
+#   --boot-only boot the kernel, initrd and disk image built last time (skip the install and the image)
 #   --dry-run   check the tools and print the plan (the qemu command); build and boot nothing
 #
 # Needs root (pi-check's chroot, the image's owners), the network once (Debian's archive for the kernel) and
@@ -31,6 +32,7 @@ PORT=18080
 SEED=""
 SMP=2
 DRY=0
+BOOT_ONLY=0
 
 die() { echo "pi-boot: $*" >&2; exit 1; }
 say() { echo "pi-boot: $*"; }
@@ -46,7 +48,8 @@ parse_args() {
                 esac
                 shift ;;
             --dry-run) DRY=1 ;;
-            -h|--help) sed -n '2,19p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
+            --boot-only) BOOT_ONLY=1 ;;
+            -h|--help) sed -n '2,20p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
             *) die "unknown option '$1' (see --help)" ;;
         esac
         shift
@@ -69,13 +72,15 @@ host_tools() {  # the host's tools; apt-get the Debian packages that are missing
         || die "apt-get install ${missing[*]} failed; run 'sudo apt-get update' and try again"
 }
 
-qemu_command() {  # qemu_command MODE SERIAL_LOG: the machine, one boot
-    echo qemu-system-aarch64 -M virt -cpu cortex-a53 -m 1024 -smp "$SMP" -accel tcg -display none -monitor none \
-        -no-reboot -kernel "$WORK/vmlinuz" -initrd "$WORK/initrd.gz" \
-        -append "console=ttyAMA0 root=/dev/vda rw rootwait piboot.mode=$1 piboot.port=$PORT" \
-        -drive "file=$WORK/disk.img,format=raw,if=virtio" \
-        -netdev "user,id=n0,hostfwd=tcp:127.0.0.1:$PORT-:$PORT" -device virtio-net-pci,netdev=n0 \
-        -serial "file:$2"
+qemu_command() {  # qemu_command MODE SERIAL_LOG: the machine, one boot, as one shell-quoted line
+    # shellcheck disable=SC2054  # the commas are qemu's own (-device virtio-net-pci,netdev=n0)
+    local cmd=(qemu-system-aarch64 -M virt -cpu cortex-a53 -m 1024 -smp "$SMP" -accel tcg -display none -monitor none
+        -no-reboot -kernel "$WORK/vmlinuz" -initrd "$WORK/initrd.gz"
+        -append "console=ttyAMA0 root=/dev/vda rw rootwait piboot.mode=$1 piboot.port=$PORT"
+        -drive "file=$WORK/disk.img,format=raw,if=virtio"
+        -netdev "user,id=n0,hostfwd=tcp:127.0.0.1:$PORT-:$PORT" -device virtio-net-pci,netdev=n0
+        -serial "file:$2")
+    printf '%q ' "${cmd[@]}"
 }
 
 # ------------------------------------------------------------------ the kernel, from Debian's archive
@@ -207,13 +212,20 @@ main() {
     fi
     [ "$(id -u)" = 0 ] || die "needs root (the chroot, the image's owners): sudo make pi-boot"
     mkdir -p "$WORK"
-    say "installing the companion into pi-check's arm64 chroot (systemd/pi-check.sh --no-tests)"
-    bash "$SRC/systemd/pi-check.sh" --no-tests
-    kernel
-    make_initrd "$KDIR/lib/modules/$KVER" "$WORK/initrd.gz"
-    say "initrd $(du -k "$WORK/initrd.gz" | cut -f1) KB: $(module_closure "$KDIR/lib/modules/$KVER" \
-        "${INITRD_MODULES[@]}" | wc -l) modules"
-    stage_image
+    if [ "$BOOT_ONLY" = 1 ]; then
+        for f in vmlinuz initrd.gz disk.img; do
+            [ -f "$WORK/$f" ] || die "--boot-only: no $WORK/$f from an earlier run; run without --boot-only"
+        done
+        say "booting the image built $(date -r "$WORK/disk.img" '+%Y-%m-%d %H:%M') (--boot-only)"
+    else
+        say "installing the companion into pi-check's arm64 chroot (systemd/pi-check.sh --no-tests)"
+        bash "$SRC/systemd/pi-check.sh" --no-tests
+        kernel
+        make_initrd "$KDIR/lib/modules/$KVER" "$WORK/initrd.gz"
+        say "initrd $(du -k "$WORK/initrd.gz" | cut -f1) KB: $(module_closure "$KDIR/lib/modules/$KVER" \
+            "${INITRD_MODULES[@]}" | wc -l) modules"
+        stage_image
+    fi
     local cmd; cmd=$(qemu_command MODE "$WORK/serial-MODE.log")
     python3 "$SRC/systemd/pi_boot.py" --work "$WORK" --port "$PORT" --cuts "$CUTS" --seed "$SEED" --qemu "$cmd"
 }
