@@ -195,10 +195,10 @@ EOF
     # no login prompt fighting the agent for the console
     ln -sf /dev/null "$stage/etc/systemd/system/serial-getty@ttyAMA0.service"
     local mb; mb=$(du -sm "$stage" | cut -f1)
-    rm -f "$WORK/disk.img"
-    mkfs.ext4 -q -F -L companion -d "$stage" "$WORK/disk.img" "$((mb + 768))M" || die "mkfs.ext4 -d failed"
+    rm -f "$WORK/disk-built.img"
+    mkfs.ext4 -q -F -L companion -d "$stage" "$WORK/disk-built.img" "$((mb + 768))M" || die "mkfs.ext4 -d failed"
     rm -rf --one-file-system "$stage"
-    say "image $WORK/disk.img ($((mb + 768)) MB)"
+    say "image $WORK/disk-built.img ($((mb + 768)) MB)"
 }
 
 main() {
@@ -213,10 +213,10 @@ main() {
     [ "$(id -u)" = 0 ] || die "needs root (the chroot, the image's owners): sudo make pi-boot"
     mkdir -p "$WORK"
     if [ "$BOOT_ONLY" = 1 ]; then
-        for f in vmlinuz initrd.gz disk.img; do
+        for f in vmlinuz initrd.gz disk-built.img; do
             [ -f "$WORK/$f" ] || die "--boot-only: no $WORK/$f from an earlier run; run without --boot-only"
         done
-        say "booting the image built $(date -r "$WORK/disk.img" '+%Y-%m-%d %H:%M') (--boot-only)"
+        say "booting the image built $(date -r "$WORK/disk-built.img" '+%Y-%m-%d %H:%M') (--boot-only)"
     else
         say "installing the companion into pi-check's arm64 chroot (systemd/pi-check.sh --no-tests)"
         bash "$SRC/systemd/pi-check.sh" --no-tests
@@ -226,6 +226,8 @@ main() {
             "${INITRD_MODULES[@]}" | wc -l) modules"
         stage_image
     fi
+    # every run starts from the image as installed (a copy: the boots write to it)
+    cp --sparse=always "$WORK/disk-built.img" "$WORK/disk.img"
     local cmd; cmd=$(qemu_command MODE "$WORK/serial-MODE.log")
     python3 "$SRC/systemd/pi_boot.py" --work "$WORK" --port "$PORT" --cuts "$CUTS" --seed "$SEED" --qemu "$cmd"
 }
