@@ -73,12 +73,12 @@ host_tools() {  # the host's tools; apt-get the Debian packages that are missing
 }
 
 qemu_command() {  # qemu_command MODE SERIAL_LOG: the machine, one boot, as one shell-quoted line
-    # shellcheck disable=SC2054  # the commas are qemu's own (-device virtio-net-pci,netdev=n0)
+    # shellcheck disable=SC2054  # the commas are qemu's own; romfile= : no PXE ROM (ipxe-qemu) needed
     local cmd=(qemu-system-aarch64 -M virt -cpu cortex-a53 -m 1024 -smp "$SMP" -accel tcg -display none -monitor none
         -no-reboot -kernel "$WORK/vmlinuz" -initrd "$WORK/initrd.gz"
         -append "console=ttyAMA0 root=/dev/vda rw rootwait piboot.mode=$1 piboot.port=$PORT"
         -drive "file=$WORK/disk.img,format=raw,if=virtio"
-        -netdev "user,id=n0,hostfwd=tcp:127.0.0.1:$PORT-:$PORT" -device virtio-net-pci,netdev=n0
+        -netdev "user,id=n0,hostfwd=tcp:127.0.0.1:$PORT-:$PORT" -device virtio-net-pci,netdev=n0,romfile=
         -serial "file:$2")
     printf '%q ' "${cmd[@]}"
 }
