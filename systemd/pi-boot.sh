@@ -14,7 +14,7 @@
 #   --dry-run   check the tools and print the plan (the qemu command); build and boot nothing
 #
 # Needs root (pi-check's chroot, the image's owners), the network once (Debian's archive for the kernel) and
-# qemu-system-arm, busybox-static, cpio, e2fsprogs (it apt-gets the ones missing, saying so). What it cannot show:
+# qemu-system-arm, cpio, e2fsprogs (it apt-gets the ones missing, saying so). What it cannot show:
 # the real OLED, buttons, LEDs and pins (the guest has no I2C or GPIO: the service runs hardware = "headless"), the
 # Pi's speed (TCG is ~16x slower than the host), an SD card that loses writes it acknowledged.
 set -Eeuo pipefail
@@ -26,7 +26,7 @@ WORK=$CACHE/pi-boot
 KDIR=$CHROOT/var/cache/pi-boot/kernel  # the kernel package unpacked inside the chroot, where its depmod runs
 #: what the initrd loads to reach the root file system and the network, with their dependencies
 INITRD_MODULES=(virtio_mmio virtio_pci virtio_blk virtio_net crc32c_generic ext4)
-HOST_PACKAGES=(qemu-system-arm:qemu-system-aarch64 busybox-static:busybox cpio:cpio e2fsprogs:mkfs.ext4)
+HOST_PACKAGES=(qemu-system-arm:qemu-system-aarch64 cpio:cpio e2fsprogs:mkfs.ext4)
 CUTS=20
 PORT=18080
 SEED=""
@@ -76,7 +76,7 @@ qemu_command() {  # qemu_command MODE SERIAL_LOG: the machine, one boot, as one 
     # shellcheck disable=SC2054  # the commas are qemu's own; romfile= : no PXE ROM (ipxe-qemu) needed
     local cmd=(qemu-system-aarch64 -M virt -cpu cortex-a53 -m 1024 -smp "$SMP" -accel tcg -display none -monitor none
         -no-reboot -kernel "$WORK/vmlinuz" -initrd "$WORK/initrd.gz"
-        -append "console=ttyAMA0 root=/dev/vda rw rootwait piboot.mode=$1 piboot.port=$PORT"
+        -append "console=ttyAMA0 root=/dev/vda rw panic=5 piboot.mode=$1 piboot.port=$PORT"
         -drive "file=$WORK/disk.img,format=raw,if=virtio"
         -netdev "user,id=n0,hostfwd=tcp:127.0.0.1:$PORT-:$PORT" -device virtio-net-pci,netdev=n0,romfile=
         -serial "file:$2")
@@ -93,11 +93,17 @@ kernel() {
     name=$(chroot "$CHROOT" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin apt-cache depends linux-image-arm64 \
         | sed -n 's/^ *Depends: \(linux-image-[0-9].*-arm64\)$/\1/p' | head -n 1)
     [ -n "$name" ] || die "no linux-image-*-arm64 found behind linux-image-arm64 in Debian's archive"
-    if [ -z "$(find "$debs" -name "${name}_*.deb")" ]; then
-        say "downloading $name (Debian's arm64 kernel)"
-        chroot "$CHROOT" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin \
-            bash -c "cd /var/cache/pi-boot && apt-get download -qq $name" || die "apt-get download $name failed"
-    fi
+    local pkg
+    for pkg in "$name" busybox-static; do  # the kernel, and an arm64 busybox for the initrd
+        if [ -z "$(find "$debs" -name "${pkg}_*.deb")" ]; then
+            say "downloading $pkg (arm64, from Debian's archive)"
+            chroot "$CHROOT" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin \
+                bash -c "cd /var/cache/pi-boot && apt-get download -qq $pkg" || die "apt-get download $pkg failed"
+        fi
+    done
+    rm -rf "$WORK/busybox"
+    dpkg-deb -x "$(find "$debs" -name "busybox-static_*.deb" | head -n 1)" "$WORK/busybox"
+    BUSYBOX=$WORK/busybox/bin/busybox
     rm -rf "$KDIR"
     dpkg-deb -x "$(find "$debs" -name "${name}_*.deb" | head -n 1)" "$KDIR"
     KVER=$(find "$KDIR/lib/modules" -mindepth 1 -maxdepth 1 -printf '%f\n' | head -n 1)
@@ -124,11 +130,12 @@ module_closure() {
         END { k = split(want, w, " "); for (i = 1; i <= k; i++) visit(w[i]) }' "$dir/modules.dep"
 }
 
-make_initrd() {  # make_initrd MODDIR OUT: a gzip'd cpio with /init, busybox and the modules (decompressed)
+# make_initrd MODDIR OUT: a gzip'd cpio with /init, busybox ($BUSYBOX: the guest's, arm64) and the modules
+make_initrd() {
     local moddir=$1 out=$2 tmp f
     tmp=$(mktemp -d)
     mkdir -p "$tmp"/{bin,dev,proc,sys,newroot,modules}
-    cp "$(command -v busybox)" "$tmp/bin/busybox"
+    cp "${BUSYBOX:-$(command -v busybox)}" "$tmp/bin/busybox"
     : >"$tmp/modules/order"
     while read -r f; do
         case "$f" in
