@@ -108,6 +108,7 @@ class Run:
         self.boots = 0
         self.failures: list[str] = []
         self.first_frame: list[float] = []
+        self.machine: Machine | None = None
 
     def check(self, name: str, ok: bool, detail: str) -> None:
         out(name, ("ok " if ok else "FAILED ") + detail)
@@ -116,7 +117,7 @@ class Run:
 
     def boot(self, mode: str) -> tuple[Machine, Phone, dict[str, str]]:
         self.boots += 1
-        m = Machine(self.args.qemu, self.work, mode, self.boots)
+        m = self.machine = Machine(self.args.qemu, self.work, mode, self.boots)
         ready = fields(m.wait_for("ready", BOOT_TIMEOUT_S))
         host_s = time.monotonic() - m.t0
         self.first_frame.append(float(ready["first_frame_s"]))
@@ -267,6 +268,9 @@ def main(argv: list[str] | None = None) -> int:
     except (RuntimeError, WebDown, KeyError, ValueError) as e:
         run.failures.append(str(e))
         out("stopped", e)
+    finally:  # never leave a machine running
+        if run.machine is not None and run.machine.proc.poll() is None:
+            run.machine.cut()
     if run.first_frame:
         out("boot to first frame (guest uptime at READY)", f"{len(run.first_frame)} boots: min "
             f"{min(run.first_frame):.1f} s, median {statistics.median(run.first_frame):.1f} s, "
