@@ -162,7 +162,11 @@ class Run:
             f"on the host's clock; the service's own start {ready['start_to_ready_s']} s")
         self.check("service runs as", ready.get("user") == "companion", f"user {ready.get('user')}")
         check = fields(m.wait_for("check rc="))
-        self.check("companion check as the service user", check["rc"] == "0", f"exit {check['rc']}")
+        failed = [ln.split()[2] for ln in m.lines() if ln.startswith("PIBOOT check| FAIL")]
+        # the emulated machine has no USB: the roller's line fails there and nowhere else (exit 1, as on a Pi without one)
+        self.check("companion check as the service user", check["rc"] == "0" or (check["rc"] == "1" and
+                   failed == ["roller"]), f"exit {check['rc']}; failing lines: {', '.join(failed) or 'none'} "
+                   "(no USB roller in the emulated machine)")
         s = fields(m.wait_for("settings "))
         changed = s["contrast_after"] != s["contrast_before"] and s["contrast_after"] != ""
         self.check("Settings change saved by the service", changed and s["comments_kept"] == "yes",
