@@ -125,6 +125,16 @@ preflight() {
         die "run it from a checkout of the project ($SRC has no pyproject.toml)"
     fi
     command -v "$PYTHON" >/dev/null || die "no $PYTHON found: sudo apt install python3"
+    arch_ok
+}
+
+# 64-bit only (the pinned wheels, lgpio): a 32-bit system, or a 32-bit OS on a 64-bit Pi, stops here in one line
+arch_ok() {
+    local bits machine
+    read -r bits machine < <("$PYTHON" -c 'import platform, struct; print(struct.calcsize("P") * 8, platform.machine())') \
+        || die "$PYTHON does not run"
+    [ "$bits" = 64 ] || die "this is a 32-bit system ($machine, ${bits}-bit Python): the companion needs a 64-bit OS; flash Raspberry Pi OS Lite (64-bit) and run this again"
+    same "architecture: $machine, 64-bit"
 }
 
 apt_packages() {
@@ -212,8 +222,15 @@ venv_and_package() {
     else
         did "dependencies installed at the pinned versions of systemd/requirements-pi.txt"
     fi
-    "${pip[@]}" install --quiet --progress-bar off --no-deps --force-reinstall "$SRC" \
-        || die "pip could not install the companion from $SRC"
+    # pip builds a local folder in place (build/, *.egg-info): build from a copy, so the checkout gets no root-owned files
+    local stage; stage=$(mktemp -d "${TMPDIR:-/tmp}/companion-build.XXXXXX")
+    tar -C "$SRC" --exclude=./.git --exclude=./.venv --exclude=./build --exclude='*.egg-info' --exclude=__pycache__ \
+        -cf - . | tar -C "$stage" -xf - || { rm -rf "$stage"; die "cannot copy $SRC to $stage to build it"; }
+    if ! "${pip[@]}" install --quiet --progress-bar off --no-deps --force-reinstall "$stage"; then
+        rm -rf "$stage"
+        die "pip could not install the companion from $SRC"
+    fi
+    rm -rf "$stage"
     did "installed the companion from $SRC"
     "$venv/bin/companion" --help >/dev/null || die "the installed 'companion' command does not start"
     same "'$VENV/bin/companion --help' runs"
@@ -252,16 +269,31 @@ config_file() {
     step "Config"
     if [ -f "$(at "$CONF")" ]; then
         same "$CONF kept as it is"
-        return
-    fi
-    local tmp; tmp=$(mktemp)
-    cat >"$tmp" <<EOF
+    else
+        local tmp; tmp=$(mktemp)
+        cat >"$tmp" <<EOF
 # Sovereign Companion config, written by systemd/install.sh (it never overwrites it).
 # Every key is optional; all of them are described in $DOCS/README.md.
+# Edit it as root: sudo nano $CONF  — then: sudo systemctl restart companion
+# Settings changed on the device (contrast, dice, names, rules, idle times) are saved here too, comments kept.
 
 # The service drives the Pi's OLED, buttons and LEDs. ("auto" would fall back to the terminal simulator when the
-# OLED does not answer, and the journal would not say why.)
+# OLED does not answer, and the journal would not say why.) "headless": no panel, the web view is the screen.
 hardware = "pi"
+
+[display]
+# "ssd1306" for 0.96-inch modules, "sh1106" for most 1.3-inch ones (a picture shifted by two columns: the other one)
+driver = "ssd1306"
+# I2C bus (/dev/i2c-1) and the module's 7-bit address (0x3C, or 0x3D with the address jumper moved)
+port = 1
+address = 0x3C
+# 0 as mounted, 2 upside down
+rotate = 0
+contrast = 207
+
+[roller]
+# "auto" finds the roller (/dev/companion-roller); "none" turns it off; or a device path
+port = "auto"
 
 [games]
 # games described in TOML files: drop them here
@@ -271,9 +303,21 @@ folder = "$GAMES_DIR"
 # debug, info, warning or error; read it with: journalctl -u companion
 level = "info"
 EOF
-    install -D -m 0644 "$tmp" "$(at "$CONF")"
-    rm -f "$tmp"
-    did "wrote $CONF"
+        install -D -m 0644 "$tmp" "$(at "$CONF")"
+        rm -f "$tmp"
+        did "wrote $CONF"
+    fi
+    # the service saves Settings into it (ConfigurationDirectory= in the unit): the folder and the file are its own
+    if on_system; then
+        if [ "$(stat -c %U "$CONF_DIR")" != "$APP_USER" ] || [ "$(stat -c %U "$CONF")" != "$APP_USER" ]; then
+            chown "$APP_USER:$APP_USER" "$CONF_DIR" "$CONF"
+            did "gave $CONF_DIR and $CONF to $APP_USER (Settings changed on the device are saved there)"
+        else
+            same "$CONF_DIR and $CONF belong to $APP_USER"
+        fi
+    else
+        skip "chown $APP_USER: $CONF_DIR $CONF"
+    fi
 }
 
 i2c() {
@@ -350,8 +394,12 @@ start() {
         warn "not starting $SERVICE now: I2C starts working after a reboot (sudo reboot); it starts by itself then"
         return
     fi
-    systemctl restart "$SERVICE"
-    did "(re)started $SERVICE"
+    # a service that fails to start (no OLED yet, a config error) is a warning: the summary below still prints
+    if systemctl restart "$SERVICE"; then
+        did "(re)started $SERVICE"
+    else
+        warn "$SERVICE did not start"
+    fi
     if ! systemctl is-active --quiet "$SERVICE"; then
         warn "$SERVICE is not running; see: journalctl -u companion -n 30 (and $DOCS/troubleshooting.md)"
     fi

@@ -2,9 +2,10 @@
 # make pi-check: install the companion the way systemd/install.sh does, in an arm64 Debian bookworm chroot run
 # through qemu-user-static, and run the test suite there: the Pi's architecture and Python, on any Linux machine.
 #
-#   sudo systemd/pi-check.sh [--fresh] [-- PYTEST ARGS]
+#   sudo systemd/pi-check.sh [--fresh] [--no-tests] [-- PYTEST ARGS]
 #
-#   --fresh   rebuild the chroot (otherwise it is kept in $PI_CHECK_DIR and reused: the first build takes minutes)
+#   --fresh     rebuild the chroot (otherwise it is kept in $PI_CHECK_DIR and reused: the first build takes minutes)
+#   --no-tests  stop after installing (make pi-boot boots this chroot as a whole machine: systemd/pi-boot.sh)
 #
 # Needs root, debootstrap and qemu-user-static (sudo apt install debootstrap qemu-user-static binfmt-support) and
 # the network (Debian mirror $DEBIAN_MIRROR and PyPI).
@@ -14,8 +15,10 @@ SRC=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 CACHE=${PI_CHECK_DIR:-/var/tmp/companion-pi-check}
 CHROOT=$CACHE/bookworm-arm64
 MIRROR=${DEBIAN_MIRROR:-http://deb.debian.org/debian}
-PACKAGES=python3,python3-venv,python3-pip,ca-certificates,systemd,i2c-tools,procps
+# systemd-sysv (/sbin/init), kmod and dbus: what make pi-boot needs to boot the same chroot with systemd as PID 1
+PACKAGES=python3,python3-venv,python3-pip,ca-certificates,systemd,systemd-sysv,kmod,dbus,i2c-tools,procps
 FRESH=0
+TESTS=1
 PYTEST_ARGS=()
 
 die() { echo "pi-check: $*" >&2; exit 1; }
@@ -24,8 +27,9 @@ say() { echo "pi-check: $*"; }
 while [ $# -gt 0 ]; do
     case "$1" in
         --fresh) FRESH=1 ;;
+        --no-tests) TESTS=0 ;;
         --) shift; PYTEST_ARGS=("$@"); break ;;
-        -h|--help) sed -n '2,10p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        -h|--help) sed -n '2,11p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) die "unknown option '$1' (see --help)" ;;
     esac
     shift
@@ -104,6 +108,20 @@ build_chroot() {
     touch "$CHROOT/.pi-check-complete"
 }
 
+# a chroot kept from before PACKAGES grew (systemd-sysv, kmod, dbus) gets what it lacks
+ensure_packages() {
+    local missing=() p
+    for p in ${PACKAGES//,/ }; do
+        # shellcheck disable=SC2016  # dpkg-query's own format, not a shell expansion
+        in_chroot dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing+=("$p")
+    done
+    [ ${#missing[@]} -eq 0 ] && return 0
+    say "installing into the kept chroot: ${missing[*]}"
+    in_chroot apt-get update -qq || die "apt-get update failed in the chroot"
+    in_chroot env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" \
+        >/dev/null || die "apt-get install ${missing[*]} failed in the chroot"
+}
+
 copy_project() {
     local dest=$CHROOT/usr/src/companion
     rm -rf "$dest"
@@ -125,6 +143,7 @@ main() {
     for m in /proc /sys /dev /dev/pts; do bind "$m"; done
     cp /etc/resolv.conf "$CHROOT/etc/resolv.conf"
     host_network
+    ensure_packages
     # what Raspberry Pi OS has and a Debian chroot lacks: the firmware config the installer edits
     mkdir -p "$CHROOT/boot/firmware"
     [ -f "$CHROOT/boot/firmware/config.txt" ] || printf '[all]\n' >"$CHROOT/boot/firmware/config.txt"
@@ -140,6 +159,7 @@ main() {
     in_chroot companion check || checked=$?
     [ "$checked" -le 1 ] || die "'companion check' did not run (exit $checked)"  # 1: no OLED in a chroot
     say "'companion --help' and 'companion check' run from the PATH"
+    [ "$TESTS" = 1 ] || return 0
 
     say "installing the test tools (pyproject's [test] extra) into the venv"
     local tools

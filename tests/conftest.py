@@ -16,6 +16,7 @@ EXAMPLES = ROOT / "examples"
 def _no_system_config(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     """Tests never read /etc/companion or write to the user's real journal."""
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "xdg-data"))
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "xdg-config"))  # never the user's own config file
     monkeypatch.delenv("STATE_DIRECTORY", raising=False)
     monkeypatch.delenv("NOTIFY_SOCKET", raising=False)
 

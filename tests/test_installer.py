@@ -164,9 +164,11 @@ def test_venv_and_pinned_packages(target: Path, stub: Path) -> None:
     assert f"{stub} -m venv --system-site-packages --clear {venv}" in calls
     pip = f"{venv}/bin/python -m pip --disable-pip-version-check --no-input install --quiet --progress-bar off"
     assert f"{pip} -r {REQUIREMENTS}" in calls
-    assert f"{pip} --no-deps --force-reinstall {ROOT}" in calls
+    # the package from a copy of the checkout (pip builds in place: no root-owned build/ or *.egg-info left in it)
+    own = [c for c in calls if c.startswith(f"{pip} --no-deps --force-reinstall ")]
+    assert len(own) == 1 and own[0] != f"{pip} --no-deps --force-reinstall {ROOT}" and "companion-build." in own[0]
     # the dependencies first, then the package itself with no room for unpinned extras
-    assert calls.index(f"{pip} -r {REQUIREMENTS}") < calls.index(f"{pip} --no-deps --force-reinstall {ROOT}")
+    assert calls.index(f"{pip} -r {REQUIREMENTS}") < calls.index(own[0])
 
 
 def test_config_txt_gets_i2c_at_400khz_once(target: Path, stub: Path) -> None:

@@ -156,7 +156,7 @@ def test_hardware_doc_does_not_promise_portrait_rotation() -> None:
 def test_quoted_defaults_are_the_codes() -> None:
     assert DisplayConfig().address == 0x3C and "address **0x3C**" in WIRING
     assert ButtonsConfig().hold_time == 0.8 and "OK held for 0.8 s\n(`[buttons] hold_time`)" in WIRING
-    assert LedsConfig().active_high is True and "the default, `[leds] active_high = true`" in WIRING
+    assert LedsConfig().active_high is True and "the default, `active_high = true` in the `[leds]` table" in WIRING
     assert "active_high = true " in readme_config_block()
 
 
@@ -176,13 +176,22 @@ def test_wiring_quotes_the_eight_bit_address_message() -> None:
 
 
 def test_config_keys_quoted_in_the_docs_are_valid() -> None:
-    """Every `[section] key = value` a doc tells a maker to write is accepted by the config."""
-    quoted = {s for doc in MAKER_DOCS for s in snippets(doc.read_text(), blocks=False)
-              if re.fullmatch(r"\[(display|buttons|encoder|leds|roller|dice)\] \w+ = .+", s)}
-    assert "[leds] active_high = false" in quoted and "[display] address = 0x3D" in quoted, quoted
+    """Every `key = value` a doc tells a maker to write in a `[section]` table (in words, or as a ```toml block) is
+    accepted by the config. (Never `[section] key = value` on one line: that is not TOML as typed, issue #26.)"""
+    quoted = set()
+    for doc in MAKER_DOCS:
+        text = doc.read_text()
+        quoted |= {f"[{sec}] {kv}" for kv, sec in re.findall(r"`(\w+ = [^`]+)` in (?:the|its) `\[(\w+)\]` table", text)}
+        for block in re.findall(r"```toml\n(.*?)```", text, re.S):
+            raw = tomllib.loads("\n".join(line.strip() for line in block.splitlines()))
+            quoted |= {f"[{sec}] {k} = {v!r}" for sec, table in raw.items() if isinstance(table, dict)
+                       for k, v in table.items()}
+    assert "[leds] active_high = false" in quoted and "[display] address = 61" in quoted, quoted
     for snippet in quoted:
         section, assignment = snippet[1:].split("] ", 1)
-        parse_config(tomllib.loads(f"[{section}]\n{assignment}\n"))
+        key, value = assignment.split(" = ", 1)
+        value = value if not value.startswith("'") else '"' + value.strip("'") + '"'
+        parse_config(tomllib.loads(f"[{section}]\n{key} = {value}\n"))
 
 
 # ------------------------------------------------------------------ the docs agree with each other
@@ -280,7 +289,7 @@ def test_first_boot_quotes_checks_line_for_no_roller() -> None:
     from companion.cli.check import check_roller
 
     first_boot = (DOCS / "first-boot.md").read_text()
-    assert 'Set `[roller] port = "none"`' in first_boot and 'the line then says `ok` and "off"' in first_boot
+    assert '`port = "none"` in its `[roller]` table' in " ".join(first_boot.split()) and 'the line then says `ok` and "off"' in first_boot
     result = check_roller(parse_config({"roller": {"port": "none"}}))
     assert result.ok and result.line().startswith("ok    roller   off ")
 

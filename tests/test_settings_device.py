@@ -59,7 +59,7 @@ def test_an_unwritable_folder_says_what_to_check(tmp_path: Path) -> None:
 
         if os.geteuid() == 0:
             pytest.skip("root writes anywhere")
-        with pytest.raises(ConfigError, match="permissions"):
+        with pytest.raises(ConfigError, match="must own"):  # who must own it, not chmod (issue #26)
             save_settings(folder / "config.toml", {("display", "contrast"): 10})
     finally:
         folder.chmod(0o700)

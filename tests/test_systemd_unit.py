@@ -81,7 +81,7 @@ def test_dedicated_user_with_only_its_device_groups() -> None:
 
 def test_state_directory_is_the_working_directory() -> None:
     assert one("StateDirectory") == "companion"
-    assert one("WorkingDirectory") == "/var/lib/companion"  # lgpio creates its FIFO in the working directory
+    assert one("WorkingDirectory") == "/var/lib/companion"
 
 
 def test_filesystem_and_privileges_locked_down() -> None:
@@ -90,7 +90,15 @@ def test_filesystem_and_privileges_locked_down() -> None:
     assert one("PrivateTmp") == "yes"
     assert one("NoNewPrivileges") == "yes"
     assert one("CapabilityBoundingSet") == ""
-    assert "ReadWritePaths" not in SERVICE  # only the StateDirectory is writable
+    assert "ReadWritePaths" not in SERVICE  # only the StateDirectory and the ConfigurationDirectory are writable
+    assert one("ConfigurationDirectory") == "companion"  # Settings saved on the device: /etc/companion/config.toml
+
+
+def test_no_stale_lgpio_fifo_statement() -> None:
+    """lgpio's FIFOs go where hw/gpio.py points LG_WD (not the working directory): the unit and README say so."""
+    readme = (ROOT / "README.md").read_text()
+    for text in (UNIT.read_text(), readme):
+        assert "lgpio creates its FIFO" not in text and "lgpio creates its notification FIFO" not in text
 
 
 def test_network_only_for_the_web_view_on_the_local_network() -> None:

@@ -5,17 +5,21 @@ what is allowed, before anything starts.
 """
 from __future__ import annotations
 
-import json
 import os
 import tomllib
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, Callable, Mapping
+from typing import Any, Mapping
 
+from companion.config.checks import DICE_SOURCES  # noqa: F401  (the names others import from here)
+from companion.config.checks import (EIGHT_BIT_ADDRESS, EIGHT_BIT_ADDRESSES, PIN, _address, _bind, _bool,  # noqa: F401
+                                      _choice, _float, _fmt, _hosts, _int, _key, _names, _path, _pins, _plain, _rotate, _sources,
+                                      _str, _Table)
 from companion.errors import ConfigError
 
 DEFAULT_PATH = Path("/etc/companion/config.toml")
-DICE_SOURCES = ("roller", "typed", "rng")
+#: what ``hardware`` may say: "headless" runs with no panel, buttons or LEDs (the web view and the roller only)
+HARDWARE = ("auto", "pi", "sim", "headless")
 DEFAULT_NAMES = ("Ana", "Ben", "Cleo", "Dev", "Eli", "Fay", "Gus", "Hal")
 
 
@@ -104,7 +108,7 @@ class WebConfig:
     def bind_for(self, mode: str) -> str:
         if self.bind != "auto":
             return self.bind
-        return "0.0.0.0" if mode == "pi" else "127.0.0.1"
+        return "0.0.0.0" if mode in ("pi", "headless") else "127.0.0.1"
 
 
 @dataclass(frozen=True)
@@ -121,8 +125,10 @@ class Config:
     web: WebConfig = WebConfig()
     screen: ScreenConfig = ScreenConfig()
     log_level: str = "info"
-    hardware: str = "auto"  #: "auto" (detect), "pi", or "sim"
+    hardware: str = "auto"  #: "auto" (detect), "pi", "sim", or "headless" (no panel: the web view is the screen)
     source: Path | None = None  #: the file this came from
+    #: where Settings changed on the device are saved: the --config file; without one, the user's own config file
+    save_path: Path | None = None
 
     def journal_path(self) -> Path:
         if self.journal.path is not None:
@@ -133,6 +139,17 @@ class Config:
         return self.games.options.get(game_id, {})
 
 
+def user_config_path() -> Path:
+    """The user's own config file: $XDG_CONFIG_HOME/companion/config.toml, else ~/.config/companion/config.toml."""
+    base = os.environ.get("XDG_CONFIG_HOME")
+    if not base:
+        try:
+            base = str(Path.home() / ".config")
+        except RuntimeError:  # no HOME and no passwd entry (a bare container): reading still works, saving says why
+            base = "/nonexistent/.config"
+    return Path(base) / "companion" / "config.toml"
+
+
 def default_journal_path() -> Path:
     state = os.environ.get("STATE_DIRECTORY")
     if state:
@@ -141,138 +158,6 @@ def default_journal_path() -> Path:
     return Path(base) / "companion" / "journal.sqlite"
 
 
-# ------------------------------------------------------------------------------------------------ validation
-def _fmt(v: Any) -> str:
-    """A value as it appears in a message: on one line, and short."""
-    text = json.dumps(v, ensure_ascii=False, default=repr) if isinstance(v, str) else repr(v)
-    return text if len(text) <= 60 else text[:57] + "..."
-
-
-def _plain(text: str) -> bool:
-    """No control characters (newlines, tabs, NUL...): what a name or path shown on the screen may hold."""
-    return all(c.isprintable() or c == " " for c in text)
-
-
-class _Table:
-    """Reads one TOML table, checking each key; leftover keys are errors."""
-
-    def __init__(self, name: str, raw: Any) -> None:
-        if not isinstance(raw, dict):
-            raise ConfigError(f"[{name}] must be a table, not {_fmt(raw)}")
-        self.name, self.raw = name, raw
-        self.used: set[str] = set()
-
-    def get(self, key: str, default: Any, check: Callable[[str, Any], Any]) -> Any:
-        self.used.add(key)
-        if key not in self.raw:
-            return default
-        return check(f"[{self.name}] {key}", self.raw[key])
-
-    def done(self, known: tuple[str, ...] | None = None) -> None:
-        extra = sorted(set(self.raw) - self.used)
-        if extra:
-            allowed = ", ".join(sorted(known or self.used))
-            raise ConfigError(f"[{self.name}] has no key {extra[0]!r}; known keys: {allowed}")
-
-
-def _int(lo: int, hi: int, *, none_ok: bool = False) -> Callable[[str, Any], Any]:
-    def check(where: str, v: Any) -> Any:
-        if none_ok and (v is False or v == "none"):
-            return None
-        if isinstance(v, str):
-            try:
-                if not v.isascii():  # int() reads other scripts' digits: "٦٠" would become 60
-                    raise ValueError(v)
-                v = int(v, 0)
-            except ValueError:
-                raise ConfigError(f"{where} = {_fmt(v)} is not a number; use a whole number from {lo} to {hi}")
-        if isinstance(v, bool) or not isinstance(v, int) or not lo <= v <= hi:
-            extra = ' (or "none")' if none_ok else ""
-            raise ConfigError(f"{where} = {_fmt(v)} is not allowed; use a whole number from {lo} to {hi}{extra}")
-        return v
-    return check
-
-
-def _float(lo: float, hi: float) -> Callable[[str, Any], Any]:
-    def check(where: str, v: Any) -> Any:
-        if isinstance(v, bool) or not isinstance(v, (int, float)) or not lo <= v <= hi:
-            raise ConfigError(f"{where} = {_fmt(v)} is not allowed; use a number of seconds from {lo} to {hi}")
-        return float(v)
-    return check
-
-
-def _choice(*allowed: str) -> Callable[[str, Any], Any]:
-    def check(where: str, v: Any) -> Any:
-        if v not in allowed:
-            raise ConfigError(f"{where} = {_fmt(v)} is not allowed; use one of " + ", ".join(_fmt(a) for a in allowed))
-        return v
-    return check
-
-
-def _rotate(where: str, v: Any) -> Any:
-    if type(v) is not int or v not in (0, 2):  # not 2.0, not true
-        raise ConfigError(f"{where} = {_fmt(v)} is not allowed; use 0 (as mounted) or 2 (upside down) — "
-                          "the screens are laid out for a landscape panel")
-    return v
-
-
-#: the 8-bit forms (the 7-bit address shifted left, write bit 0) some OLED boards print next to the address jumper
-EIGHT_BIT_ADDRESSES = {0x78: 0x3C, 0x7A: 0x3D}
-EIGHT_BIT_ADDRESS = ("{where} = {value} is the 8-bit address {eight} that some boards print; it means the 7-bit "
-                     "address {seven}: set {where} = {seven}")
-
-
-def _address(where: str, v: Any) -> Any:
-    number = v
-    if isinstance(v, str):
-        try:
-            number = int(v, 0)
-        except ValueError:
-            pass
-    if isinstance(number, int) and not isinstance(number, bool) and number in EIGHT_BIT_ADDRESSES:
-        raise ConfigError(EIGHT_BIT_ADDRESS.format(where=where, value=_fmt(v), eight=f"0x{number:02X}",
-                                                   seven=f"0x{EIGHT_BIT_ADDRESSES[number]:02X}"))
-    return _int(0x03, 0x77)(where, v)
-
-
-def _str(where: str, v: Any) -> Any:
-    if not isinstance(v, str) or not v.strip() or not _plain(v):
-        raise ConfigError(f"{where} = {_fmt(v)} must be a non-empty string without control characters")
-    return v
-
-
-def _path(where: str, v: Any) -> Any:
-    return Path(_str(where, v)).expanduser()
-
-
-def _pins(where: str, v: Any) -> Any:
-    if not isinstance(v, list) or not all(isinstance(p, int) and not isinstance(p, bool) and 0 <= p <= 27 for p in v):
-        raise ConfigError(f"{where} = {_fmt(v)} is not allowed; use a list of BCM pin numbers from 0 to 27")
-    if len(set(v)) != len(v):
-        raise ConfigError(f"{where} = {_fmt(v)} names a pin twice")
-    return tuple(v)
-
-
-def _sources(where: str, v: Any) -> Any:
-    if not isinstance(v, list) or not v or any(s not in DICE_SOURCES for s in v) or len(set(v)) != len(v):
-        raise ConfigError(f"{where} = {_fmt(v)} is not allowed; use a list of distinct sources from "
-                          + ", ".join(_fmt(s) for s in DICE_SOURCES) + ", in order of preference")
-    return tuple(v)
-
-
-def _names(where: str, v: Any) -> Any:
-    if not isinstance(v, list) or not v or not all(isinstance(n, str) and 0 < len(n.strip()) <= 12 and _plain(n)
-                                                   for n in v):
-        raise ConfigError(f"{where} = {_fmt(v)} is not allowed; use a list of names of 1 to 12 characters "
-                          "(no blank names, no newlines)")
-    return tuple(n.strip() for n in v)
-
-
-PIN = _int(0, 27, none_ok=True)
-
-
-def _key(k: str) -> str:
-    return k if _plain(k) and k.strip() == k and k else json.dumps(k, ensure_ascii=False)
 
 
 def parse_config(raw: Mapping[str, Any], source: Path | None = None) -> Config:
@@ -339,7 +224,7 @@ def parse_config(raw: Mapping[str, Any], source: Path | None = None) -> Config:
     level = t.get("level", "info", _choice("debug", "info", "warning", "error"))
     t.done()
     hardware = raw.get("hardware", "auto")
-    _choice("auto", "pi", "sim")("hardware", hardware)
+    _choice(*HARDWARE)("hardware", hardware)
     web = _web(raw.get("web", {}))
     screen = _screen(raw.get("screen", {}))
     cfg = Config(display=display, buttons=buttons, encoder=encoder, leds=leds, roller=roller, dice=dice,
@@ -347,24 +232,6 @@ def parse_config(raw: Mapping[str, Any], source: Path | None = None) -> Config:
                  source=source, screen=screen)
     _cross_check(cfg)
     return cfg
-
-
-def _bind(where: str, v: Any) -> Any:
-    import ipaddress
-
-    if v in ("auto", "localhost"):
-        return "127.0.0.1" if v == "localhost" else v
-    try:
-        return str(ipaddress.ip_address(v if isinstance(v, str) else ""))
-    except ValueError:
-        raise ConfigError(f'{where} = {_fmt(v)} is not allowed; use "auto", "localhost", "0.0.0.0" (the local '
-                          'network) or one IP address of this machine') from None
-
-
-def _hosts(where: str, v: Any) -> Any:
-    if not isinstance(v, list) or not all(isinstance(h, str) and h and len(h) <= 253 and " " not in h for h in v):
-        raise ConfigError(f'{where} = {_fmt(v)} is not allowed; use a list of host names, e.g. ["companion.lan"]')
-    return tuple(h.lower() for h in v)
 
 
 def _web(raw: Any) -> WebConfig:
@@ -390,12 +257,6 @@ def _screen(raw: Any) -> ScreenConfig:
     return out
 
 
-def _bool(where: str, v: Any) -> Any:
-    if not isinstance(v, bool):
-        raise ConfigError(f"{where} = {_fmt(v)} must be true or false")
-    return v
-
-
 def _cross_check(cfg: Config) -> None:
     pins: dict[int, str] = {}
     named: list[tuple[str, int | None]] = [("[leds] status", cfg.leds.status)]
@@ -416,13 +277,24 @@ def _cross_check(cfg: Config) -> None:
 
 
 def load_config(path: str | Path | None = None) -> Config:
-    """Read the config: ``path`` if given (it must exist), else /etc/companion/config.toml if present, else defaults."""
-    explicit = path is not None
-    p = Path(path) if path is not None else DEFAULT_PATH
-    if not p.exists():
-        if explicit:
+    """Read the config: ``path`` if given (it must exist); else the user's own file (:func:`user_config_path`) if
+    present, else /etc/companion/config.toml if present, else defaults.
+
+    Settings saved on the device go to ``path`` when given (the service names /etc/companion/config.toml), else to
+    the user's own file — never to /etc when nobody named it (the simulator run by a user)."""
+    if path is not None:
+        p = Path(path)
+        if not p.exists():
             raise ConfigError(f"config file {p} does not exist; check the --config path")
-        return Config()
+        return replace(_read(p), save_path=p)
+    mine = user_config_path()
+    for p in (mine, DEFAULT_PATH):
+        if p.exists():
+            return replace(_read(p), save_path=mine)
+    return Config(save_path=mine)
+
+
+def _read(p: Path) -> Config:
     try:
         raw = tomllib.loads(p.read_bytes().decode("utf-8-sig"))  # a leading BOM (Notepad) is no error
     except tomllib.TOMLDecodeError as e:

@@ -9,7 +9,9 @@ from __future__ import annotations
 import errno
 import logging
 import os
+import stat
 import tomllib
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, Mapping
 
@@ -68,12 +70,18 @@ def _alive(pid: int) -> bool:
     return True
 
 
-def save_settings(path: Path, changes: Mapping[Key, Any]) -> Config:
-    """Write ``changes`` into the config file at ``path`` atomically; returns the config as now read."""
+def save_settings(path: Path, changes: Mapping[Key, Any], *, base: Path | None = None) -> Config:
+    """Write ``changes`` into the config file at ``path`` atomically; returns the config as now read.
+
+    A ``path`` that does not exist yet starts as a copy of ``base`` (the file the settings were read from, e.g.
+    /etc/companion/config.toml when the user's own file is new), so its comments and values carry over. An existing
+    file keeps its permission bits (the service's UMask=0077 must not make the config unreadable to `companion check`
+    run by the Pi's user)."""
+    source = path if path.exists() or base is None or not base.exists() else base
     try:
-        text = path.read_text(encoding="utf-8-sig") if path.exists() else ""
+        text = source.read_text(encoding="utf-8-sig") if source.exists() else ""
     except OSError as e:
-        raise ConfigError(f"cannot read {path} to save settings: {e.strerror}; check its permissions") from None
+        raise ConfigError(f"cannot read {source} to save settings: {e.strerror}; check its permissions") from None
     except UnicodeDecodeError as e:
         raise ConfigError(f"cannot save settings: {path} is not UTF-8 text (byte {e.start}); fix or remove that "
                           "file first") from None
@@ -83,13 +91,15 @@ def save_settings(path: Path, changes: Mapping[Key, Any]) -> Config:
     except (tomlkit.exceptions.TOMLKitError, tomllib.TOMLDecodeError, RecursionError) as e:
         raise ConfigError(f"cannot save settings: {path} is not valid TOML ({' '.join(str(e).split())}); fix or "
                           "remove that file first") from None
-    cfg = parse_config(data, source=path)  # refuses a bad value before anything is written
+    cfg = replace(parse_config(data, source=path), save_path=path)  # refuses a bad value before anything is written
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     try:
+        mode = stat.S_IMODE(path.stat().st_mode) if path.exists() else 0o644
         path.parent.mkdir(parents=True, exist_ok=True)
         with open(tmp, "w", encoding="utf-8") as f:
             f.write(new)
             f.flush()
+            os.fchmod(f.fileno(), mode)
             os.fsync(f.fileno())
         os.replace(tmp, path)
         dirfd = os.open(path.parent, os.O_RDONLY)
@@ -105,9 +115,26 @@ def save_settings(path: Path, changes: Mapping[Key, Any]) -> Config:
         if e.errno == errno.ENOSPC:
             raise ConfigError(f"cannot save settings to {path}: the disk is full; free some space and save again "
                               "(the settings as they were are kept)") from None
-        raise ConfigError(f"cannot save settings to {path}: {e.strerror}; check the folder's permissions") from None
+        raise ConfigError(f"cannot save settings to {path}: {e.strerror}; {_write_hint(e, path)}") from None
     log.info("settings saved to %s: %s", path, ", ".join(".".join(k) for k in changes))
     return cfg
+
+
+def _write_hint(e: OSError, path: Path) -> str:
+    """What to check when the file or its folder cannot be written: who must own it, and how an installed box gets
+    that back (chmod would not help: the service's sandbox decides what it may write)."""
+    try:
+        import pwd
+
+        user = pwd.getpwuid(os.geteuid()).pw_name
+    except (ImportError, KeyError):
+        user = str(os.geteuid())
+    if e.errno == errno.EROFS:
+        return ("the folder is read-only for the companion: on an installed box the service may write only "
+                "/etc/companion (ConfigurationDirectory= in companion.service); run 'sudo systemd/install.sh' "
+                "again from the checkout, or start it with --config naming a file in a writable folder")
+    return (f"the companion runs as '{user}', who must own {path} and its folder {path.parent}: on an installed box "
+            f"run 'sudo systemd/install.sh' again from the checkout (it hands /etc/companion to the service)")
 
 
 __all__ = ["save_settings", "updated_text", "clean_temp_files"]

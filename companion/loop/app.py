@@ -13,6 +13,7 @@ from typing import Any, Callable
 from PIL import Image
 
 from companion.config.load import Config
+from companion.loop.testhooks import HANG, hang_forever
 from companion.errors import CompanionError
 from companion.errors import JournalError, JournalFullError
 from companion.events import (AnswerEvent, ClockEvent, Event, KeyEvent, QuitEvent, RollerState, RollerStatusEvent, RollEvent,
@@ -171,6 +172,8 @@ class App(WebSide):
             self.running = False
             return
         if isinstance(ev, TickEvent):
+            if ev.reason == HANG:  # the watchdog test's hook (companion/loop/testhooks.py; off unless set)
+                hang_forever()
             self._clock_tick()
             self._idle_tick()
             if self.draw_retry.due(self.clock()):

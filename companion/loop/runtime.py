@@ -14,6 +14,7 @@ from companion.loop.app import App, install_signal_handlers
 from companion.config.load import Config
 from companion.events import Event, RollerState, RollRequestEvent
 from companion.journal.salvage import open_for_run
+from companion.loop.testhooks import HookWatcher, hooks_folder
 
 log = logging.getLogger(__name__)
 
@@ -98,7 +99,7 @@ def run(cfg: Config, *, mode: str | None = None, game: str | None = None,
         clean_temp_files(cfg.source)
     events: "queue.SimpleQueue[Event]" = queue.SimpleQueue()
     notifier = Notifier.from_env()
-    if mode != "pi" and (not sys.stdin.isatty() or not sys.stdout.isatty()):
+    if mode == "sim" and (not sys.stdin.isatty() or not sys.stdout.isatty()):
         from companion.errors import HardwareError
 
         raise HardwareError("the simulator needs a terminal: run it in a terminal, or use "
@@ -115,6 +116,9 @@ def run(cfg: Config, *, mode: str | None = None, game: str | None = None,
                 "Web view: off (see the log for why)")
         if mode == "pi":
             output, roller = _build_pi(cfg, events, stack)
+        elif mode == "headless":
+            output, roller = _build_headless(cfg, events, stack)
+            _headless_pin(web)
         else:
             output, roller = _build_sim(cfg, events, stack)
         if web is not None and isinstance(output, SimOutput):
@@ -122,6 +126,9 @@ def run(cfg: Config, *, mode: str | None = None, game: str | None = None,
         app = App(cfg, journal, events, output, roller=roller, notifier=notifier, game=game, web=web)
         if notice is not None:
             show_damaged_journal(app, foreign="is not a companion journal" in notice)
+        hooks = hooks_folder()
+        if hooks is not None:
+            stack.callback(HookWatcher(hooks, events.put).start().stop)
         install_signal_handlers(events)
         log.info("companion running (%s mode), journal %s", mode, journal.path)
         try:
@@ -184,6 +191,40 @@ def _build_pi(cfg: Config, events: "queue.SimpleQueue[Event]", stack: ExitStack)
     if cfg.roller.port != "none":
         roller = _start_reader(cfg.roller.port, events, stack)
     return PiOutput(display, leds), roller
+
+
+class HeadlessOutput:
+    """No panel and no LEDs (``hardware = "headless"``): the frame is kept for the web view's mirror only."""
+
+    def __init__(self) -> None:
+        from hw.display import NullDisplay
+
+        self.display = NullDisplay()
+
+    def present(self, frame: Image.Image, active: int | None, waiting: bool, alerts: tuple[int, ...] = ()) -> None:
+        self.display.show(frame)
+
+    def set_roller(self, state: RollerState, detail: str) -> None:
+        log.info("roller: %s%s", state.value, f" ({detail})" if detail else "")
+
+    def close(self, farewell: Image.Image | None = None) -> None:
+        self.display.close(farewell)
+
+
+def _build_headless(cfg: Config, events: "queue.SimpleQueue[Event]", stack: ExitStack) -> tuple[Any, Any]:
+    """A box with no panel (or one unplugged): the web view and the roller are its screen and its input."""
+    roller = _start_reader(cfg.roller.port, events, stack) if cfg.roller.port != "none" else None
+    return HeadlessOutput(), roller
+
+
+def _headless_pin(web: Any) -> None:
+    """With no panel to show "Pair a phone", the PIN goes to the log (journalctl -u companion: root and adm only)."""
+    if web is None:
+        log.warning("headless with the web view off: nothing can be played; set [web] enabled = true")
+        return
+    pin = web.pairing.new_pin()
+    log.warning("headless: pair a phone at %s with PIN %s (valid 10 minutes; restart the service for a new one)",
+                web.address, pin)
 
 
 def _build_sim(cfg: Config, events: "queue.SimpleQueue[Event]", stack: ExitStack) -> tuple[Any, Any]:

@@ -9,7 +9,7 @@ from typing import Any
 
 from PIL import ImageDraw
 
-from companion.config.load import DEFAULT_PATH, Config
+from companion.config.load import Config, user_config_path
 from companion.config.write import Key as ConfigKey
 from companion.config.write import save_settings
 from companion.errors import CompanionError
@@ -50,7 +50,7 @@ class SettingsMenu:
 
     @property
     def path(self) -> Any:
-        return self.cfg.source or DEFAULT_PATH
+        return self.cfg.save_path or self.cfg.source or user_config_path()
 
     # ------------------------------------------------------------------ pages
     def _main_items(self) -> list[Item]:
@@ -120,7 +120,7 @@ class SettingsMenu:
         return out
 
     def _save(self, changes: dict[ConfigKey, Any], said: str) -> Toast:
-        self.app.apply_config(save_settings(self.path, changes))
+        self.app.apply_config(save_settings(self.path, changes, base=self.cfg.source))
         self._refresh()
         return Toast(f"{said}: saved; new games use it")
 
