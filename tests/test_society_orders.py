@@ -285,7 +285,7 @@ def test_a_pasted_pm_shows_each_reading_and_keeps_unread_lines_as_notes() -> Non
     g.answer({"text": "Trade with Ben (9)\nArmies x2 (2)\nplease be kind\nAttack Zed with 2 armies"})
     p = g.prompt()
     labels = [x.label for x in p.options]
-    assert labels[0] == "Add 2 orders, 1 notes"
+    assert labels[0] == "Add 2 orders, 1 note"
     assert any(x.startswith("1. Trade with Ben (9) -> trade Ben x1 (2g) !") for x in labels)
     assert [x.hint for x in p.options if x.key == "l1"] == ["cost stated 9, the companion makes it 2"]
     assert "3. please be kind -> a note" in labels

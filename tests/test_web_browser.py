@@ -261,7 +261,7 @@ def test_society_gm_console_enters_orders_processes_and_offers_the_report(browse
         open_view(browser, t)
         pair(browser, t)
         wait(browser, "the map", lambda b: b.find_elements(By.ID, "society-map"))
-        press(browser, "Ana 6g T1 [-]")  # the order forms are the game's own prompts; [-]: no PM in yet
+        press(browser, "Ana: 6 gold, tech 1 [-]")  # the order forms are the game's own prompts; [-]: no PM in yet
         press(browser, "Armies")
         wait(browser, "the number form", lambda b: b.find_elements(By.ID, "num"))
         browser.find_element(By.ID, "num").clear()
@@ -273,7 +273,7 @@ def test_society_gm_console_enters_orders_processes_and_offers_the_report(browse
         browser.find_element(By.ID, "paste-text").send_keys("Armies x1 (1)\nthanks GM")
         press(browser, "Read")
         wait(browser, "the readings", lambda b: "1. Armies x1 (1) -> 1 army (1g)" in text(b, "answer"))
-        press(browser, "Add 1 order, 1 notes")
+        press(browser, "Add 1 order, 1 note")
         press(browser, "Done with orders")
         wait(browser, "the orders listed", lambda b: text(b, "society-orders") ==
              "Ana: 2 armies\nAna: 1 army\nAna: note: thanks GM (not read)")

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any, Callable
 from companion.rules.society.orders import describe
 from companion.rules.society.pm import read
 from companion.rules.society.pm_check import check
+from fsm.screen_text import plural
 from fsm.prompts import Choice, InvalidAnswer, Option, Prompt
 
 from fsm.society.common import BACK, readings, sname, world
@@ -34,7 +35,7 @@ def prompt(g: "SocietyGame", e: dict[str, Any]) -> Prompt:
     done, unread = _readings(g, seat, str(e["text"]))
     w = world(g)
     n = sum(len(made) for _rd, made in done)
-    opts = [Option("add", f"Add {n} order{'' if n == 1 else 's'}" + (f", {len(unread)} notes" if unread else ""))]
+    opts = [Option("add", f"Add {plural(n, 'order')}" + (f", {plural(len(unread), 'note')}" if unread else ""))]
     rows: list[tuple[int, Option]] = []
     for rd, made in done:
         said = "; ".join(describe(o, w) for o in made) or (f"joins line {rd['joined']}" if "joined" in rd
@@ -48,7 +49,7 @@ def prompt(g: "SocietyGame", e: dict[str, Any]) -> Prompt:
     opts += [x for _n, x in sorted(rows, key=lambda r: r[0])]
     opts.append(Option("again", "Paste again"))
     flagged = sum(1 for rd, _m in done if rd["problems"])
-    return Choice(f"PM: {n} orders read", lines=(f"{flagged} flagged (!)", f"{len(unread)} unread: notes"),
+    return Choice(f"PM: {plural(n, 'order')} read", lines=(f"{flagged} flagged (!)", f"{len(unread)} unread: notes"),
                   options=tuple(opts), back=BACK)
 
 
@@ -88,7 +89,7 @@ def answer(g: "SocietyGame", e: dict[str, Any], value: Any,
             except InvalidAnswer as err:
                 _note(g, seat, line, text, str(err))
                 notes += 1
-    g.note(f"{sname(g, seat)}'s PM: {added} orders added" + (f", {notes} lines kept as notes" if notes else ""))
+    g.note(f"{sname(g, seat)}'s PM: {plural(added, 'order')} added" + (f", {plural(notes, 'line')} kept as notes" if notes else ""))
     g.data["entry"] = {"seat": seat, "step": "kind"}
 
 
