@@ -6,6 +6,7 @@ is fitted to its box with an ellipsis, and reported to :data:`RECORDERS` (the cl
 """
 from __future__ import annotations
 
+
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -59,6 +60,13 @@ def text_width(text: str, size: int | str = "body") -> int:
     """Pixels ``text`` takes when drawn in the frame's mode ("1"), measured on such an image, not estimated."""
     if not text:
         return 0
+    return _measured(text, size)
+
+
+@lru_cache(maxsize=8192)
+def _measured(text: str, size: int | str) -> int:
+    """The same strings are measured over and over (every prompt's lines, wrapped on every answer, and on every
+    input of a replay): the bitmap fonts never change, so each width is measured once."""
     return int(_SCRATCH.textbbox((0, 0), encode(text), font=font(size))[2])
 
 
