@@ -6,7 +6,6 @@ is fitted to its box with an ellipsis, and reported to :data:`RECORDERS` (the cl
 """
 from __future__ import annotations
 
-
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
