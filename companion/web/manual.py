@@ -14,9 +14,10 @@ import re
 from functools import lru_cache
 from html import escape
 from importlib import resources
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from markdown_it import MarkdownIt
+if TYPE_CHECKING:
+    from markdown_it import MarkdownIt
 
 TOML_MANUAL = "toml"  #: the manual of every game described in a TOML file
 SHARED = {"clock", TOML_MANUAL}  #: manuals that are no one game's: a TOML game with such an id still gets toml.md
@@ -34,7 +35,9 @@ def slug(heading: str) -> str:
     return re.sub(r"[^\w\- ]", "", heading.strip().lower()).replace(" ", "-")
 
 
-def _markdown() -> MarkdownIt:
+def _markdown() -> "MarkdownIt":
+    from markdown_it import MarkdownIt  # loaded on the first manual asked for, not at the web view's start
+
     md = MarkdownIt("commonmark", {"html": False, "linkify": False, "typographer": False}).enable("table")
 
     def anchors_and_links(state: Any) -> None:
