@@ -5,7 +5,7 @@ import argparse
 import json
 import time
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Callable
 
 from companion.errors import CompanionError
 
@@ -73,38 +73,32 @@ def cmd_perft(args: argparse.Namespace) -> int:
         raise ChessInputError(f"perft: --depth must be 0 or more, got {args.depth}")
     if args.game == "sovereign-chess-royale":
         return _perft_royale(args)
-    game = _game(args.fen)
-    pos = game.position
-    t0, c0 = time.perf_counter(), time.process_time()
-    if args.divide and args.depth > 0:
-        from companion.rules.sovereign_chess.moves import move_from_packed
-
-        rows = [(move_from_packed(pos.board, m).text, n) for m, n in divide(pos, args.depth)]
-        nodes = sum(n for _, n in rows)
-        for text, n in sorted(rows):
-            print(f"{text} {n}")
-    else:
-        nodes = perft(pos, args.depth)
-    _print_speed(nodes, time.perf_counter() - t0, time.process_time() - c0)
-    return 0
+    return _count(_game(args.fen).position, args, perft, divide)
 
 
 def _perft_royale(args: argparse.Namespace) -> int:
     from companion.rules.sovereign_chess import ChessError, parse_royale, royale_divide, royale_perft, royale_start
-    from companion.rules.sovereign_chess.moves import move_from_packed
 
     try:
         pos = parse_royale(royale_start() if args.fen is None else args.fen)
     except ChessError as e:
         raise ChessInputError(str(e)) from None
+    return _count(pos, args, royale_perft, royale_divide)
+
+
+def _count(pos: Any, args: argparse.Namespace, perft_of: Callable[[Any, int], int],
+           divide_of: Callable[[Any, int], Any]) -> int:
+    """Perft (or, with --divide, the count under each first move, one line each) and the speed it ran at."""
+    from companion.rules.sovereign_chess.moves import move_from_packed
+
     t0, c0 = time.perf_counter(), time.process_time()
     if args.divide and args.depth > 0:
-        rows = [(move_from_packed(pos.board, m).text, n) for m, n in royale_divide(pos, args.depth)]
+        rows = [(move_from_packed(pos.board, m).text, n) for m, n in divide_of(pos, args.depth)]
         nodes = sum(n for _, n in rows)
         for text, n in sorted(rows):
             print(f"{text} {n}")
     else:
-        nodes = royale_perft(pos, args.depth)
+        nodes = perft_of(pos, args.depth)
     _print_speed(nodes, time.perf_counter() - t0, time.process_time() - c0)
     return 0
 
