@@ -113,9 +113,12 @@ def _castling(pos: Position, us: int, mine: int, out: list[int]) -> None:
     ks = pos.kings[us]
     if not rights or ks < 0:
         return
-    rights &= pos.HOME_LINE[ks]
-    board = pos.board
+    line = pos.HOME_LINE[ks]
     occ = pos.occ
+    rights &= line
+    if not rights or not line & KING_ATTACKS[ks] & ~occ:  # both the king's neighbours on its line are taken
+        return
+    board = pos.board
     safety = pos.KING_SAFETY
     in_check: bool | None = None
     while rights:

@@ -238,9 +238,10 @@ class Position:
         br = self.by_role[:]
         occ = self.occ
         castling = self.castling
-        home = self.HOME_LINE
         kings = self.kings
         owned = self.owned
+        # A castling right goes with its rook (bf, bt) or with the king on its home square: only a king moving or
+        # removed is looked up in HOME_LINE (an empty home square's line has no rights left).
         if kind == KIND_CASTLE:
             rf = m >> 21
             rt = to - line_step(fr, rf)
@@ -258,54 +259,60 @@ class Position:
             bc[rp >> 3] ^= move_r
             br[KING] ^= move_k
             br[ROOK] ^= move_r
-            castling &= ~home[fr] & ~(1 << rf)
+            castling &= ~self.HOME_LINE[fr] & ~(1 << rf)
             kings = kings[:]
             kings[us] = to
             recompute = SQ_COLOUR[fr] >= 0 or SQ_COLOUR[to] >= 0 or SQ_COLOUR[rf] >= 0 or SQ_COLOUR[rt] >= 0
-        else:
+        elif to == fr:  # a defection where the king stands: it only changes colour
             p = board[fr]
+            y = (m >> 21) & 15
+            bf = 1 << fr
+            bc[p >> 3] ^= bf
+            bc[y] ^= bf
+            changes = (fr, p)
+            board[fr] = (y << 3) | KING
+            owned = owned[:]
+            owned[us] = y
+            recompute = True
+        else:  # a piece moves: an ordinary move, or a defection with the king's step off its new colour's square
+            p = board[fr]
+            cap = board[to]
             bf = 1 << fr
             bt = 1 << to
             r = p & 7
-            if kind == KIND_NORMAL:
-                c = p >> 3
-                promo = (m >> 16) & 7
-                nr = promo or r
-                recompute = SQ_COLOUR[fr] >= 0 or SQ_COLOUR[to] >= 0
-            else:  # defection, perhaps followed by the king stepping off its new colour's square
+            promo = (m >> 16) & 7
+            if kind:  # the defection: the king turns to its new colour, then steps
                 c = (m >> 21) & 15
-                nr = r
-                promo = 0
                 bc[p >> 3] ^= bf
                 bc[c] ^= bf
                 owned = owned[:]
                 owned[us] = c
                 recompute = True
-            if to == fr:  # a defection where the king stands
-                changes = (fr, p)
-                board[fr] = (c << 3) | nr
             else:
-                cap = board[to]
-                changes = (fr, p, to, cap)
-                if cap:
-                    bc[cap >> 3] ^= bt
-                    br[cap & 7] ^= bt
-                    occ ^= bf
-                    if cap & 7 == KING:  # Royale: a king is taken and its army is in Interregnum
-                        kings = [-1 if k == to else k for k in kings]
-                else:
-                    occ ^= bf | bt
-                bc[c] ^= bf | bt
-                br[r] ^= bf
-                br[nr] ^= bt
-                board[fr] = 0
-                board[to] = (c << 3) | nr
-                if castling:
-                    castling &= ~(bf | bt | home[fr] | home[to])
-                if r == KING:
-                    kings = kings[:]
-                    kings[us] = to
-            if promo == KING:
+                c = p >> 3
+                recompute = SQ_COLOUR[fr] >= 0 or SQ_COLOUR[to] >= 0
+            nr = promo or r
+            changes = (fr, p, to, cap)
+            if cap:
+                bc[cap >> 3] ^= bt
+                br[cap & 7] ^= bt
+                occ ^= bf
+                if cap & 7 == KING:  # Royale: a king is taken and its army is in Interregnum
+                    kings = [-1 if k == to else k for k in kings]
+                    castling &= ~self.HOME_LINE[to]
+            else:
+                occ ^= bf | bt
+            bc[c] ^= bf | bt
+            br[r] ^= bf
+            br[nr] ^= bt
+            board[fr] = 0
+            board[to] = (c << 3) | nr
+            castling &= ~(bf | bt)
+            if r == KING:
+                castling &= ~self.HOME_LINE[fr]
+                kings = kings[:]
+                kings[us] = to
+            elif promo == KING:
                 # coup d'état (owned pawn) or overthrow (controlled pawn): the old king, if any, leaves the board
                 # (in Royale a crowning ends an Interregnum)
                 recompute = True
@@ -319,7 +326,7 @@ class Position:
                     bc[kp >> 3] ^= kb
                     br[KING] ^= kb
                     changes = (fr, p, to, cap, ks, kp)
-                    castling &= ~home[ks]
+                    castling &= ~self.HOME_LINE[ks]
                 kings[us] = to
                 if c != owned[us]:
                     owned = owned[:]
