@@ -136,7 +136,8 @@ class ChessMachine(GameMachine, Generic[E]):
         """The game record's header and moves, for `companion export --record` (the export adds the date)."""
         d = self.data
         headers = {"Game": self.name, **self.seat_headers(), "Result": d["result"] or "*",
-                   "Termination": d["termination"], "Clock": self.clock_header(), "Start": self.options["start"] or None}
+                   "Termination": d["termination"], "Clock": self.clock_header(),
+                   "Start": self.options["start"] or None}
         return {"headers": headers, "moves": list(d["moves"]), "result": d["result"]}
 
 
