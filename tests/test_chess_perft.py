@@ -1,28 +1,40 @@
-"""Perft from the start: ordinary moves, every promotion choice counted, defections not counted."""
+"""Perft from the start, one suite over every variant of the family with its own counts (as python-chess runs one
+perft suite over its variants): ordinary moves, every promotion choice counted, defections not counted. A Royale ply
+is one seat's move; its start-of-turn events are not plies."""
 from __future__ import annotations
+
+from typing import Any, Callable
 
 import pytest
 
-from companion.rules.sovereign_chess import START, count_legal, divide, parse_position, perft, position_text
+from companion.rules.sovereign_chess import (START, count_legal, divide, parse_position, parse_royale, perft,
+                                             position_text, royale_perft, royale_start, royale_text)
 from companion.rules.sovereign_chess.bench import perft_bench
 
-
-@pytest.mark.parametrize(("depth", "nodes"), [(0, 1), (1, 20), (2, 400), (3, 9940)])
-def test_perft_from_the_start(depth: int, nodes: int) -> None:
-    pos = parse_position(START)
-    assert perft(pos, depth) == nodes
-    assert position_text(pos) == START  # make/unmake put everything back
-
-
-def test_perft_without_bulk_counting_agrees() -> None:
-    pos = parse_position(START)
-    assert perft(pos, 3, bulk=False) == 9940
-
-
-def test_perft_4_regression() -> None:
+#: variant → (read its position text, the start, write it back, perft function, leaf counts by depth from 0)
+VARIANTS: dict[str, tuple[Callable[[str], Any], Callable[[], str], Callable[[Any], str], Callable[..., int],
+                          tuple[int, ...]]] = {
     # measured with this engine (bulk and full counting agree; the rules are cross-checked move by move against
-    # the reference in test_chess_reference.py) — a guard against regressions, not an outside figure
-    assert perft(parse_position(START), 4) == 247005
+    # the reference in test_chess_reference.py) — depth 4 is a guard against regressions, not an outside figure
+    "sovereign-chess": (parse_position, lambda: START, position_text, perft, (1, 20, 400, 9940, 247005)),
+    # every seat's first move is independent of the others' at the start: 20 each
+    "sovereign-chess-royale": (parse_royale, royale_start, royale_text, royale_perft, (1, 20, 400, 8000)),
+}
+CASES = [(v, d, n) for v, (*_, counts) in VARIANTS.items() for d, n in enumerate(counts)]
+
+
+@pytest.mark.parametrize(("variant", "depth", "nodes"), CASES, ids=[f"{v}-{d}" for v, d, _ in CASES])
+def test_perft_from_the_start(variant: str, depth: int, nodes: int) -> None:
+    read, start, write, count, _ = VARIANTS[variant]
+    pos = read(start())
+    assert count(pos, depth) == nodes
+    assert write(pos) == start()  # make/unmake put everything back
+
+
+@pytest.mark.parametrize(("variant", "depth"), [("sovereign-chess", 3), ("sovereign-chess-royale", 2)])
+def test_perft_without_bulk_counting_agrees(variant: str, depth: int) -> None:
+    read, start, _, count, counts = VARIANTS[variant]
+    assert count(read(start()), depth, bulk=False) == counts[depth]
 
 
 def test_divide_sums_to_perft() -> None:

@@ -1,4 +1,5 @@
-"""Sovereign Chess Royale in the engine: the start position, perft, and each Royale rule on composed positions."""
+"""Sovereign Chess Royale in the engine: the start position and each Royale rule on composed positions (perft: the
+family's suite in test_chess_perft.py)."""
 from __future__ import annotations
 
 import pytest
@@ -12,8 +13,6 @@ from companion.rules.sovereign_chess import (
     parse_position,
     parse_royale,
     parse_square,
-    perft,
-    royale_perft,
     royale_start,
     royale_text,
 )
@@ -107,17 +106,6 @@ def test_start_position_piece_counts() -> None:
         assert counts[(colour, "p")] == 2
     assert queens_light == [True] * 4  # every player's queen on a light square (a1 is dark)
     assert sum(counts.values()) == 4 * 16 + 8 * 6
-
-
-@pytest.mark.parametrize(("depth", "nodes"), [(0, 1), (1, 20), (2, 400), (3, 8000)])
-def test_royale_perft_from_the_start(depth: int, nodes: int) -> None:
-    pos = parse_royale(royale_start())
-    assert royale_perft(pos, depth) == nodes
-    assert royale_text(pos) == royale_start()
-
-
-def test_two_player_perft_unchanged() -> None:
-    assert [perft(parse_position(START), d) for d in (1, 2, 3)] == [20, 400, 9940]
 
 
 # ---------------------------------------------------------------------------------------------- position text

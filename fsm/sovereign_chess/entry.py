@@ -136,11 +136,9 @@ def grouped(entries: list[Entry]) -> list[Entry]:
 
 
 def checking_moves(game: AnyChess, moves: list[Move]) -> set[str]:
-    """The texts of the ordinary moves that give check (each made and unmade). Royale has no check to give here:
-    moving into check is legal there and kings are taken, so nothing is marked."""
-    from companion.rules.sovereign_chess import SovereignChess
-
-    if not isinstance(game, SovereignChess):
+    """The texts of the ordinary moves that give check (each made and unmade). A variant without the check rule
+    (Royale: moving into check is legal there and kings are taken) has no check to give here: nothing is marked."""
+    if not game.position.KING_SAFETY:
         return set()
     out = set()
     for move in moves:

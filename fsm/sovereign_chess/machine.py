@@ -12,27 +12,14 @@ from typing import Any
 
 from companion.rules.sovereign_chess import ChessError, MoveKind, Role, SovereignChess, square_name
 from companion.rules.sovereign_chess.fen import START
-from fsm.base import GameMachine, OptionSpec
+from fsm.base import OptionSpec
 from fsm.clock_option import ClockOption
-from fsm.prompts import Choice, Option, Prompt, Random, View
+from fsm.prompts import Choice, Info, Option, Prompt, Random, View
 
-from fsm.sovereign_chess.board import board_view, changes, control, holdings, neutral
-from fsm.sovereign_chess.entry import Entry, move_entries, move_options
+from fsm.sovereign_chess.board import changes, control, holdings, neutral
+from fsm.sovereign_chess.family import ChessMachine, StartOption
 
 log = logging.getLogger(__name__)
-
-class PositionOption(OptionSpec):
-    """A position text switch: empty for the standard start, else checked by the engine's parser."""
-
-    def check(self, game_id: str, name: str, value: Any) -> Any:
-        value = super().check(game_id, name, value)
-        if value:
-            try:
-                SovereignChess(value)
-            except ChessError as e:
-                raise ValueError(f"[games.{game_id}] {name}: {e}") from None
-        return value
-
 
 PAGE_WIDTH = 20  #: characters a game-menu page shows on one line
 
@@ -55,7 +42,7 @@ FIFTY = 100  #: half-moves without a capture or a pawn move before a draw may be
 DRAW_RESULT = "1/2-1/2"
 
 
-class SovereignChessGame(GameMachine):
+class SovereignChessGame(ChessMachine[SovereignChess]):
     game_id = "sovereign-chess"
     name = "Sovereign Chess"
     description = "Sovereign Chess for two: the board on screen, moves by buttons, control map"
@@ -76,12 +63,12 @@ class SovereignChessGame(GameMachine):
     OPTIONS = {
         "first": OptionSpec("ask", "who makes White's first move: ask at the start, or draw at random",
                             choices=("ask", "random")),
-        "start": PositionOption("", "a position text to start from (a study or a puzzle); empty: the usual start"),
+        "start": StartOption("", "a position text to start from (a study or a puzzle); empty: the usual start"),
         "clock": ClockOption(),
     }
+    ENGINE = SovereignChess
+    PLAYING = ("move", "opening")
 
-    _cache: tuple[str, SovereignChess] | None = None
-    _entries: tuple[str, list[Entry]] | None = None
     _prompt: tuple[str, Prompt] | None = None
 
     # ------------------------------------------------------------------ setup
@@ -95,13 +82,7 @@ class SovereignChessGame(GameMachine):
         if self.options["first"] == "random":
             self.fire("draw")
 
-    # ------------------------------------------------------------------ the engine, as a cache of data
-    def engine(self) -> SovereignChess:
-        text = self.data["position"]
-        if self._cache is None or self._cache[0] != text:
-            self._cache = (text, SovereignChess(text))
-        return self._cache[1]
-
+    # ------------------------------------------------------------------ seats: engine player 1 makes the first move
     def seat_of(self, player: int) -> int:
         first = self.data["first"] or 1
         return int(first) if player == 1 else 3 - int(first)
@@ -109,27 +90,14 @@ class SovereignChessGame(GameMachine):
     def player_of(self, seat: int) -> int:
         return 1 if seat == (self.data["first"] or 1) else 2
 
-    def to_move(self) -> int | None:
-        if self.state in ("first", "draw_first") or self.is_over:
-            return None
-        return self.seat_of(self.engine().turn)
-
-    def active_seat(self) -> int | None:
-        return self.to_move()
+    def last_moved(self, turn: int) -> int | None:
+        last: int | None = self.data["last"].get(str(self.seat_of(turn)))
+        return last
 
     @staticmethod
     def _key(position: str) -> str:
         """A position for repetition: everything but the ply count."""
         return position.rsplit(" ", 1)[0]
-
-    def entries(self) -> list[Entry]:
-        text = self.data["position"]
-        if self._entries is None or self._entries[0] != text + repr(self.data["last"]):
-            eng = self.engine()
-            seat = self.seat_of(eng.turn)
-            last = self.data["last"].get(str(seat))
-            self._entries = (text + repr(self.data["last"]), move_entries(eng, last))
-        return self._entries[1]
 
     # ------------------------------------------------------------------ prompts
     def prompt(self) -> Prompt:
@@ -152,19 +120,17 @@ class SovereignChessGame(GameMachine):
         seat = self.seat_of(eng.turn)
         if self.is_over:
             return self._over_prompt()
-        board = board_view(eng, eng.turn, [] if self.state == "opening" else self.entries(), self._last_squares())
         if self.state == "opening":
             other = self.player_name(3 - seat)
             opts = (Option("accept", "Accept: take White", path=("Take White",)),
                     Option("reject", "Reject: play Black", path=("Play Black",)),
                     *self._menu_options(seat))
             return Choice("Opening", lines=(f"{other} moved", self.data["moves"][0]),
-                          player=seat, options=opts, board=board)
+                          player=seat, options=opts, board=self.board())
         lines = [f"owns {eng.owned(eng.turn).label}"]
         if self.data["check"]:
             lines.append("CHECK!")
-        opts = move_options(self.entries()) + self._menu_options(seat)
-        return Choice("Move", lines=tuple(lines), player=seat, options=opts, board=board)
+        return self.move_choice(lines, self._menu_options(seat))
 
     def _menu_options(self, seat: int) -> tuple[Option, ...]:
         claim = self._claimable()
@@ -178,17 +144,10 @@ class SovereignChessGame(GameMachine):
         )
 
     def _over_prompt(self) -> Prompt:
-        from fsm.prompts import Info
-
-        eng = self.engine()
         w = self.winner_seat()
         lines = [f"{self.player_name(w)} wins" if w is not None else "Draw", self.data["result"],
                  str(self.data["termination"])]
-        return Info("Game over", lines=tuple(lines), board=board_view(eng, eng.turn, [], self._last_squares()))
-
-    def _last_squares(self) -> tuple[int, ...]:
-        sq = self.data.get("last_move")
-        return tuple(sq) if sq else ()
+        return Info("Game over", lines=tuple(lines), board=self.board())
 
     def _claimable(self) -> str:
         if self.data["seen"].get(self._key(self.data["position"]), 0) >= 3:
@@ -249,14 +208,9 @@ class SovereignChessGame(GameMachine):
                               "'move accept' or 'move reject'")
         if self.state in ("first", "draw_first"):
             raise self.refuse("first say who makes White's first move")
-        if self.state != "move":
-            raise self.refuse(f"no move is asked for now ({self.state})")
-        if text in ("accept", "reject"):
+        if self.state == "move" and text in ("accept", "reject"):
             raise self.refuse(f"'{text}' only right after White's first move")
-        try:
-            return self.engine().parse_move(text).text
-        except ChessError as e:
-            raise self.refuse(str(e)) from None
+        return self.typed_move(text)
 
     def _opening(self, value: str, seat: int) -> None:
         eng = SovereignChess(self.data["position"])
@@ -334,31 +288,12 @@ class SovereignChessGame(GameMachine):
 
     # ------------------------------------------------------------------ state JSON and pages
     def extra_json(self) -> dict[str, Any]:
-        d = self.data
-        eng = self.engine()
-        seats = {p: self.seat_of(p) for p in (1, 2)}
-        return {
-            "position": d["position"],
-            "moves": list(d["moves"]),
-            "to_move": self.to_move(),
-            "owned": {str(seats[p]): eng.owned(p).label for p in (1, 2)},
-            "controlled": {str(seats[p]): [c.label for c in eng.controlled(p)] for p in (1, 2)},
-            "check": bool(d["check"]),
-            "result": d["result"],
-            "termination": d["termination"],
-        }
+        return {**super().extra_json(), "check": bool(self.data["check"])}
 
-    def record(self) -> dict[str, Any]:
-        """The game record's header and moves (the export turns them into text with the date)."""
-        d = self.data
-        white = d["white"] or d["first"]
-        headers = {"Game": self.name,
-                   "White": self.player_name(white) if white else None,
-                   "Black": self.player_name(3 - white) if white else None,
-                   "Result": d["result"] or "*", "Termination": d["termination"],
-                   "Clock": self.options["clock"],
-                   "Start": self.options["start"] or None}
-        return {"headers": headers, "moves": list(d["moves"]), "result": d["result"]}
+    def seat_headers(self) -> dict[str, Any]:
+        white = self.data["white"] or self.data["first"]
+        return {"White": self.player_name(white) if white else None,
+                "Black": self.player_name(3 - white) if white else None}
 
     def views(self) -> list[View]:
         return [View("Control map", tuple(self.control_map()))]

@@ -12,14 +12,15 @@ from itertools import permutations
 from typing import Any
 
 from companion.rules.sovereign_chess import ChessError, SovereignChessRoyale, square_name
-from fsm.base import GameMachine, OptionSpec
+from fsm.base import OptionSpec
 from fsm.clock_option import ClockOption
 from fsm.prompts import Choice, Info, Option, Prompt, Random, View
 
-from fsm.sovereign_chess.board import board_view, changes, holdings
-from fsm.sovereign_chess.entry import Entry, move_entries, move_options
+from fsm.sovereign_chess.board import changes, holdings
+from fsm.sovereign_chess.family import ChessMachine, StartOption
 
-from fsm.sovereign_chess_royale.status import ARMIES, announcements, check_lines, check_toast, standing, status_lines, turn_events, wrap
+from fsm.sovereign_chess_royale.status import (ARMIES, announcements, check_lines, check_toast, standing, status_lines,
+                                               turn_events, wrap)
 
 log = logging.getLogger(__name__)
 
@@ -27,20 +28,7 @@ log = logging.getLogger(__name__)
 DRAWS = tuple("".join(p) for p in permutations("1234"))
 
 
-class RoyaleStartOption(OptionSpec):
-    """A Royale position text switch: empty for the default start, else checked by the engine's parser."""
-
-    def check(self, game_id: str, name: str, value: Any) -> Any:
-        value = super().check(game_id, name, value)
-        if value:
-            try:
-                SovereignChessRoyale(value)
-            except ChessError as e:
-                raise ValueError(f"[games.{game_id}] {name}: {e}") from None
-        return value
-
-
-class SovereignChessRoyaleGame(GameMachine):
+class SovereignChessRoyaleGame(ChessMachine[SovereignChessRoyale]):
     game_id = "sovereign-chess-royale"
     name = "Sovereign Chess Royale"
     description = "Sovereign Chess for four: kings are captured, checks announced, last king wins"
@@ -64,12 +52,11 @@ class SovereignChessRoyaleGame(GameMachine):
         "armies": OptionSpec("ask", "who plays which army: ask at the start, draw at random, or by seat "
                                     "(seat 1 White, 2 Ash, 3 Slate, 4 Black)", choices=("ask", "random", "seats")),
         "clock": ClockOption(),
-        "start": RoyaleStartOption("", "a Royale position text to start from (the printed figure, a study); "
-                                       "empty: the default start"),
+        "start": StartOption("", "a Royale position text to start from (the printed figure, a study); "
+                                 "empty: the default start", engine=SovereignChessRoyale),
     }
-
-    _cache: tuple[str, SovereignChessRoyale] | None = None
-    _entries: tuple[str, list[Entry]] | None = None
+    ENGINE = SovereignChessRoyale
+    PLAYING = ("move", "news")
 
     # ------------------------------------------------------------------ setup
     def start(self) -> None:
@@ -107,16 +94,14 @@ class SovereignChessRoyaleGame(GameMachine):
         if self.data["news"]:
             self.fire("tell")
 
-    # ------------------------------------------------------------------ the engine, as a cache of data
-    def engine(self) -> SovereignChessRoyale:
-        text = self.data["position"]
-        if self._cache is None or self._cache[0] != text:
-            self._cache = (text, SovereignChessRoyale(text))
-        return self._cache[1]
-
+    # ------------------------------------------------------------------ seats: the armies in their order of play
     def seat_of(self, army: int) -> int:
         """The table seat playing ``army`` (engine seat 1-4)."""
         return int(self.data["army"][str(army)]) if self.data["army"] else army
+
+    def last_moved(self, turn: int) -> int | None:
+        last: int | None = self.data["last"].get(str(turn))
+        return last
 
     def army_of(self, seat: int) -> int:
         for army in (1, 2, 3, 4):
@@ -126,14 +111,6 @@ class SovereignChessRoyaleGame(GameMachine):
 
     def army_name(self, army: int) -> str:
         return self.player_name(self.seat_of(army))
-
-    def to_move(self) -> int | None:
-        if self.state not in ("move", "news"):
-            return None
-        return self.seat_of(self.engine().turn)
-
-    def active_seat(self) -> int | None:
-        return self.to_move()
 
     def alert_seats(self) -> list[int]:
         """The seats whose king is in check: their LEDs flash until the check is gone."""
@@ -169,23 +146,7 @@ class SovereignChessRoyaleGame(GameMachine):
         if eng.king_square(army) is None:
             lines.append("No king")
         lines.append(f"owns {eng.owned(army).label}")
-        entries = self.entries()
-        opts = move_options(entries) + (Option("agree", "All agree: draw", in_menu=True),)
-        return Choice("Move", lines=tuple(lines), player=seat, options=opts,
-                      board=board_view(eng, army, entries, self._last_squares()))
-
-    def entries(self) -> list[Entry]:
-        """The legal moves as the buttons reach them (issue 11's move entry), cached per position."""
-        key = self.data["position"] + repr(self.data["last"])
-        if self._entries is None or self._entries[0] != key:
-            eng = self.engine()
-            last = self.data["last"].get(str(eng.turn))
-            self._entries = (key, move_entries(eng, last))
-        return self._entries[1]
-
-    def _last_squares(self) -> tuple[int, ...]:
-        sq = self.data["last_move"]
-        return tuple(sq) if sq else ()
+        return self.move_choice(lines, (Option("agree", "All agree: draw", in_menu=True),))
 
     def _result_lines(self) -> list[str]:
         d = self.data
@@ -250,15 +211,6 @@ class SovereignChessRoyaleGame(GameMachine):
             return
         if self.state == "move":
             self.fire("tell")
-
-    def entry_answer(self, text: str) -> Any:
-        """Typed entry (a script's ``move TEXT``, a remote): engine move text."""
-        if self.state != "move":
-            raise self.refuse(f"no move is asked for now ({self.state})")
-        try:
-            return self.engine().parse_move(text.strip()).text
-        except ChessError as e:
-            raise self.refuse(str(e)) from None
 
     def _move(self, text: str) -> None:
         eng = SovereignChessRoyale(self.data["position"])
@@ -327,30 +279,19 @@ class SovereignChessRoyaleGame(GameMachine):
         seats = {a: self.seat_of(a) for a in (1, 2, 3, 4)}
         kings = eng.kings()
         return {
-            "position": d["position"],
-            "moves": list(d["moves"]),
-            "to_move": self.to_move(),
+            **super().extra_json(),
             "armies": {str(seats[a]): ARMIES[a - 1] for a in seats} if d["army"] else None,
-            "owned": {str(seats[a]): eng.owned(a).label for a in seats},
-            "controlled": {str(seats[a]): [c.label for c in eng.controlled(a)] for a in seats},
             "check": {k: list(v) for k, v in d["check"].items()},
-            "result": d["result"],
-            "termination": d["termination"],
             "interregnum": sorted(seats[a] for a in eng.interregnum()),
             "kings": {str(seats[a]): (square_name(sq) if (sq := kings[a]) is not None else None) for a in seats},
             "standing": {str(seats[a]): standing(eng, a) for a in seats},
         }
 
-    def record(self) -> dict[str, Any]:
-        """The game record's header and moves, for `companion export --record` (the export adds the date)."""
-        d = self.data
-        headers: dict[str, Any] = {"Game": self.name}
-        for army in (1, 2, 3, 4):
-            headers[ARMIES[army - 1].title()] = self.army_name(army) if d["army"] else None
-        headers.update({"Result": d["result"] or "*", "Termination": d["termination"],
-                        "Clock": self.options["clock"] if self.options["clock"] != "none" else None,
-                        "Start": self.options["start"] or None})
-        return {"headers": headers, "moves": list(d["moves"]), "result": d["result"]}
+    def seat_headers(self) -> dict[str, Any]:
+        return {ARMIES[army - 1].title(): self.army_name(army) if self.data["army"] else None for army in (1, 2, 3, 4)}
+
+    def clock_header(self) -> Any:
+        return self.options["clock"] if self.options["clock"] != "none" else None
 
     def views(self) -> list[View]:
         if not self.data["army"]:

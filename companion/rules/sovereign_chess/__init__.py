@@ -9,8 +9,9 @@ A pure library: no I/O, nothing from ``hw/`` or ``fsm/``. Start with :class:`Sov
 
 :func:`~.perft.perft` counts move paths on the fast internal :class:`~.position.Position`.
 
-The four-player Royale is :class:`SovereignChessRoyale` (seats 1–4, kings captured, Interregnum, escape) with its
-own position text (:func:`parse_royale`, :func:`royale_start`) and :func:`royale_perft`.
+The four-player Royale is :class:`SovereignChessRoyale` (seats 1–4, kings captured, Interregnum, escape): the same
+engine with a few hooks overridden (:class:`RoyalePosition` on :class:`Position`, its position text
+:func:`parse_royale` / :func:`royale_start` on the two-player one, :func:`royale_perft` is :func:`perft`).
 """
 from __future__ import annotations
 

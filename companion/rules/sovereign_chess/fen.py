@@ -1,30 +1,20 @@
-"""Position text: read and write the FEN-like form.
+"""Position text: read and write the FEN-like form, for the two-player game and (by its hooks) each variant.
 
 ``<16 ranks, 16 first, '/'-separated> <side to move 1|2> <player 1's owned colour> <player 2's owned colour>
 <castling rook files: A–P on rank 1, a–p on rank 16, or -> <ply count>``. A piece is a colour letter
 (``w a s b p r o y g c n v``) then a role letter (``k q r b n p``); a number 1–16 is a run of empty squares.
+
+:class:`PositionText` reads and writes it; a variant's form (:class:`~.royale_text.RoyaleText`) has a field per
+seat and overrides the hooks: its name in errors, the word for a seat, the castling field.
 """
 from __future__ import annotations
 
-from typing import Final
+from typing import Callable, Final, Generic, Sequence, TypeVar
 
 from companion.rules.sovereign_chess.errors import PositionTextError
 from companion.rules.sovereign_chess.position import Position
-from companion.rules.sovereign_chess.squares import (
-    COLOUR_LETTERS,
-    COLOUR_SQUARES,
-    FILES,
-    I1,
-    I16,
-    KING,
-    NSQ,
-    ROLE_LETTERS,
-    ROOK,
-    SIZE,
-    Colour,
-    sq_of,
-    square_name,
-)
+from companion.rules.sovereign_chess.squares import (COLOUR_LETTERS, COLOUR_SQUARES, FILES, I1, I16, KING, NSQ,
+                                                     ROLE_LETTERS, ROOK, SIZE, Colour, sq_of, square_name)
 
 START: Final = (
     "aqabvrvnbrbnbbbqbkbbbnbrynyrsbsq/aranvpvpbpbpbpbpbpbpbpbpypypsnsr/nbnp12opob/nqnp12opoq/crcp12rprr/"
@@ -33,14 +23,10 @@ START: Final = (
 )
 
 _DIGITS: Final = "0123456789"  # ASCII only: str.isdigit() also accepts '²' and '١'
-_FIELDS = ("board", "side to move", "player 1's colour", "player 2's colour", "castling", "ply count")
+P = TypeVar("P", bound=Position)
 
 
-def _bad(msg: str) -> PositionTextError:
-    return PositionTextError(f"position text: {msg}")
-
-
-def _parse_rank(text: str, rank: int, board: list[int]) -> None:
+def _parse_rank(text: str, rank: int, board: list[int], bad: Callable[[str], PositionTextError]) -> None:
     where = f"rank {rank + 1} ({text!r})"
     i = 0
     file = 0
@@ -52,17 +38,17 @@ def _parse_rank(text: str, rank: int, board: list[int]) -> None:
                 j += 1
             run = int(text[i:j])
             if not 1 <= run <= SIZE or text[i] == "0":
-                raise _bad(f"{where}: empty-square count {text[i:j]} at character {i + 1} is not 1-16")
+                raise bad(f"{where}: empty-square count {text[i:j]} at character {i + 1} is not 1-16")
             file += run
             i = j
         else:
             if ch not in COLOUR_LETTERS:
-                raise _bad(
+                raise bad(
                     f"{where}: {ch!r} at character {i + 1} is not a colour letter ({COLOUR_LETTERS}) or a number"
                 )
             if i + 1 >= len(text) or text[i + 1] not in ROLE_LETTERS[1:]:
                 got = repr(text[i + 1]) if i + 1 < len(text) else "the end"
-                raise _bad(
+                raise bad(
                     f"{where}: colour {ch!r} at character {i + 1} must be followed by a role (kqrbnp), got {got}"
                 )
             if file < SIZE:
@@ -70,80 +56,112 @@ def _parse_rank(text: str, rank: int, board: list[int]) -> None:
             file += 1
             i += 2
         if file > SIZE:
-            raise _bad(f"{where}: more than 16 squares (at character {i})")
+            raise bad(f"{where}: more than 16 squares (at character {i})")
     if file != SIZE:
-        raise _bad(f"{where}: describes {file} squares, not 16")
+        raise bad(f"{where}: describes {file} squares, not 16")
 
 
-def _colour(field: str, which: str) -> int:
-    if len(field) != 1 or field not in COLOUR_LETTERS:
-        raise _bad(f"{which} {field!r} is not a colour letter ({COLOUR_LETTERS})")
-    return COLOUR_LETTERS.index(field)
+class PositionText(Generic[P]):
+    """One variant's position text: ``<board> <seat to move> <each seat's owned colour> <castling> <ply count>``.
 
+    The hooks a variant overrides: :attr:`name` (what errors call the text), :attr:`seat` (the word for a seat),
+    :attr:`mover` (the field of the seat to move), :meth:`both_own`, and the castling field (:meth:`read_castling`,
+    :meth:`castling_text`). The seats are the position class's :attr:`~.position.Position.SEATS`.
+    """
 
-def parse_position(text: str) -> Position:
-    """Position text → :class:`Position`. Raises :class:`PositionTextError` saying which field (and where) is
-    wrong."""
-    fields = text.split()
-    if len(fields) != len(_FIELDS):
-        raise _bad(f"expected {len(_FIELDS)} space-separated fields ({', '.join(_FIELDS)}), got {len(fields)}")
-    ranks = fields[0].split("/")
-    if len(ranks) != SIZE:
-        raise _bad(f"board: expected 16 ranks separated by '/', got {len(ranks)}")
-    board = [0] * NSQ
-    for i, rank_text in enumerate(ranks):
-        _parse_rank(rank_text, SIZE - 1 - i, board)
-    if fields[1] not in ("1", "2"):
-        raise _bad(f"side to move must be 1 or 2, got {fields[1]!r}")
-    turn = int(fields[1])
-    o1 = _colour(fields[2], "player 1's colour")
-    o2 = _colour(fields[3], "player 2's colour")
-    if o1 == o2:
-        raise _bad(f"both players own {Colour(o1).label}")
-    castling = 0
-    if fields[4] != "-":
-        for ch in fields[4]:
+    name = "position text"
+    seat = "player"
+    mover = "side to move"
+
+    def __init__(self, position: type[P]) -> None:
+        self.position = position
+        seats = position.SEATS
+        self.fields = ("board", self.mover, *(f"{self.seat} {s}'s colour" for s in seats), "castling", "ply count")
+
+    def bad(self, msg: str) -> PositionTextError:
+        return PositionTextError(f"{self.name}: {msg}")
+
+    def both_own(self, a: int, b: int, colour: Colour) -> str:
+        return f"both players own {colour.label}"
+
+    def parse(self, text: str) -> P:
+        """Position text → a position. Raises :class:`PositionTextError` saying which field (and where) is wrong."""
+        fields = text.split()
+        n = len(self.fields)
+        if len(fields) != n:
+            raise self.bad(f"expected {n} space-separated fields ({', '.join(self.fields)}), got {len(fields)}")
+        ranks = fields[0].split("/")
+        if len(ranks) != SIZE:
+            raise self.bad(f"board: expected 16 ranks separated by '/', got {len(ranks)}")
+        board = [0] * NSQ
+        for i, rank_text in enumerate(ranks):
+            _parse_rank(rank_text, SIZE - 1 - i, board, self.bad)
+        seats = self.position.SEATS
+        if fields[1] not in [str(s) for s in seats]:
+            allowed = ", ".join(str(s) for s in seats[:-1]) + f" or {seats[-1]}"
+            raise self.bad(f"{self.mover} must be {allowed}, got {fields[1]!r}")
+        turn = int(fields[1])
+        owned: list[int] = []
+        for seat, field in zip(seats, fields[2:]):
+            if len(field) != 1 or field not in COLOUR_LETTERS:
+                raise self.bad(f"{self.seat} {seat}'s colour {field!r} is not a colour letter ({COLOUR_LETTERS})")
+            colour = COLOUR_LETTERS.index(field)
+            if colour in owned:
+                raise self.bad(self.both_own(owned.index(colour) + 1, seat, Colour(colour)))
+            owned.append(colour)
+        castling = self.read_castling(fields[-2], board)
+        if not fields[-1] or fields[-1].strip(_DIGITS):
+            raise self.bad(f"ply count must be a whole number, got {fields[-1]!r}")
+        self._check_board(board, owned)
+        pos = self.position(board, turn, owned, castling, int(fields[-1]))
+        if pos.KING_SAFETY:  # the seat that just moved cannot have left its king in check
+            for seat in seats:
+                if seat != turn and pos.in_check(seat):
+                    raise self.bad(f"{self.seat} {seat} is in check but it is {self.seat} {turn}'s move")
+        return pos
+
+    def read_castling(self, field: str, board: list[int]) -> int:
+        """The castling rights: the files of the rooks, A-P on rank 1 (the king on i1), a-p on rank 16 (on i16)."""
+        castling = 0
+        if field == "-":
+            return castling
+        for ch in field:
             if ch.lower() not in FILES:
-                raise _bad(f"castling: {ch!r} is not a file letter (A-P for rank 1, a-p for rank 16, or -)")
+                raise self.bad(f"castling: {ch!r} is not a file letter (A-P for rank 1, a-p for rank 16, or -)")
             sq = sq_of(FILES.index(ch.lower()), 0 if ch.isupper() else SIZE - 1)
             if castling >> sq & 1:
-                raise _bad(f"castling: {ch!r} given twice")
+                raise self.bad(f"castling: {ch!r} given twice")
             if board[sq] & 7 != ROOK:
-                raise _bad(f"castling: {ch!r} names {square_name(sq)}, which holds no rook")
+                raise self.bad(f"castling: {ch!r} names {square_name(sq)}, which holds no rook")
             home = I1 if ch.isupper() else I16
             if board[home] & 7 != KING:
-                raise _bad(f"castling: {ch!r} needs an unmoved king on {square_name(home)}, which holds none")
+                raise self.bad(f"castling: {ch!r} needs an unmoved king on {square_name(home)}, which holds none")
             castling |= 1 << sq
-    if not fields[5] or fields[5].strip(_DIGITS):
-        raise _bad(f"ply count must be a whole number, got {fields[5]!r}")
-    ply = int(fields[5])
-    _check_board(board, o1, o2)
-    pos = Position(board, turn, (o1, o2), castling, ply)
-    if pos.in_check(3 - turn):
-        raise _bad(f"player {3 - turn} is in check but it is player {turn}'s move")
-    return pos
+        return castling
 
+    def castling_text(self, castling: int) -> str:
+        return castling_text(castling)
 
-def _check_board(board: list[int], o1: int, o2: int) -> None:
-    kings: dict[int, int] = {}
-    for sq, p in enumerate(board):
-        if p & 7 == KING:
-            colour = p >> 3
-            if colour not in (o1, o2):
-                raise _bad(
-                    f"{Colour(colour).label} king on {square_name(sq)}: every king must be a player's owned colour"
-                )
-            if colour in kings:
-                raise _bad(
-                    f"two {Colour(colour).label} kings ({square_name(kings[colour])} and {square_name(sq)})"
-                )
-            kings[colour] = sq
-    for colour, (a, b) in enumerate(COLOUR_SQUARES):
-        if board[a] and board[b]:
-            raise _bad(
-                f"both {Colour(colour).label} squares ({square_name(a)} and {square_name(b)}) are occupied; "
-                "only one square of each colour may be"
-            )
+    def _check_board(self, board: list[int], owned: Sequence[int]) -> None:
+        kings: dict[int, int] = {}
+        for sq, p in enumerate(board):
+            if p & 7 == KING:
+                colour = p >> 3
+                name = Colour(colour).label
+                if colour not in owned:
+                    raise self.bad(f"{name} king on {square_name(sq)}: every king must be a {self.seat}'s owned colour")
+                if colour in kings:
+                    raise self.bad(f"two {name} kings ({square_name(kings[colour])} and {square_name(sq)})")
+                kings[colour] = sq
+        for colour, (a, b) in enumerate(COLOUR_SQUARES):
+            if board[a] and board[b]:
+                raise self.bad(f"both {Colour(colour).label} squares ({square_name(a)} and {square_name(b)}) are "
+                               "occupied; only one square of each colour may be")
+
+    def text(self, pos: P) -> str:
+        """A position → its text (canonical: runs merged, castling listed in order)."""
+        owned = (COLOUR_LETTERS[pos.owned[seat]] for seat in self.position.SEATS)
+        return " ".join((board_text(pos.board), str(pos.turn), *owned, self.castling_text(pos.castling), str(pos.ply)))
 
 
 def board_text(board: list[int]) -> str:
@@ -172,15 +190,15 @@ def castling_text(castling: int) -> str:
     return upper + lower or "-"
 
 
+TWO_PLAYER: Final = PositionText(Position)
+
+
+def parse_position(text: str) -> Position:
+    """Position text → :class:`Position`. Raises :class:`PositionTextError` saying which field (and where) is
+    wrong."""
+    return TWO_PLAYER.parse(text)
+
+
 def position_text(pos: Position) -> str:
     """:class:`Position` → position text (canonical: runs merged, castling files sorted)."""
-    return " ".join(
-        (
-            board_text(pos.board),
-            str(pos.turn),
-            COLOUR_LETTERS[pos.owned[1]],
-            COLOUR_LETTERS[pos.owned[2]],
-            castling_text(pos.castling),
-            str(pos.ply),
-        )
-    )
+    return TWO_PLAYER.text(pos)

@@ -2,9 +2,10 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any, ClassVar
 
 from companion.rules.sovereign_chess.errors import IllegalMoveError
-from companion.rules.sovereign_chess.fen import START, parse_position, position_text
+from companion.rules.sovereign_chess.fen import START, TWO_PLAYER, PositionText
 from companion.rules.sovereign_chess.movegen import legal_moves
 from companion.rules.sovereign_chess.moves import Move, move_from_packed, parse_move_text, spec_matches
 from companion.rules.sovereign_chess.position import Position
@@ -29,15 +30,21 @@ class SovereignChess:
     """A Sovereign Chess game in progress: position text in and out, legal moves, make and unmake, control, check.
 
     Players are 1 and 2. Squares are ints (``rank * 16 + file``); :func:`~.squares.square_name` names them.
+
+    The family's game: a variant's (:class:`~.royale_game.SovereignChessRoyale`) overrides the hooks —
+    :attr:`NOTATION` (its position text, and so its position class and seats), :attr:`mover`, :meth:`_push` (what
+    making a move records) and :meth:`outcome`.
     """
 
+    NOTATION: ClassVar[PositionText[Any]] = TWO_PLAYER
+
     def __init__(self, text: str = START) -> None:
-        self.position: Position = parse_position(text)
+        self.position: Position = self.NOTATION.parse(text)
         self._made: list[Move | None] = []
 
     @property
     def text(self) -> str:
-        return position_text(self.position)
+        return self.NOTATION.text(self.position)
 
     @property
     def turn(self) -> int:
@@ -46,6 +53,11 @@ class SovereignChess:
     @property
     def ply(self) -> int:
         return self.position.ply
+
+    @property
+    def mover(self) -> str:
+        """The side to move, as messages name it (``player 2``)."""
+        return f"player {self.turn}"
 
     def piece_at(self, sq: int) -> Piece | None:
         p = self.position.board[sq]
@@ -62,7 +74,7 @@ class SovereignChess:
         return [Colour(c) for c in range(12) if self.position.ctrl[c] == player and c != own]
 
     def controller(self, colour: Colour) -> int:
-        """1 or 2 for the player who owns or controls ``colour``, 0 for nobody."""
+        """The player (Royale: the seat) who owns or controls ``colour``, 0 for nobody."""
         return self.position.ctrl[colour]
 
     def blocked(self) -> list[int]:
@@ -85,19 +97,24 @@ class SovereignChess:
         for move in self.legal_moves():
             if spec_matches(spec, move):
                 return move
-        raise IllegalMoveError(f"move {text.strip()!r} is not legal for player {self.turn} in this position")
+        if self.position.over:
+            raise IllegalMoveError(f"move {text.strip()!r}: the game is over")
+        raise IllegalMoveError(f"move {text.strip()!r} is not legal for {self.mover} in this position")
 
     def make(self, move: Move | str) -> Move:
         """Make a legal move (a :class:`Move` or move text). Raises IllegalMoveError and changes nothing if not."""
         if isinstance(move, str):
             move = self.parse_move(move)
         elif move.packed not in legal_moves(self.position):
-            raise IllegalMoveError(f"move {move.text} is not legal for player {self.turn} in this position")
+            raise IllegalMoveError(f"move {move.text} is not legal for {self.mover} in this position")
         else:
             move = move_from_packed(self.position.board, move.packed)  # the canonical form of what is made
-        self.position.push(move.packed)
+        self._push(move)
         self._made.append(move)
         return move
+
+    def _push(self, move: Move) -> None:
+        self.position.push(move.packed)
 
     def unmake(self) -> Move | None:
         """Take back the last move (or the opening acceptance, returning None). IndexError when there is none."""
@@ -134,4 +151,3 @@ class SovereignChess:
         if self.in_check():
             return Outcome("checkmate", 3 - self.turn)
         return Outcome("stalemate", None)
-

@@ -1,42 +1,20 @@
-"""Move generation on packed moves: pseudo-legal moves, legality (pins, check), defections, castling.
+"""Move generation on packed moves, for every variant: pseudo-legal moves, legality (pins, check), defections,
+castling along the king's home line.
 
 Pawns, knights and kings use precomputed tables; sliders take the first blocker on each ray (at most eight squares
 long) from the square sets. A move is legal when the mover's king is not attacked afterwards; when the mover is not in
-check, a piece that is not pinned and not a king can never expose it (the opponent's control can only shrink on our
-move, see :func:`legal_moves`), so only king moves, pinned pieces, regime changes and castling are tried out.
+check, a piece that is not pinned and not a king can never expose it (the other seats' control can only shrink on our
+move, see :func:`legal_moves`), so only king moves, pinned pieces, regime changes and castling are tried out. The
+position's hooks say what differs (:class:`~.position.Position`): without ``KING_SAFETY`` (Royale) every
+pseudo-legal move is legal; "another seat" is the opponent for two players, any of the three others in Royale.
 """
 from __future__ import annotations
 
-from companion.rules.sovereign_chess.position import KIND_CASTLE, KIND_DEFECT, Position, compute_control, pack
-from companion.rules.sovereign_chess.squares import (
-    BISHOP,
-    COLOUR_MASK,
-    DIAG8,
-    FULL,
-    I1,
-    I16,
-    KING,
-    KING_ATTACKS,
-    KNIGHT,
-    KNIGHT_ATTACKS,
-    ORTHO8,
-    ORTHO_DIRS,
-    PAWN,
-    PAWN_CAPTURES,
-    PAWN_DOUBLES,
-    PAWN_STEPS,
-    PROMOTIONS,
-    QUEEN,
-    RANK1,
-    RANK16,
-    RAY8,
-    ROOK,
-    SLIDER_RAYS,
-    SQ_COLOUR,
-    TWIN,
-    ZONE,
-)
-
+from companion.rules.sovereign_chess.position import KIND_CASTLE, KIND_DEFECT, Position, control_of, pack
+from companion.rules.sovereign_chess.squares import (BISHOP, COLOUR_MASK, DIAG8, FULL, KING, KING_ATTACKS, KNIGHT,
+                                                     KNIGHT_ATTACKS, ORTHO8, ORTHO_DIRS, PAWN, PAWN_CAPTURES,
+                                                     PAWN_DOUBLES, PAWN_STEPS, PROMOTIONS, QUEEN, RAY8, RAYFULL, ROOK,
+                                                     SLIDER_RAYS, SQ_COLOUR, TWIN, ZONE, line_step)
 
 
 def slider_targets(sq: int, role: int, occ: int) -> int:
@@ -51,22 +29,21 @@ def slider_targets(sq: int, role: int, occ: int) -> int:
 
 
 def side_masks(pos: Position, us: int) -> tuple[int, int]:
-    """(squares of pieces ``us`` controls, squares of pieces the opponent controls)."""
+    """(squares of pieces ``us`` controls, squares of pieces the other seats control: what ``us`` may capture)."""
     ctrl = pos.ctrl
     bc = pos.by_colour
-    them = 3 - us
     mine = theirs = 0
     for c in range(12):
         x = ctrl[c]
         if x == us:
             mine |= bc[c]
-        elif x == them:
+        elif x:
             theirs |= bc[c]
     return mine, theirs
 
 
 def pseudo_moves(pos: Position, out: list[int]) -> None:
-    """Append every ordinary move and castling of the side to move, ignoring check."""
+    """Append every ordinary move and castling of the side to move, ignoring check (defections: :func:`defections`)."""
     board = pos.board
     occ = pos.occ
     us = pos.turn
@@ -129,19 +106,20 @@ def _add_pawn(out: list[int], fr: int, to: int) -> None:
 
 
 def _castling(pos: Position, us: int, mine: int, out: list[int]) -> None:
+    """Castling along the king's home line (:attr:`~.position.Position.HOME_LINE`) with an unmoved rook it controls,
+    the squares between empty; the king may stop on any of them. Under :attr:`~.position.Position.KING_SAFETY` not
+    out of check and not through an attacked square."""
     rights = pos.castling
-    if not rights:
-        return
     ks = pos.kings[us]
-    if ks == I1:
-        rights &= RANK1
-    elif ks == I16:
-        rights &= RANK16
-    else:
+    if not rights or ks < 0:
+        return
+    line = pos.HOME_LINE[ks]
+    occ = pos.occ
+    rights &= line
+    if not rights or not line & KING_ATTACKS[ks] & ~occ:  # both the king's neighbours on its line are taken
         return
     board = pos.board
-    occ = pos.occ
-    them = 3 - us
+    safety = pos.KING_SAFETY
     in_check: bool | None = None
     while rights:
         low = rights & -rights
@@ -150,24 +128,28 @@ def _castling(pos: Position, us: int, mine: int, out: list[int]) -> None:
         if board[rf] & 7 != ROOK or not (mine >> rf) & 1:
             continue
         lo, hi = (ks, rf) if rf > ks else (rf, ks)
-        if occ & ((1 << hi) - (2 << lo)):  # a square strictly between is occupied
+        if lo >> 4 == hi >> 4:
+            between = (1 << hi) - (2 << lo)  # along a rank
+        else:
+            between = (RAYFULL[0][lo] ^ RAYFULL[0][hi]) & ~(1 << hi)  # along a file: north of lo, up to hi
+        if occ & between:
             continue
-        if in_check is None:
-            in_check = pos.attacked(ks, them)
-        if in_check:
-            return
-        # the king may stop on any square between; it may not pass through an attacked one
-        step = 1 if rf > ks else -1
+        if safety:
+            if in_check is None:
+                in_check = pos.threatened(ks, us)
+            if in_check:
+                return
+        step = line_step(ks, rf)
         for to in range(ks + step, rf, step):
-            if pos.attacked(to, them):
+            if safety and pos.threatened(to, us):
                 break
             out.append(pack(ks, to, 0, KIND_CASTLE, rf))
 
 
 def pinned_mask(pos: Position, us: int, ks: int, theirs: int) -> int:
-    """Pieces ``us`` controls that stand between their king and an opponent slider that could otherwise take it.
+    """Pieces ``us`` controls that stand between their king and another seat's slider that could otherwise take it.
 
-    ``theirs``: the squares of the pieces the opponent controls."""
+    ``theirs``: the squares of the pieces the other seats control (:func:`side_masks`)."""
     br = pos.by_role
     queens = br[QUEEN]
     rq = (br[ROOK] | queens) & theirs & ORTHO8[ks]
@@ -177,7 +159,6 @@ def pinned_mask(pos: Position, us: int, ks: int, theirs: int) -> int:
     board = pos.board
     occ = pos.occ
     ctrl = pos.ctrl
-    them = 3 - us
     sc = SQ_COLOUR[ks]
     pinned = 0
     for d in range(8):
@@ -200,10 +181,9 @@ def pinned_mask(pos: Position, us: int, ks: int, theirs: int) -> int:
             if not bl:
                 continue
             second = bl.bit_length() - 1
-        if (sliders >> second) & 1 and ctrl[board[first] >> 3] == us:
-            c = board[second] >> 3
-            if ctrl[c] == them and c != sc:
-                pinned |= 1 << first
+        # the slider (theirs) cannot capture on a square of its own colour
+        if (sliders >> second) & 1 and ctrl[board[first] >> 3] == us and board[second] >> 3 != sc:
+            pinned |= 1 << first
     return pinned
 
 
@@ -226,13 +206,13 @@ def defections(pos: Position, out: list[int]) -> None:
         # the king moves after defecting, so what it may capture is judged under the new ownership
         kp = board[ks]
         board[ks] = (y << 3) | KING
-        owners = [pos.owned[1], pos.owned[2]]
-        owners[us - 1] = y
-        after = compute_control(board, owners[0], owners[1])
+        owners = pos.owned[:]
+        owners[us] = y
+        after = control_of(board, owners)
         board[ks] = kp
         theirs = 0
         for c in range(12):
-            if after[c] == 3 - us:
+            if after[c] and after[c] != us:
                 theirs |= pos.by_colour[c]
         land = ~((pos.occ & ~theirs) | pos.blocked_mask() | COLOUR_MASK[y]) & FULL
         tb = KING_ATTACKS[ks] & land
@@ -243,22 +223,27 @@ def defections(pos: Position, out: list[int]) -> None:
 
 
 def legal_moves(pos: Position, with_defections: bool = True) -> list[int]:
-    """The legal packed moves of the side to move.
+    """The legal packed moves of the side to move: none in a final position (:attr:`~.position.Position.over`);
+    without :attr:`~.position.Position.KING_SAFETY` (Royale) every pseudo-legal move.
 
-    Why the shortcut is sound: on our move the opponent's control can only shrink (their pieces do not move; our
+    Why the shortcut is sound: on our move the other seats' control can only shrink (their pieces do not move; our
     pieces landing on squares of colour give control to us; a capture can cut their chains) unless our owned colour
     changes (overthrow, defection). So if we are not in check, a non-king piece that is not pinned cannot expose
     the king. Everything else is made, tested and unmade.
     """
     pseudo: list[int] = []
+    if pos.over:
+        return pseudo
     pseudo_moves(pos, pseudo)
     if with_defections:
         defections(pos, pseudo)
+    if not pos.KING_SAFETY:
+        return pseudo
     us = pos.turn
     ks = pos.kings[us]
     if ks < 0:  # no king (a composed position): nothing to expose, but a new king must not be in check
         pinned = 0
-    elif pos.attacked(ks, 3 - us):
+    elif pos.threatened(ks, us):
         pinned = -1
     else:
         pinned = pinned_mask(pos, us, ks, side_masks(pos, us)[1]) | (1 << ks)

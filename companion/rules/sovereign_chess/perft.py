@@ -1,4 +1,6 @@
-"""Perft: count the move paths of a given length (ordinary moves; each promotion choice counts; no defections).
+"""Perft: count the move paths of a given length (ordinary moves; each promotion choice counts; no defections), for
+every variant of the family: a ply is one seat's move; what a variant's :meth:`~.position.Position.push` does after
+a move (Royale's escaped kings and seats passed over) is not a ply, and a final position has no moves.
 
 The last ply is counted without making the moves ("bulk counting"): when the side to move is not in check, the moves
 of pieces that are not pinned, not kings and not on squares of colour are counted set-wise (pawns per direction,
@@ -29,9 +31,8 @@ _KING_PROMO = KING << 16
 def count_legal(pos: Position) -> int:
     """The number of legal ordinary moves (no defections) of the side to move — what perft counts at a leaf."""
     us = pos.turn
-    them = 3 - us
     ks = pos.kings[us]
-    if ks < 0 or pos.attacked(ks, them):
+    if not pos.KING_SAFETY or ks < 0 or pos.threatened(ks, us):
         return len(legal_moves(pos, with_defections=False))
     board = pos.board
     occ = pos.occ

@@ -1,34 +1,33 @@
 """Sovereign Chess Royale on packed moves: four players, kings captured instead of mated, Interregnum, escape.
 
-:class:`RoyalePosition` is a :class:`~.position.Position` for seats 1–4 (White, Ash, Slate, Black at the start; the
-order of play stays 1, 2, 3, 4 whatever the colours become). The two-player classes and functions are untouched;
-this module reuses their tables and :func:`~.movegen.piece_moves`.
+:class:`RoyalePosition` is the two-player :class:`~.position.Position` with its hooks overridden, as python-chess
+makes a variant of its board: the make/unmake, attack test, move generation (:mod:`.movegen`) and perft
+(:mod:`.perft`) are the family's. Seats 1–4 are White, Ash, Slate and Black at the start; the order of play stays
+1, 2, 3, 4 whatever the colours become. What differs from two players:
 
-What differs from two players:
-
-* **Control** (:func:`control_of`): a chain of squares of colour stops at *any* seat's owned colour; an army whose
-  king was captured (Interregnum) still owns its colour, so nobody else can control it.
-* **Legality**: every pseudo-legal move is legal — a player may move into or stay in check, and castle out of,
-  through or into check. A move may capture a king.
+* **Seats** (:attr:`~RoyalePosition.SEATS`): four; each king castles along its own edge line
+  (:attr:`~RoyalePosition.HOME_LINE`, from :mod:`.royale_lines`).
+* **Control** is the family's (:func:`~.position.control_of`): a chain of squares of colour stops at any seat's owned
+  colour, and an army whose king was captured (Interregnum) still owns its colour.
+* **Legality** (no :attr:`~RoyalePosition.KING_SAFETY`): every pseudo-legal move is legal — a player may move into
+  or stay in check, and castle out of, through or into check. A move may capture a king (its army is then in
+  Interregnum); check is by any other seat (:meth:`~RoyalePosition.threatened`).
 * **Start of a turn** (folded into :meth:`RoyalePosition.push`, undone by :meth:`~.position.Position.pop`): if the
   seat to move has a king that is not in check but every move it has (regime changes included) leaves that king in
   check, the king has *escaped*: it is removed and the army is in Interregnum; the seat then moves without it. (A
   move taking the last other king counts as avoiding check: it ends the game.) A seat with no move at all is passed
-  over. Nothing happens once one king (or none) is left: the game is over.
-
-The board geometry is in :mod:`.royale_lines`, the moves in :mod:`.royale_movegen`; their public names are
-re-exported here.
+  over. Nothing happens once one king (or none) is left: the game is over (:attr:`~RoyalePosition.over`).
 """
 from __future__ import annotations
 
-from typing import Sequence
+from typing import ClassVar, Final, Sequence
 
-from companion.rules.sovereign_chess.position import KIND_CASTLE, KIND_NORMAL, Position
-from companion.rules.sovereign_chess.royale_lines import (HOME_LINE, HOMES, NSEATS, SEATS, castling_line, control_of,
+from companion.rules.sovereign_chess.movegen import legal_moves, pinned_mask, side_masks
+from companion.rules.sovereign_chess.perft import divide, perft
+from companion.rules.sovereign_chess.position import Position, control_of
+from companion.rules.sovereign_chess.royale_lines import (HOME_LINE, HOMES, NSEATS, SEATS, castling_line,
                                                           home_of_line)
-from companion.rules.sovereign_chess.royale_movegen import (_has_safe_move, _step, pseudo_moves, royale_divide,
-                                                            royale_perft)
-from companion.rules.sovereign_chess.squares import KING, ROOK
+from companion.rules.sovereign_chess.squares import KING, SQ_COLOUR
 
 __all__ = ["HOMES", "NSEATS", "SEATS", "RoyalePosition", "castling_line", "control_of", "home_of_line",
            "pseudo_moves", "royale_divide", "royale_perft"]
@@ -36,6 +35,7 @@ __all__ = ["HOMES", "NSEATS", "SEATS", "RoyalePosition", "castling_line", "contr
 
 # one record per push: (seats whose king escaped at the start of the next turn, seats passed over)
 _Events = tuple[tuple[int, ...], tuple[int, ...]]
+_NO_EVENTS: Final[_Events] = ((), ())
 
 
 class RoyalePosition(Position):
@@ -43,36 +43,14 @@ class RoyalePosition(Position):
 
     __slots__ = ("events",)
 
-    def __init__(self, board: Sequence[int], turn: int, owned: Sequence[int], castling: int, ply: int) -> None:
-        self.board = list(board)
-        self.turn = turn
-        self.owned = [-1, *owned]
-        self.castling = castling
-        self.ply = ply
-        occ = 0
-        by_colour = [0] * 12
-        by_role = [0] * 7
-        kings = [-1] * (NSEATS + 1)
-        for sq, p in enumerate(self.board):
-            if p:
-                bit = 1 << sq
-                occ |= bit
-                by_colour[p >> 3] |= bit
-                by_role[p & 7] |= bit
-                if p & 7 == KING:
-                    for seat in SEATS:
-                        if p >> 3 == self.owned[seat]:
-                            kings[seat] = sq
-        self.occ = occ
-        self.by_colour = by_colour
-        self.by_role = by_role
-        self.kings = kings
-        self.ctrl = control_of(self.board, self.owned)
-        self.history = []
-        self.events: list[_Events] = []
+    SEATS: ClassVar[tuple[int, ...]] = SEATS
+    HOME_LINE: ClassVar[Sequence[int]] = HOME_LINE
+    KING_SAFETY: ClassVar[bool] = False
+    OPENING_CHOICE: ClassVar[bool] = False
 
-    def copy(self) -> "RoyalePosition":
-        return RoyalePosition(self.board, self.turn, self.owned[1:], self.castling, self.ply)
+    def __init__(self, board: Sequence[int], turn: int, owned: Sequence[int], castling: int, ply: int) -> None:
+        super().__init__(board, turn, owned, castling, ply)
+        self.events: list[_Events] = []
 
     # ------------------------------------------------------------------ queries
 
@@ -91,16 +69,8 @@ class RoyalePosition(Position):
             return []
         return [by for by in SEATS if by != seat and self.attacked(ks, by)]
 
-    def in_check(self, player: int = 0) -> bool:
-        """Whether ``player`` (default: the seat to move) has a king some other seat attacks."""
-        seat = player or self.turn
-        ks = self.kings[seat]
-        return ks >= 0 and any(self.attacked(ks, by) for by in SEATS if by != seat)
-
-    def mover_safe(self) -> bool:
-        """After :meth:`push_move`: whether the seat that just moved has no king in check (or no king)."""
-        us = self.history[-1][8]
-        return not self.in_check(us)
+    def threatened(self, s: int, seat: int) -> bool:
+        return any(self.attacked(s, by) for by in SEATS if by != seat)
 
     def accept_opening(self) -> None:
         raise ValueError("Royale has no opening choice: White simply moves first")
@@ -114,127 +84,8 @@ class RoyalePosition(Position):
 
     def push_move(self, m: int) -> None:
         """Make a packed move and pass the turn to the next seat — without the start-of-turn rules."""
-        board = self.board
-        fr = m & 255
-        to = (m >> 8) & 255
-        kind = (m >> 19) & 3
-        us = self.turn
-        bc = self.by_colour[:]
-        br = self.by_role[:]
-        occ = self.occ
-        castling = self.castling
-        kings = self.kings[:]
-        owned = self.owned
-        changes: tuple[int, ...]
-        if kind == KIND_NORMAL:
-            p = board[fr]
-            cap = board[to]
-            bf = 1 << fr
-            bt = 1 << to
-            c = p >> 3
-            r = p & 7
-            promo = (m >> 16) & 7
-            nr = promo or r
-            changes = (fr, p, to, cap)
-            if cap:
-                bc[cap >> 3] ^= bt
-                br[cap & 7] ^= bt
-                occ ^= bf
-                if cap & 7 == KING:
-                    for seat in SEATS:
-                        if kings[seat] == to:
-                            kings[seat] = -1  # the captured king's army is in Interregnum
-            else:
-                occ ^= bf | bt
-            bc[c] ^= bf | bt
-            br[r] ^= bf
-            br[nr] ^= bt
-            board[fr] = 0
-            board[to] = (c << 3) | nr
-            castling &= ~(bf | bt | HOME_LINE[fr] | HOME_LINE[to])
-            if r == KING:
-                kings[us] = to
-            elif promo == KING:
-                # coup d'état (owned pawn) or overthrow (controlled pawn); in Interregnum it ends the Interregnum
-                ks = kings[us]
-                if ks >= 0:
-                    kp = board[ks]
-                    kb = 1 << ks
-                    board[ks] = 0
-                    occ ^= kb
-                    bc[kp >> 3] ^= kb
-                    br[KING] ^= kb
-                    changes = (fr, p, to, cap, ks, kp)
-                    castling &= ~HOME_LINE[ks]
-                kings[us] = to
-                if c != owned[us]:
-                    owned = owned[:]
-                    owned[us] = c
-        elif kind == KIND_CASTLE:
-            rf = m >> 21
-            step = _step(fr, rf)
-            rt = to - step
-            kp = board[fr]
-            rp = board[rf]
-            changes = (fr, kp, rf, rp, to, board[to], rt, board[rt])
-            board[fr] = 0
-            board[rf] = 0
-            board[to] = kp
-            board[rt] = rp
-            move_k = (1 << fr) ^ (1 << to)
-            move_r = (1 << rf) ^ (1 << rt)
-            occ ^= move_k ^ move_r
-            bc[kp >> 3] ^= move_k
-            bc[rp >> 3] ^= move_r
-            br[KING] ^= move_k
-            br[ROOK] ^= move_r
-            castling &= ~HOME_LINE[fr] & ~(1 << rf)
-            kings[us] = to
-        else:  # defection, perhaps with the king's step off its new colour's square
-            y = (m >> 21) & 15
-            kp = board[fr]
-            bf = 1 << fr
-            bc[kp >> 3] ^= bf
-            bc[y] ^= bf
-            nk = (y << 3) | KING
-            owned = owned[:]
-            owned[us] = y
-            if to == fr:
-                changes = (fr, kp)
-                board[fr] = nk
-            else:
-                cap = board[to]
-                bt = 1 << to
-                changes = (fr, kp, to, cap)
-                if cap:
-                    bc[cap >> 3] ^= bt
-                    br[cap & 7] ^= bt
-                    occ ^= bf
-                    if cap & 7 == KING:
-                        for seat in SEATS:
-                            if kings[seat] == to:
-                                kings[seat] = -1
-                else:
-                    occ ^= bf | bt
-                bc[y] ^= bf | bt
-                br[KING] ^= bf | bt
-                board[fr] = 0
-                board[to] = nk
-                castling &= ~(bf | bt | HOME_LINE[fr])
-                kings[us] = to
-        self.history.append(
-            (m, self.occ, self.by_colour, self.by_role, self.kings, self.owned, self.ctrl, self.castling, us, changes)
-        )
-        self.events.append(((), ()))
-        self.occ = occ
-        self.by_colour = bc
-        self.by_role = br
-        self.kings = kings
-        self.owned = owned
-        self.castling = castling
-        self.ctrl = control_of(board, owned)
-        self.turn = us % NSEATS + 1
-        self.ply += 1
+        Position.push(self, m)
+        self.events.append(_NO_EVENTS)
 
     def pop(self) -> int:
         self.events.pop()
@@ -258,14 +109,14 @@ class RoyalePosition(Position):
             if self.over:
                 break
             seat = self.turn
-            moves = pseudo_moves(self, True)
+            moves = legal_moves(self)
             ks = self.kings[seat]
             if ks >= 0 and not self.in_check(seat) and not _has_safe_move(self, moves):
                 self._remove_king(seat, record)
                 escaped.append(seat)
                 if self.over:
                     break
-                moves = pseudo_moves(self, True)
+                moves = legal_moves(self)
             if moves:
                 break
             passed.append(seat)
@@ -301,4 +152,42 @@ class RoyalePosition(Position):
         kings[seat] = -1
         self.kings = kings
         self.castling &= ~HOME_LINE[ks]
-        self.ctrl = control_of(self.board, self.owned)
+        if SQ_COLOUR[ks] >= 0:
+            self.ctrl = control_of(self.board, self.owned)
+
+
+def pseudo_moves(pos: RoyalePosition, with_defections: bool = True) -> list[int]:
+    """Every move of the seat to move — all legal in Royale: ordinary moves, castling, and (optionally)
+    defections. Empty once the game is over."""
+    return legal_moves(pos, with_defections)
+
+
+def _has_safe_move(pos: RoyalePosition, moves: list[int]) -> bool:
+    """Whether one of ``moves`` leaves the mover's king out of check (the mover not being in check now), or takes
+    the last other king: that move ends the game with the mover's king the last one, so no check after it counts.
+
+    The two-player shortcut (:func:`~.movegen.legal_moves`) holds here too: on our move the other seats' control can
+    only shrink unless our owned colour changes, so a move of a piece that is neither the king nor pinned cannot
+    expose the king. The rest (king moves, pinned pieces, castling, defections, promotions to king) are made without
+    the start-of-turn rules and tested."""
+    us = pos.turn
+    ks = pos.kings[us]
+    slow = pinned_mask(pos, us, ks, side_masks(pos, us)[1]) | (1 << ks)
+    tested = []
+    for m in moves:
+        if not (slow >> (m & 255)) & 1 and m < (KING << 16):
+            return True
+        tested.append(m)
+    for m in tested:
+        pos.push_move(m)
+        safe = pos.mover_safe() or (pos.kings[us] >= 0 and pos.kings_left() == 1)
+        pos.pop()
+        if safe:
+            return True
+    return False
+
+
+#: Royale perft is the family's: a ply is one seat's move (an ordinary move or castling, each promotion choice, no
+#: defections), every such move legal; the start-of-turn rules are not plies; a final position has no moves
+royale_perft = perft
+royale_divide = divide

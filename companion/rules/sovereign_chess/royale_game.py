@@ -1,30 +1,36 @@
-"""The Royale API: a four-seat game in progress, in terms of :class:`~.moves.Move`, colours and seats 1–4."""
+"""The Royale API: a four-seat game in progress, in terms of :class:`~.moves.Move`, colours and seats 1–4 — the
+two-player :class:`~.game.SovereignChess` with its hooks overridden (the Royale position text and position, the
+mover's name, a report per move, the end), plus what only Royale has: kings by seat, Interregnum, checks by seat,
+the start-of-turn events and the table's rulings."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any, ClassVar
 
-from companion.rules.sovereign_chess.errors import IllegalMoveError
-from companion.rules.sovereign_chess.game import Piece
-from companion.rules.sovereign_chess.moves import Move, move_from_packed, parse_move_text, spec_matches
+from companion.rules.sovereign_chess.fen import PositionText
+from companion.rules.sovereign_chess.game import Outcome, SovereignChess
+from companion.rules.sovereign_chess.moves import Move
 from companion.rules.sovereign_chess.royale import SEATS, RoyalePosition, pseudo_moves
-from companion.rules.sovereign_chess.royale_text import parse_royale, royale_start, royale_text
-from companion.rules.sovereign_chess.squares import COLOUR_SQUARES, Colour, Role, iter_bits
+from companion.rules.sovereign_chess.royale_text import ROYALE, royale_start
+from companion.rules.sovereign_chess.squares import Role
 
 #: the armies of seats 1–4, in the order of play (the names stay whatever colours the seats own later)
 ARMIES = ("White", "Ash", "Slate", "Black")
 
 
 @dataclass(frozen=True)
-class RoyaleOutcome:
+class RoyaleOutcome(Outcome):
     """How a Royale game ended.
 
     ``winner``: the seat owning the last king (None when no king is left, or when nobody can move). ``tied``: the
     seats without a king at the end — in Interregnum, whether their king was captured or escaped — who tie with
-    each other. ``reason``: ``"last king"``, ``"no king"`` or ``"no moves"``."""
+    each other. ``result`` (also ``reason``): ``"last king"``, ``"no king"`` or ``"no moves"``."""
 
-    winner: int | None
-    tied: tuple[int, ...]
-    reason: str
+    tied: tuple[int, ...] = ()
+
+    @property
+    def reason(self) -> str:
+        return self.result
 
 
 @dataclass(frozen=True)
@@ -48,27 +54,18 @@ class MoveReport:
     removed: dict[int, int] = field(default_factory=dict)
 
 
-class SovereignChessRoyale:
+class SovereignChessRoyale(SovereignChess):
     """A Sovereign Chess Royale game: seats 1–4 move in that order for the whole game.
 
     Every move the pieces allow is legal (into check, staying in check, castling through check, capturing a king).
     """
 
+    NOTATION: ClassVar[PositionText[Any]] = ROYALE
+    position: RoyalePosition
+
     def __init__(self, text: str | None = None) -> None:
-        self.position: RoyalePosition = parse_royale(royale_start() if text is None else text)
-        self._made: list[MoveReport] = []
-
-    @property
-    def text(self) -> str:
-        return royale_text(self.position)
-
-    @property
-    def turn(self) -> int:
-        return self.position.turn
-
-    @property
-    def ply(self) -> int:
-        return self.position.ply
+        super().__init__(royale_start() if text is None else text)
+        self._reports: list[MoveReport] = []
 
     @property
     def mover(self) -> str:
@@ -79,38 +76,9 @@ class SovereignChessRoyale:
     @property
     def reports(self) -> list[MoveReport]:
         """One :class:`MoveReport` per move made, in order."""
-        return list(self._made)
-
-    def piece_at(self, sq: int) -> Piece | None:
-        p = self.position.board[sq]
-        return Piece(Colour(p >> 3), Role(p & 7)) if p else None
-
-    # -------------------------------------------------------------- colours
-
-    def owned(self, seat: int) -> Colour:
-        return Colour(self.position.owned[seat])
-
-    def controlled(self, seat: int) -> list[Colour]:
-        """The colours ``seat`` controls through squares of colour (its owned colour not included)."""
-        own = self.position.owned[seat]
-        return [Colour(c) for c in range(12) if self.position.ctrl[c] == seat and c != own]
-
-    def controller(self, colour: Colour) -> int:
-        """The seat (1–4) that owns or controls ``colour``; 0 for nobody."""
-        return self.position.ctrl[colour]
-
-    def blocked(self) -> list[int]:
-        return iter_bits(self.position.blocked_mask())
-
-    def occupied_colour_squares(self) -> list[int]:
-        board = self.position.board
-        return sorted(sq for pair in COLOUR_SQUARES for sq in pair if board[sq])
+        return list(self._reports)
 
     # -------------------------------------------------------------- kings
-
-    def king_square(self, seat: int) -> int | None:
-        ks = self.position.kings[seat]
-        return ks if ks >= 0 else None
 
     def kings(self) -> dict[int, int | None]:
         return {seat: self.king_square(seat) for seat in SEATS}
@@ -118,9 +86,6 @@ class SovereignChessRoyale:
     def interregnum(self) -> list[int]:
         """The seats without a king (captured or escaped): they still move but cannot win."""
         return [seat for seat in SEATS if self.position.kings[seat] < 0]
-
-    def in_check(self, seat: int | None = None) -> bool:
-        return self.position.in_check(seat or self.turn)
 
     def checks(self) -> dict[int, tuple[int, ...]]:
         """{seat in check: the seats whose pieces attack its king}, seats ascending."""
@@ -133,29 +98,8 @@ class SovereignChessRoyale:
 
     # -------------------------------------------------------------- moves
 
-    def legal_moves(self, defections: bool = True) -> list[Move]:
-        board = self.position.board
-        return [move_from_packed(board, m) for m in pseudo_moves(self.position, defections)]
-
-    def parse_move(self, text: str) -> Move:
-        """Move text → the legal :class:`Move` it names. MoveTextError if malformed, IllegalMoveError if not legal."""
-        spec = parse_move_text(text)
-        for move in self.legal_moves():
-            if spec_matches(spec, move):
-                return move
-        if self.position.over:
-            raise IllegalMoveError(f"move {text.strip()!r}: the game is over")
-        raise IllegalMoveError(f"move {text.strip()!r} is not legal for {self.mover} in this position")
-
-    def make(self, move: Move | str) -> Move:
-        """Make a legal move (a :class:`Move` or move text); :attr:`last_report` says what it did. Raises
-        IllegalMoveError and changes nothing if the move is not legal."""
-        if isinstance(move, str):
-            move = self.parse_move(move)
-        elif move.packed not in pseudo_moves(self.position):
-            raise IllegalMoveError(f"move {move.text} is not legal for {self.mover} in this position")
-        else:
-            move = move_from_packed(self.position.board, move.packed)
+    def _push(self, move: Move) -> None:
+        """Make the move; :attr:`last_report` says what it did."""
         pos = self.position
         seat = pos.turn
         kings_before = pos.kings[:]
@@ -169,28 +113,26 @@ class SovereignChessRoyale:
             before.push_move(move.packed)
             removed.update((s, before.kings[s]) for s in escaped)
         report = MoveReport(move, seat, captured, crowned, tuple(escaped), tuple(passed), self.checks(), removed)
-        self._made.append(report)
-        return move
+        self._reports.append(report)
 
     @property
     def last_report(self) -> MoveReport | None:
-        return self._made[-1] if self._made else None
+        return self._reports[-1] if self._reports else None
 
     def unmake(self) -> Move:
         """Take back the last move (and whatever the start of the next turn did). IndexError when there is none."""
-        if not self._made:
-            raise IndexError("no move to take back")
-        self.position.pop()
-        return self._made.pop().move
+        move = super().unmake()
+        self._reports.pop()
+        if move is None:
+            raise RuntimeError("invariant: Royale has no opening choice to take back")
+        return move
 
     def remove_king(self, seat: int) -> int | None:
         """Take ``seat``'s king off the board outside the moves (a ruling at the table, such as its time running
         out): the army is in Interregnum. Returns the square it stood on (None: there was no king). The moves made
         so far can no longer be taken back with :meth:`unmake`."""
         ks = self.position.drop_king(seat)
-        self.position.history.clear()
-        self.position.events.clear()
-        self._made.clear()
+        self._forget_moves()
         return ks if ks >= 0 else None
 
     def settle(self) -> tuple[tuple[int, ...], tuple[int, ...]]:
@@ -200,10 +142,14 @@ class SovereignChessRoyale:
         over); like :meth:`remove_king`, the moves made so far can no longer be taken back."""
         escaped, passed = self.position.settle()
         if escaped or passed:
-            self.position.history.clear()
-            self.position.events.clear()
-            self._made.clear()
+            self._forget_moves()
         return escaped, passed
+
+    def _forget_moves(self) -> None:
+        self.position.history.clear()
+        self.position.events.clear()
+        self._made.clear()
+        self._reports.clear()
 
     # -------------------------------------------------------------- the end
 
@@ -213,11 +159,11 @@ class SovereignChessRoyale:
         alive = [s for s in SEATS if pos.kings[s] >= 0]
         tied = tuple(s for s in SEATS if pos.kings[s] < 0)
         if len(alive) == 1:
-            return RoyaleOutcome(alive[0], tied, "last king")
+            return RoyaleOutcome("last king", alive[0], tied)
         if not alive:
-            return RoyaleOutcome(None, tied, "no king")
+            return RoyaleOutcome("no king", None, tied)
         if not pseudo_moves(pos) and not self._anyone_can_move():
-            return RoyaleOutcome(None, tuple(SEATS), "no moves")
+            return RoyaleOutcome("no moves", None, tuple(SEATS))
         return None
 
     def _anyone_can_move(self) -> bool:

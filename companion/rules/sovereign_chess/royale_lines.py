@@ -1,11 +1,10 @@
-"""Sovereign Chess Royale's board geometry: the four seats, the edge lines each king castles along
-(:func:`castling_line`, :func:`home_of_line`) and control of colours for four owners (:func:`control_of`: a chain
-of squares of colour stops at any seat's owned colour)."""
+"""Sovereign Chess Royale's board geometry: the four seats and the edge lines each king castles along
+(:data:`HOME_LINE`, :func:`castling_line`, :func:`home_of_line`)."""
 from __future__ import annotations
 
-from typing import Final, Sequence
+from typing import Final
 
-from companion.rules.sovereign_chess.squares import COLOUR_SQUARES, SIZE, sq_of
+from companion.rules.sovereign_chess.squares import SIZE, home_lines, sq_of
 
 SEATS: Final = (1, 2, 3, 4)
 NSEATS: Final = 4
@@ -20,15 +19,8 @@ RANK_16: Final = sum(1 << sq_of(f, SIZE - 1) for f in range(SIZE))
 HOMES: Final = {sq_of(8, 0): RANK_1, sq_of(0, 8): FILE_A, sq_of(15, 7): FILE_P, sq_of(7, 15): RANK_16}
 
 
-def _home_lines() -> list[int]:
-    table = [0] * (SIZE * SIZE)
-    for sq, line in HOMES.items():
-        table[sq] = line
-    return table
-
-
 #: HOME_LINE[sq]: the castling line whose rights a king on ``sq`` holds (0 if ``sq`` is no home square)
-HOME_LINE: Final = _home_lines()
+HOME_LINE: Final = home_lines(HOMES)
 
 
 def castling_line(rook_sq: int) -> int:
@@ -52,32 +44,3 @@ def home_of_line(line: int) -> int:
         if mask == line:
             return sq
     return -1
-
-
-def control_of(board: Sequence[int], owned: Sequence[int]) -> list[int]:
-    """ctrl[colour] = the seat (1–4) that owns or controls it, 0 for nobody. ``owned[seat]`` (index 0 unused).
-
-    The same walk as two-player :func:`~.position.compute_control`: up the chain of pieces on squares of colour
-    until an owned colour is met (that seat controls it); a colour with no occupied square, or in a loop, is
-    nobody's. Every owned colour — a king or not — stops the walk, so no seat ever controls another's army.
-    """
-    owner = [0] * 12
-    for seat in range(1, len(owned)):
-        if owned[seat] >= 0:
-            owner[owned[seat]] = seat
-    parent = [-1] * 12
-    for colour, (a, b) in enumerate(COLOUR_SQUARES):
-        p = board[a] or board[b]
-        if p:
-            parent[colour] = p >> 3
-    ctrl = [0] * 12
-    for colour in range(12):
-        x = colour
-        for _ in range(13):
-            if owner[x]:
-                ctrl[colour] = owner[x]
-                break
-            x = parent[x]
-            if x < 0:
-                break
-    return ctrl

@@ -132,6 +132,24 @@ I16: Final = sq_of(8, 15)
 RANK1: Final = (1 << 16) - 1
 RANK16: Final = RANK1 << 240
 
+
+
+def line_step(fr: int, to: int) -> int:
+    """The one-square step from ``fr`` towards ``to`` along a rank (±1) or a file (±16)."""
+    if fr >> 4 == to >> 4:
+        return 1 if to > fr else -1
+    return SIZE if to > fr else -SIZE
+
+
+def home_lines(homes: dict[int, int]) -> list[int]:
+    """HOME_LINE tables: for each square, the castling line (a set of rook squares) whose rights a king standing
+    there holds — ``homes`` maps the kings' home squares to their lines; every other square holds none (0)."""
+    table = [0] * NSQ
+    for sq, line in homes.items():
+        table[sq] = line
+    return table
+
+
 # Directions: N, E, NE, NW are "positive" (squares grow along them); S, W, SW, SE are "negative".
 DIRECTIONS: Final = ((1, 0), (0, 1), (1, 1), (1, -1), (-1, 0), (0, -1), (-1, -1), (-1, 1))  # (drank, dfile)
 ORTHO_DIRS: Final = (0, 1, 4, 5)
