@@ -61,7 +61,7 @@ createInterface({ input: process.stdin }).on("line", (line) => {
   }
   if (cmd === "pin") py(`${pin(rest[0])} = ${Number(rest[1])}`);
   else if (cmd === "leds") {
-    py(`_n = fw_board.rising.get(json.loads(${JSON.stringify(rest[0])}), 0)`);
+    py(`_n = fw_board.rising_edges.get(json.loads(${JSON.stringify(rest[0])}), 0)`);
     say("leds " + mp.globals.get("_n"));
     return;
   }
