@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from fw_shim.harness import FIRMWARE, INTERPRETERS, micropython_missing, run_script
-from hw.roller.protocol import Ack, HelloQuery, Req, decode_line, encode, frame
+from hw.roller.protocol import Ack, Err, HelloQuery, Req, Roll, decode_line, encode, frame
 
 WRAP = 1 << 30
 
@@ -178,11 +178,11 @@ def test_any_host_bytes_leave_the_line_bounded_and_the_next_frame_read(interpret
 def test_protocol_steps(interpreter: str) -> None:
     by = {name: (wire, armed, pending) for name, wire, armed, pending in output(interpreter, "steps")}
     (roll,) = [decode_line(line.encode()) for line in by["roll"][0].splitlines()]
-    assert roll.seq == 0 and roll.die == "d12" and len(roll.values) == 2  # type: ignore[attr-defined]
+    assert isinstance(roll, Roll) and roll.seq == 0 and roll.die == "d12" and len(roll.values) == 2
     assert kinds(by["hello?"][0]) == ["Roll"]  # a roll pending: resent first, HELLO owed
     assert kinds(by["ack0"][0]) == ["Hello"]
     (err,) = [decode_line(line.encode()) for line in by["badreq"][0].splitlines()]
-    assert err.code == "BADREQ" and by["badreq"][1] is None  # type: ignore[attr-defined]
+    assert isinstance(err, Err) and err.code == "BADREQ" and by["badreq"][1] is None
     assert by["req"][1] == ["d6", 4]
     assert kinds(by["nine"][0]) == ["Roll"] * 8 and by["nine"][2] == 8  # the ninth is refused, not invented later
     c = Counter(kinds(by["resends"][0]))

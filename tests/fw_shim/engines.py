@@ -48,7 +48,7 @@ class CPythonEngine:
         for pin, level in opts["pins"]:
             self.pin(pin, level)
         self.booted = threading.Event()  # set once the firmware's boot() has read the button and said HELLO
-        boot = self.mod.boot
+        boot = getattr(self.mod, "boot")
 
         def booted() -> Any:
             try:
@@ -56,7 +56,7 @@ class CPythonEngine:
             finally:
                 self.booted.set()
 
-        self.mod.boot = booted  # (main() looks boot up when it runs)
+        setattr(self.mod, "boot", booted)  # (main() looks boot up when it runs)
 
     def run(self) -> None:
         """In the main thread: the firmware's stdin is a pipe the relay fills, its stdout the link."""

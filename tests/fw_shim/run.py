@@ -27,9 +27,9 @@ from typing import Any, TextIO
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 
-from engines import ENGINES  # noqa: E402
-from link import UsbLink, constants  # noqa: E402
-from utime import NEAR_WRAP  # noqa: E402
+from engines import ENGINES  # type: ignore[import-not-found]  # noqa: E402
+from link import UsbLink, constants  # type: ignore[import-not-found]  # noqa: E402
+from utime import NEAR_WRAP  # type: ignore[import-not-found]  # noqa: E402
 
 
 def relay(engine: Any, link: UsbLink) -> None:
