@@ -74,6 +74,22 @@ class OptionSpec:
         return value
 
 
+def and_list(names: Sequence[str]) -> str:
+    """"Ann", "Ann and Bo", "Ann, Bo and Cy"."""
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+
+
+@dataclass(frozen=True)
+class SeatResult:
+    """One seat at the end of a game, for the figures (:meth:`GameMachine.results`): whether it won, its score where
+    the game keeps one, and ``rank``: compared between seats, higher is better (equal ranks share a place)."""
+
+    seat: int
+    winner: bool
+    score: int | float | None = None
+    rank: tuple[float, ...] = ()
+
+
 @dataclass(frozen=True)
 class Setup:
     """What the new-game wizard decided: the players in seat order and the rule switches."""
@@ -100,6 +116,11 @@ class GameMachine:
     FINAL: ClassVar[tuple[str, ...]] = ("game_over",)
     #: rule switches; defaults apply when config does not set them
     OPTIONS: ClassVar[Mapping[str, OptionSpec]] = {}
+    #: the table plays together: everyone wins or nobody does (BG Stats' "cooperative")
+    cooperative: ClassVar[bool] = False
+    #: the game keeps a score per seat (:meth:`results`); ``high_score_wins`` says which way it counts
+    scored: ClassVar[bool] = False
+    high_score_wins: ClassVar[bool] = True
 
     state: str  # set by pytransitions
 
@@ -208,6 +229,60 @@ class GameMachine:
     def player_name(self, seat: int) -> str:
         return self.players[seat - 1].name
 
+    # ----------------------------------------------------------------- the end, and the story of the game
+    def winner_seats(self) -> list[int]:
+        """Every seat that won (several for a shared win; none before the end, in a draw or when all lost):
+        ``data["winner"]``, else ``data["winners"]`` as seats or as player names."""
+        if (w := self.winner_seat()) is not None:
+            return [w]
+        names = {p.name: p.seat for p in self.players}
+        out = []
+        for x in self.data.get("winners") or ():
+            seat = x if isinstance(x, int) and not isinstance(x, bool) else names.get(str(x))
+            if seat in self.seats and seat not in out:
+                out.append(seat)
+        return sorted(out)
+
+    def results(self) -> list[SeatResult]:
+        """Each seat at the end (the figures' winners, scores and places). By default the winners rank first and
+        the others share the next place; games with a score override it."""
+        won = set(self.winner_seats())
+        return [SeatResult(s, s in won, None, (1.0 if s in won else 0.0,)) for s in self.seats]
+
+    def start_seat(self) -> int | None:
+        """The seat that began the game (BG Stats' start player): ``data["first"]`` by default, or None."""
+        f = self.data.get("first")
+        return f if isinstance(f, int) and not isinstance(f, bool) and f in self.seats else None
+
+    def move_count(self) -> int | None:
+        """Moves made so far, in games of moves (chess): the figures then time each move. None in other games."""
+        return None
+
+    def team_won(self) -> bool | None:
+        """A cooperative game: whether the table won together (None before the end, and in other games)."""
+        return None
+
+    def outcome(self) -> tuple[str, str]:
+        """(result, decider): who won, in a few words, and the one figure that decided it ("Ann wins",
+        "round 9: seven military cards"), from the state at the end. Games say it better by overriding this."""
+        won = self.winner_seats()
+        if not self.is_over:
+            return "Not finished", f"round {self.data.get('round')}"
+        names = [self.player_name(s) for s in won]
+        result = f"{names[0]} wins" if len(names) == 1 else (f"{and_list(names)} share the win" if names else
+                                                             "Nobody wins")
+        why = self.data.get("win_reason") or self.data.get("end_reason") or ""
+        return result, str(why)
+
+    def story_point(self, series: str, x: int, values: Mapping[Any, Any], by: str = "round") -> None:
+        """Record the figures a plot of the game needs as play goes on: ``values`` (key: a seat or a name → a number)
+        of ``series`` at ``x`` (a round, a turn, a game of a match). Kept small in ``data["story"]``, so undo, resume
+        and replay carry it; a second point at the same ``x`` replaces the first. Nothing secret goes in (a ballot
+        only once counted, orders only once processed)."""
+        story = self.data.setdefault("story", {})
+        entry = story.setdefault(series, {"by": by, "at": {}})
+        entry["at"].setdefault(str(x), {}).update({str(k): v for k, v in values.items()})
+
     @property
     def seats(self) -> list[int]:
         return [p.seat for p in self.players]
@@ -234,4 +309,4 @@ class GameMachine:
         return out
 
 
-__all__ = ["GameMachine", "Player", "Setup", "OptionSpec", "JSON"]
+__all__ = ["GameMachine", "Player", "SeatResult", "and_list", "Setup", "OptionSpec", "JSON"]
