@@ -17,7 +17,7 @@ import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Sequence
 
 from fsm.prompts import Choice, Confirm, Dice, Info, MultiSelect, Number, Prompt, SecretVote
 
@@ -129,7 +129,8 @@ def play(game: str, names: list[str], seed: int, t0: float, kind: Kind, finish: 
     rows: list[tuple[float, str]] = []
     rolls: list[tuple[float, Any]] = []
     t = t0
-    stop = kind.limit if finish == "play" else rng.randint(kind.limit // 8, kind.limit // 3)
+    stop = {"play": kind.limit, "leave": rng.randint(8, 30)}.get(finish) or rng.randint(kind.limit // 8,
+                                                                                    kind.limit // 3)
 
     def put(ev: Any, remote: bool) -> bool:
         nonlocal t
@@ -191,14 +192,16 @@ def _end_from_menu(session: Any, put: Callable[[Any, bool], bool]) -> None:
         raise RuntimeError("the generator could not end a game from the menu")
 
 
-def make_journal(path: Path, games: int = 216, seed: int = 32, *, say: Callable[[str], None] | None = None) \
-        -> dict[str, int]:
+def make_journal(path: Path, games: int = 216, seed: int = 32, *, distinct: int | None = 48,
+                 kinds: Sequence[Kind] = KINDS, say: Callable[[str], None] | None = None) -> dict[str, int]:
     """Write ``games`` saved games of every kind (the TOML ones: the shipped examples) into a new journal at
-    ``path``; returns how many games ended in each status."""
-    from companion.journal.store import Journal, RollRecord
-
+    ``path``; returns how many games ended in each status. Only ``distinct`` of them are played (None: all); the
+    others replay one of those on a later evening with other players in the seats (the same inputs, the same seed:
+    another game in the journal, with its own number and chain), which takes a fraction of the time. ``kinds``:
+    the games to make, in turn (every kind by default)."""
     from companion.config.load import parse_config
     from companion.games import load
+    from companion.journal.store import Journal
     from companion.session.headless import game_key
 
     cfg = parse_config({})
@@ -206,6 +209,7 @@ def make_journal(path: Path, games: int = 216, seed: int = 32, *, say: Callable[
     evening = time.mktime((*FIRST_EVENING, 0, 0, 0, -1))
     journal = Journal(path)
     counts: dict[str, int] = {}
+    made: list[tuple[str, int, int, Played, int]] = []  # key, seed, players asked for, what was played, kind
     try:
         journal.db.execute("PRAGMA synchronous=OFF")  # building the file is not what anyone measures
         t = evening
@@ -213,27 +217,31 @@ def make_journal(path: Path, games: int = 216, seed: int = 32, *, say: Callable[
             if i % 6 == 0 and i:  # a few games an evening, then days later the next evening
                 evening += 86400 * rng.randint(2, 9)
                 t = evening + rng.uniform(0, 1800)
-            kind = KINDS[i % len(KINDS)]
-            key = game_key(kind.game, cfg)
             table = list(NAMES[:6]) if rng.random() < 0.85 else list(NAMES)
             rng.shuffle(table)
-            finish = rng.choices(("play", "end", "leave", "hide"), (0.86, 0.08, 0.03, 0.03))[0]
-            if i >= games - 2:
-                finish = "leave"  # tonight's games, still running
-            gseed = rng.getrandbits(32)
+            if distinct is None or i < distinct or i >= games - 2:
+                kind = kinds[i % len(kinds)]
+                key = game_key(kind.game, cfg)
+                finish = rng.choices(("play", "end", "leave", "hide"), (0.86, 0.08, 0.03, 0.03))[0]
+                if i >= games - 2:
+                    finish = "leave"  # tonight's games, still running
+                gseed = rng.getrandbits(32)
+                played = play(key, table, gseed, t, kind, finish)
+                made.append((key, gseed, len(table), played, i % len(kinds)))
+            else:  # the same game again, on this evening, other players in the seats
+                key, gseed, n, original, k = made[i % len(made)]
+                kind = kinds[k]
+                if n > len(table):
+                    table = list(NAMES[:n])
+                    rng.shuffle(table)
+                table = table[:n]
+                shift = t - original.rows[0][0] if original.rows else 0.0
+                played = Played([(rt + shift, e) for rt, e in original.rows],
+                                [(rt + shift, r) for rt, r in original.rolls], original.status, original.summary)
             setup = {"options": dict(kind.options), "names": table, "sources": ["roller", "typed", "rng"],
                      "contract": True}
             gid = journal.new_game(key, load(key).name, gseed, setup, created=t)
-            played = play(key, table, gseed, t, kind, finish)
-            if played.rows:
-                journal.append_inputs(gid, played.rows)
-            with journal.db:
-                journal.db.executemany(
-                    "INSERT INTO rolls (t, game, roller, source, die, value, player, purpose) VALUES (?,?,?,?,?,?,?,?)",
-                    [(rt, gid, r.roller, r.source, r.die, r.value, r.player, r.purpose) for rt, r in played.rolls
-                     if isinstance(r, RollRecord)])
-            journal.db.execute("UPDATE games SET status=?, summary=?, updated=? WHERE id=?",
-                               (played.status, played.summary, played.rows[-1][0] if played.rows else t, gid))
+            _store(journal, gid, played, t)
             counts[played.status] = counts.get(played.status, 0) + 1
             t = (played.rows[-1][0] if played.rows else t) + rng.uniform(60, 900)
             if say is not None and (i + 1) % 50 == 0:
@@ -244,17 +252,34 @@ def make_journal(path: Path, games: int = 216, seed: int = 32, *, say: Callable[
     return counts
 
 
+def _store(journal: Any, gid: int, played: Played, t: float) -> None:
+    """A game's inputs (chained), its dice and its status, as the loop would have left them."""
+    from companion.journal.store import RollRecord
+
+    if played.rows:
+        journal.append_inputs(gid, played.rows)
+    with journal.db:
+        journal.db.executemany(
+            "INSERT INTO rolls (t, game, roller, source, die, value, player, purpose) VALUES (?,?,?,?,?,?,?,?)",
+            [(rt, gid, r.roller, r.source, r.die, r.value, r.player, r.purpose) for rt, r in played.rolls
+             if isinstance(r, RollRecord)])
+    journal.db.execute("UPDATE games SET status=?, summary=?, updated=? WHERE id=?",
+                       (played.status, played.summary, played.rows[-1][0] if played.rows else t, gid))
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m companion.bench.table_games", description=__doc__.splitlines()[0])
     ap.add_argument("out", type=Path, help="the journal to write (must not exist)")
     ap.add_argument("--games", type=int, default=216)
     ap.add_argument("--seed", type=int, default=32)
+    ap.add_argument("--distinct", type=int, default=48, help="games actually played; the rest replay them (0: all)")
     args = ap.parse_args(argv)
     if args.out.exists():
         print(f"{args.out} exists; give a new file", file=sys.stderr)
         return 2
     t0 = time.perf_counter()
-    counts = make_journal(args.out, args.games, args.seed, say=lambda s: print(s, file=sys.stderr))
+    counts = make_journal(args.out, args.games, args.seed, distinct=args.distinct or None,
+                          say=lambda s: print(s, file=sys.stderr))
     print(json.dumps({"journal": str(args.out), "games": args.games, "statuses": counts,
                       "seconds": round(time.perf_counter() - t0, 1)}))
     return 0

@@ -112,6 +112,10 @@ def run(cfg: Config, *, mode: str | None = None, game: str | None = None,
             from companion.web import start_web
 
             web = start_web(cfg, mode, events.put, stack)
+            if web is not None:  # the history's figures: read when a phone asks, on the server's threads
+                from companion.stats.provider import web_callables
+
+                web.history, web.story, web.player_names = web_callables(cfg)
             say(f"Web view: open {web.address} on a phone" if web is not None else
                 "Web view: off (see the log for why)")
         if mode == "pi":

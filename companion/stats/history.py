@@ -60,13 +60,13 @@ def _code(game: str, cfg: Config, memo: dict[str, str]) -> str:
 
 
 def cached(journal: Journal, cfg: Config, cache: SummaryCache, rec: GameRecord, memo: dict[str, str],
-           compute: bool = True) -> dict[str, Any] | None:
-    """One game's summary: from the cache while its key holds, else computed (unless ``compute`` is false) and
-    kept; None for a damaged original or a game that cannot be summarised (logged)."""
+           compute: bool = True, charts: bool = False) -> dict[str, Any] | None:
+    """One game's summary (with its charts if asked): from the cache while its key holds, else computed (unless
+    ``compute`` is false) and kept; None for a damaged original or a game that cannot be summarised (logged)."""
     if rec.status == "damaged":
         return None
     key = _key(journal, rec.id, rec.status, _code(rec.game, cfg, memo))
-    doc = cache.get(rec.id, key)
+    doc = cache.get(rec.id, key, charts)
     if doc is not None or not compute:
         return doc
     try:

@@ -79,7 +79,7 @@ class History:
                 rec = journal.game(game_id)
             except CompanionError:
                 return None
-            d = H.cached(journal, self.cfg, self.cache, rec, {})
+            d = H.cached(journal, self.cfg, self.cache, rec, {}, charts=True)
         if d is None:
             return None
         d = H.shown([d], self.names())[0]
