@@ -55,6 +55,13 @@ def uid(box: str, kind: str, key: str) -> str:
     return str(uuid.uuid5(NAMESPACE, f"{box}/{kind}/{key}")).upper()
 
 
+def score_text(v: int | float | None) -> str:
+    """A score as both formats write it: "31", "2.5", or "" when the game has none."""
+    if v is None:
+        return ""
+    return str(int(v)) if float(v).is_integer() else str(v)
+
+
 def default_location() -> str:
     return f"Sovereign Companion ({socket.gethostname()})"
 
@@ -114,4 +121,4 @@ def plays(summaries: Sequence[dict[str, Any]], names: Names) -> list[Play]:
     return out
 
 
-__all__ = ["Play", "Seat", "box_id", "default_location", "plays", "uid"]
+__all__ = ["Play", "Seat", "box_id", "default_location", "plays", "score_text", "uid"]

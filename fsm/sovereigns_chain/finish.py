@@ -1,7 +1,6 @@
 """The end of a game and of a match: the result, wins tallied, the dealer moving one seat left, the summary."""
 from __future__ import annotations
 
-from companion.rules.sovereigns_chain import chain as ch
 from companion.rules.sovereigns_chain import match
 
 from fsm.prompts import Choice, Info, Option, Prompt
@@ -38,11 +37,6 @@ class FinishPhase(ChainBase):
         self.note(f"Solitaire game {d['game_no']} lost: no legal play")
         self.fire("result")
         self.set_step("game_end")
-
-    def chain_story(self) -> None:
-        """The story: every chain's length at the end of a round, rounds counted over the whole match."""
-        at = self.data.get("story", {}).get("chain", {}).get("at", {})
-        self.story_point("chain", len(at) + 1, {s: ch.length(self.chain(s)) for s in self.seats})
 
     def set_winners(self, winners: list[int]) -> None:
         """``winner``: the seat when one player won (None when shared or lost); ``winners``: every seat that won."""
