@@ -19,7 +19,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
-from fsm.prompts import Choice, Confirm, Dice, Info, MultiSelect, Number, Prompt, SecretVote
+from fsm.autoplay import random_answer
+from fsm.prompts import Choice, Dice, Number, Prompt, SecretVote
 
 #: the table: names come back evening after evening (a few only now and then)
 NAMES = ("Ana", "Ben", "Cleo", "Dev", "Eli", "Fay", "Gus", "Hana")
@@ -94,17 +95,7 @@ def choose(p: Prompt, rng: random.Random, prefs: dict[str, float]) -> Any:
         return rng.choices(keys, [_weight(p.title, k, prefs) for k in keys])[0]
     if isinstance(p, Number):
         return p.default if rng.random() < 0.5 else rng.randint(p.lo, min(p.hi, max(p.lo, p.default + 6)))
-    if isinstance(p, MultiSelect):
-        keys = [o.key for o in p.options]
-        hi = len(keys) if p.max_count is None else min(p.max_count, len(keys))
-        n = rng.randint(min(p.min_count, hi), hi)
-        picked = set(rng.sample(keys, n))
-        return [k for k in keys if k in picked]
-    if isinstance(p, Confirm):
-        return rng.random() < 0.8
-    if isinstance(p, Info):
-        return True
-    raise TypeError(f"no answer for {type(p).__name__}")
+    return random_answer(p, rng)  # the contract tests' random player: a subset, yes or no, OK
 
 
 @dataclass
@@ -163,8 +154,9 @@ def play(game: str, names: list[str], seed: int, t0: float, kind: Kind, finish: 
             continue
         offered = [o.key for o in getattr(p, "options", ()) if o.enabled and o.key in kind.concede]
         value = rng.choice(offered) if offered and len(rows) >= concede_at else choose(p, rng, kind.prefs)
-        if misses >= 5 and getattr(p, "back", None) is not None:
-            value = p.back  # refused again and again: the table backs out and tries something else
+        back = getattr(p, "back", None)
+        if misses >= 5 and back is not None:
+            value = back  # refused again and again: the table backs out and tries something else
         ok = put(AnswerEvent(value, session.prompt_seq, "device"), True)
         misses = 0 if ok else misses + 1
     if session.game is not None and not session.game.is_over and finish != "leave":

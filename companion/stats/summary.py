@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import logging
 from datetime import datetime
-from typing import Any, Callable
+from typing import Any
 
 from companion.config.load import Config
 from companion.errors import CompanionError
@@ -70,7 +70,7 @@ def summarize(journal: Journal, record: GameRecord, cfg: Config) -> dict[str, An
     from fsm.base import GameMachine
 
     moves: list[tuple[int, int, float]] = []
-    observe = _mover(moves) if cls.move_count is not GameMachine.move_count else None
+    observe = _Mover(moves) if cls.move_count is not GameMachine.move_count else None
     from companion.session.headless import replay
 
     session, brk = replay(journal, record, cfg, observe=observe)
@@ -115,27 +115,32 @@ def summarize(journal: Journal, record: GameRecord, cfg: Config) -> dict[str, An
     return doc
 
 
-def _mover(out: list[tuple[int, int, float]]) -> Callable[[Any, float], None]:
+class _Mover:
     """An observer of the replay timing each move: (move number, the seat that made it, seconds since the move
-    before — or since the game began — with the gaps capped as for the duration)."""
-    state = {"moves": 0, "last": None, "clock": 0.0, "prev_t": None, "seat": None}
+    before — or since the game began — with the gaps between inputs capped as for the duration)."""
 
-    def observe(session: Any, t: float) -> None:
+    def __init__(self, out: list[tuple[int, int, float]]) -> None:
+        self.out = out
+        self.moves = 0
+        self.clock = 0.0  #: play time so far (capped gaps)
+        self.last: float | None = None  #: the play time at the move before
+        self.prev_t: float | None = None
+        self.seat: int | None = None  #: the seat to move after the input before
+
+    def __call__(self, session: Any, t: float) -> None:
         game = session.game
         if game is None:
             return
-        if state["prev_t"] is not None:
-            state["clock"] += min(max(0.0, t - state["prev_t"]), GAP_CAP_S)
-        state["prev_t"] = t
-        if state["last"] is None:
-            state["last"] = state["clock"]
+        if self.prev_t is not None:
+            self.clock += min(max(0.0, t - self.prev_t), GAP_CAP_S)
+        self.prev_t = t
+        if self.last is None:
+            self.last = self.clock
         n = game.move_count() or 0
-        if n > state["moves"]:
-            out.append((n, int(state["seat"] or 0), state["clock"] - state["last"]))
-            state["moves"], state["last"] = n, state["clock"]
-        state["seat"] = game.active_seat() if hasattr(game, "active_seat") else None
-
-    return observe
+        if n > self.moves:
+            self.out.append((n, int(self.seat or 0), self.clock - self.last))
+            self.moves, self.last = n, self.clock
+        self.seat = game.active_seat()
 
 
 __all__ = ["GAP_CAP_S", "STATUS", "iso", "places", "play_time", "summarize"]
