@@ -88,14 +88,22 @@ def test_a_damaged_names_file_is_set_aside(tmp_path: Path, caplog: pytest.LogCap
     assert Names.beside(tmp_path / "journal.sqlite").id_of("a") in ("a", "b")  # a loop ends, it does not hang
 
 
-def test_the_web_callables_speak_json(tmp_path: Path) -> None:
+def test_the_web_callables_speak_json_and_leave_the_replays_to_another_process(tmp_path: Path) -> None:
     from companion.config.load import parse_config
-    from companion.stats.provider import web_callables
+    from companion.stats.provider import History, web_callables
     from stats_kit import journal_of
 
-    j = journal_of(tmp_path, games=4, distinct=4, game="race-to-ten")
-    history, story, names = web_callables(parse_config({"journal": {"path": str(j)}}))
+    j = journal_of(tmp_path, games=5, distinct=5, game="race-to-ten")
+    cfg = parse_config({"journal": {"path": str(j)}})
+    hist = History(cfg)
+    history, story, names = web_callables(cfg, hist)
     doc = json.loads(history({"game": "race-to-ten"}))
+    assert doc["pending"] == 3 and [g["status"] for g in doc["games"]] == ["active", "active"]
+    first = json.loads(story(1))
+    assert first["pending"] is True and first["charts"] == []
+    assert hist.wait(60)  # the summariser runs in its own process: the phone asks again later
+    doc = json.loads(history({"game": "race-to-ten"}))
+    assert doc["pending"] == 0 and len(doc["games"]) == 5
     first = doc["games"][-1]
     one = json.loads(story(first["id"]))
     assert one["id"] == first["id"] and one["charts"] and one["charts"][0]["series"]

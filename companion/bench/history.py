@@ -2,7 +2,8 @@
 history asks for them (the web view's ``history`` callable: every summary, standings, luck, dice, JSON text).
 
 * history_500_ms — with the summaries cached (every request after the first): best of 3;
-* history_500_cold_ms — the first request after the cache is gone (an upgrade): every game replayed, no budget.
+* history_500_cold_ms — summarising them when nothing is cached yet (after an upgrade: what the history's
+  summariser process does, :mod:`companion.stats.warm`): every game replayed once.
 """
 from __future__ import annotations
 

@@ -16,7 +16,6 @@ What counts (the figures a reviewer can recompute from the ``games`` and ``battl
 from __future__ import annotations
 
 import logging
-import time
 from typing import Any, Callable, Iterable
 
 from companion.config.load import Config
@@ -79,18 +78,17 @@ def cached(journal: Journal, cfg: Config, cache: SummaryCache, rec: GameRecord, 
     return doc
 
 
-def collect(journal: Journal, cfg: Config, cache: SummaryCache, budget_s: float | None = None) \
+def collect(journal: Journal, cfg: Config, cache: SummaryCache, compute: bool = True) \
         -> tuple[list[dict[str, Any]], int]:
-    """Every saved game's summary, newest first, from the cache where it still holds; games not yet summarised
-    when ``budget_s`` seconds have passed are left for the next request (their number is returned too)."""
-    start = time.perf_counter()
+    """Every saved game's summary, newest first, from the cache where it still holds. Without ``compute`` only an
+    active game (its players and start: the first few inputs) is read now; the others not cached are left out and
+    counted (the second value) for another process to summarise (:mod:`.warm`)."""
     memo: dict[str, str] = {}
     out, pending = [], 0
     for rec in journal.games():
-        late = budget_s is not None and time.perf_counter() - start > budget_s
-        doc = cached(journal, cfg, cache, rec, memo, compute=not late)
+        doc = cached(journal, cfg, cache, rec, memo, compute=compute or rec.status == "active")
         if doc is None:
-            pending += late and rec.status != "damaged"
+            pending += rec.status != "damaged" and not compute
             continue
         out.append(doc)
     out.sort(key=lambda d: (d["t_start"], d["id"]), reverse=True)

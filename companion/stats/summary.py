@@ -69,24 +69,25 @@ def summarize(journal: Journal, record: GameRecord, cfg: Config) -> dict[str, An
                high_score_wins=cls.high_score_wins)
     from fsm.base import GameMachine
 
-    moves: list[tuple[int, int, float]] = []
-    observe = _Mover(moves) if cls.move_count is not GameMachine.move_count else None
     from companion.session.headless import replay
 
+    moves: list[tuple[int, int, float]] = []
+    if record.status == "active":  # its players and start only: replayed until the game began, no further
+        session, brk = replay(journal, record, cfg, observe=lambda s, _t: s.game is not None)
+        return {**doc, "status": "active",
+                "players": [{"name": n, "seat": i + 1} for i, n in enumerate(session.names)]}
+    observe = _Mover(moves) if cls.move_count is not GameMachine.move_count else None
     session, brk = replay(journal, record, cfg, observe=observe)
     if brk is not None:
         log.warning("game %d: %s; its figures stop there", record.id, brk.message(journal.path))
     names = session.names
     game = session.game
     over = game is not None and game.is_over
-    status = "ended" if over else ("abandoned" if record.status in ("ended", "hidden") or session.ended else
-                                   "active")
-    doc["status"] = status
+    status = doc["status"] = "ended" if over else "abandoned"
     doc["players"] = [{"name": n, "seat": i + 1} for i, n in enumerate(names)]
-    if status == "active" or game is None:
-        if status != "active":
-            doc["players"] = [{**p, "place": None, "winner": False} for p in doc["players"]]
-            doc["result"] = "Left before it began"
+    if game is None:
+        doc["players"] = [{**p, "place": None, "winner": False} for p in doc["players"]]
+        doc["result"] = "Left before it began"
         return doc
     times = [float(t) for (t,) in journal.db.execute("SELECT t FROM inputs WHERE game=? ORDER BY n LIMIT ?",
                                                      (record.id, session.n_inputs))]
