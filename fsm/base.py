@@ -33,6 +33,10 @@ class Player:
     seat: int  #: 1-based seat number; the player's LED is ``[leds] players[seat - 1]``
 
 
+#: the parts of ``data`` that only ever grow (appended to, never changed): a snapshot keeps their lengths
+GROWING = ("log", "story")
+
+
 def _pickle_values(value: Any) -> bytes:
     """Pickle without the memo ("fast" mode): the bytes depend on the values only, not on which objects happen to
     be shared, so equal data gives equal snapshots (as JSON text did). ``data`` is JSON-like: no cycles."""
@@ -194,19 +198,24 @@ class GameMachine:
         """Jump to a state without a transition — only for restore; games use :meth:`fire`."""
         self.machine.set_state(state)
 
-    def snapshot(self) -> tuple[str, bytes, int]:
+    def snapshot(self) -> tuple[str, bytes, int, int]:
         """The state, a deep copy of ``data`` (pickled: a tenth of the time of JSON text, which replaying a long
-        game spends on every answer) and the log's length (the log only grows, so it is not copied)."""
-        rest = {k: v for k, v in self.data.items() if k != "log"}
-        return self.state, _pickle_values(rest), len(self.data["log"])
+        game spends on every answer) and the lengths of the log and the story (both only grow, so they are not
+        copied; -1: no story yet)."""
+        rest = {k: v for k, v in self.data.items() if k not in GROWING}
+        story = self.data.get("story")
+        return self.state, _pickle_values(rest), len(self.data["log"]), -1 if story is None else len(story)
 
-    def restore(self, snap: tuple[str, bytes, int]) -> None:
-        state, rest, n_log = snap
-        log = self.data["log"]
+    def restore(self, snap: tuple[str, bytes, int, int]) -> None:
+        state, rest, n_log, n_story = snap
+        log, story = self.data["log"], self.data.get("story")
         del log[n_log:]
         self.goto(state)
         self.data = pickle.loads(rest)
         self.data["log"] = log
+        if story is not None and n_story >= 0:
+            del story[n_story:]
+            self.data["story"] = story
 
     @property
     def is_over(self) -> bool:
@@ -276,12 +285,23 @@ class GameMachine:
 
     def story_point(self, series: str, x: int, values: Mapping[Any, Any], by: str = "round") -> None:
         """Record the figures a plot of the game needs as play goes on: ``values`` (key: a seat or a name → a number)
-        of ``series`` at ``x`` (a round, a turn, a game of a match). Kept small in ``data["story"]``, so undo, resume
-        and replay carry it; a second point at the same ``x`` replaces the first. Nothing secret goes in (a ballot
-        only once counted, orders only once processed)."""
-        story = self.data.setdefault("story", {})
-        entry = story.setdefault(series, {"by": by, "at": {}})
-        entry["at"].setdefault(str(x), {}).update({str(k): v for k, v in values.items()})
+        of ``series`` at ``x`` (a round, a turn, a game of a match); a later point at the same ``x`` and key
+        replaces the earlier. Nothing secret goes in (a ballot only once counted, orders only once processed)."""
+        self.story_event(["point", series, by, int(x), {str(k): v for k, v in values.items()}])
+
+    def story_event(self, event: list[Any]) -> None:
+        """Append one event (small JSON values) to ``data["story"]``. The story only grows, like the log: a
+        snapshot keeps its length, undo cuts it back, and replay rebuilds it, so old journals get stories too."""
+        self.data.setdefault("story", []).append(event)
+
+    def story(self) -> dict[str, Any]:
+        """The story's points folded by series: ``{series: {"by": ..., "at": {x: {key: value}}}}`` (x as text)."""
+        out: dict[str, Any] = {}
+        for event in self.data.get("story", ()):
+            if event[0] == "point":
+                _, series, by, x, values = event
+                out.setdefault(series, {"by": by, "at": {}})["at"].setdefault(str(x), {}).update(values)
+        return out
 
     @property
     def seats(self) -> list[int]:

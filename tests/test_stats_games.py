@@ -89,14 +89,14 @@ def test_places_are_competition_ranks() -> None:
 
 def test_sovereign_records_points_cards_and_each_battle_as_shown() -> None:
     game = finished(KINDS[0], 1).game
-    story = game.data["story"]
+    story = game.story()
     rounds = int(game.data["round"])
     assert sorted(int(x) for x in story["points"]["at"]) == list(range(1, rounds + 1))
     assert story["cards"]["at"][str(rounds)][str(game.winner_seat())] == sum(
         game.data["players"][str(game.winner_seat())]["cards"].values())
-    fights = [b for b in story["battles"] if b["won"] is not None]
+    fights = [b for b in game.battles() if b["won"] is not None]
     assert fights and all(b["args"][0] == "--attack" and 0 <= b["p"] <= 1 for b in fights)
-    assert len({b["no"] for b in story["battles"]}) == len(story["battles"])
+    assert len({b["no"] for b in game.battles()}) == len(game.battles())
 
 
 def _soverana_at_ballot(seed: int) -> tuple[Session, list[Any]]:
@@ -141,6 +141,6 @@ def test_a_secret_ballot_reaches_no_figure_before_it_is_counted(tmp_path: Path) 
 def test_societys_orders_reach_the_story_once_the_turn_is_processed() -> None:
     kind = next(k for k in KINDS if k.game == "society")
     game = finished(kind, 2).game
-    turns = sorted(int(x) for x in game.data["story"]["treasury"]["at"])
+    turns = sorted(int(x) for x in game.story()["treasury"]["at"])
     assert turns == list(range(1, len(turns) + 1)) and turns[-1] <= int(game.data["round"])
     assert "orders" not in json.dumps(game.data["story"])

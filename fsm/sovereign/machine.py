@@ -178,6 +178,10 @@ class SovereignGame(GameMachine):
     def start_seat(self) -> int | None:
         return int(self.data["order"][0]) if self.data["order"] else None
 
+    def battles(self) -> list[dict[str, Any]]:
+        """Every battle rolled: its odds at the first roll (``p``, ``exact``, ``args``) and result (``won``)."""
+        return story.battles(self)
+
     def outcome(self) -> tuple[str, str]:
         w = self.winner_seat()
         if w is None:

@@ -97,7 +97,7 @@ class ChainBase(GameMachine):
 
     def chain_story(self) -> None:
         """The story: every chain's length at the end of a round, rounds counted over the whole match."""
-        at = self.data.get("story", {}).get("chain", {}).get("at", {})
+        at = self.story().get("chain", {}).get("at", {})
         self.story_point("chain", len(at) + 1, {s: ch.length(self.chain(s)) for s in self.seats})
 
     def lengths(self) -> dict[int, int]:

@@ -76,7 +76,7 @@ class SovereignsChainGame(SetupPhase, TurnPhase, EffectsPhase, RevealPhase, Scor
     scored = True  #: the score: chain scores (|stars - planets|) summed over the match's games
 
     def match_score(self, seat: int) -> int | None:
-        at = self.data.get("story", {}).get("scores", {}).get("at", {})
+        at = self.story().get("scores", {}).get("at", {})
         got = [int(row[str(seat)]) for row in at.values() if row.get(str(seat)) is not None]
         return sum(got) if got else None
 
