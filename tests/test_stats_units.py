@@ -114,3 +114,26 @@ def test_the_web_callables_speak_json_and_leave_the_replays_to_another_process(t
     assert json.loads(story(first["id"]))["players"][0]["name"] == "Zoe"
     assert "error" in json.loads(names({"rename": {"from": who, "to": ""}}))
     assert "error" in json.loads(names({"bogus": 1}))
+
+
+def test_the_loop_hands_the_web_view_its_history_and_goes_on_without_it(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
+    from types import SimpleNamespace
+
+    from companion.config.load import parse_config
+    from companion.loop.runtime import _history_for
+    from companion.stats import provider
+
+    cfg = parse_config({"journal": {"path": str(tmp_path / "journal.sqlite")}})
+    hub = SimpleNamespace(history=None, story=None, player_names=None)
+    _history_for(hub, cfg)
+    assert callable(hub.history) and callable(hub.story) and callable(hub.player_names)
+    assert "no journal" in json.loads(hub.history({}))["error"]  # nothing played yet: one line, no crash
+
+    def broken(*a: object) -> None:
+        raise RuntimeError("no room for it")
+
+    monkeypatch.setattr(provider, "web_callables", broken)
+    hub = SimpleNamespace(history=None, story=None, player_names=None)
+    _history_for(hub, cfg)
+    assert hub.history is None and "the history page is off: no room for it" in caplog.text
