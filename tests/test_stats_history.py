@@ -189,3 +189,22 @@ def test_unknown_game_and_missing_journal_are_one_line(tmp_path: Path, journal: 
     assert status == 2
     status, _ = cli("stats", "--journal", str(journal), "--game-id", "9999")
     assert status == 2
+
+
+def test_after_an_upgrade_a_phone_sees_the_games_as_they_were_until_they_are_read_again(
+        tmp_path: Path, journal: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from companion.config.load import parse_config
+    from companion.stats.provider import History, web_callables
+
+    j = copy(journal, tmp_path)
+    before = stats(j)
+    monkeypatch.setattr(H, "_code", lambda game, cfg, memo: "a newer companion")
+    cfg = parse_config({"journal": {"path": str(j)}})
+    hist = History(cfg)
+    asked: list[bool] = []
+    monkeypatch.setattr(hist, "warm", lambda: asked.append(True))  # the summariser itself: test_stats_units
+    history, _story, _names = web_callables(cfg, hist)
+    doc = json.loads(history({}))
+    done = [g for g in before["games"] if g["status"] != "active"]
+    assert doc["pending"] == len(done) and asked  # to be read again, by the summariser's own process
+    assert [g for g in doc["games"] if g["status"] != "active"] == done  # shown as they were meanwhile

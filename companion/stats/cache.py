@@ -65,9 +65,11 @@ class SummaryCache:
                         bad.name)
             self._open(path, again=False)
 
-    def get(self, game: int, key: str, charts: bool = False) -> dict[str, Any] | None:
+    def get(self, game: int, key: str, charts: bool = False, stale: bool = False) -> dict[str, Any] | None:
         """The game's summary if its row's key is ``key``; its charts only when asked for (the history's list
-        does without them, and reads 500 rows the faster)."""
+        does without them, and reads 500 rows the faster). With ``stale``, also a row whose key differs only in
+        its last part (the code version: the game is the same, the companion was upgraded), marked
+        ``"stale": True``."""
         with self._lock:
             row: Any = self.memory.get(game)
             if row is None and self.db is not None:
@@ -76,7 +78,10 @@ class SummaryCache:
                 except sqlite3.Error as e:
                     log.warning("the statistics cache cannot be read (%s); the game is summarised again", e)
                     row = None
-        if row is None or row[0] != key:
+        if row is None:
+            return None
+        old = row[0] != key
+        if old and not (stale and row[0].rpartition(":")[0] == key.rpartition(":")[0]):
             return None
         try:
             doc = json.loads(row[1])
@@ -84,7 +89,11 @@ class SummaryCache:
                 doc["charts"] = json.loads(row[2])
         except ValueError:
             return None
-        return doc if isinstance(doc, dict) else None
+        if not isinstance(doc, dict):
+            return None
+        if old:
+            doc["stale"] = True
+        return doc
 
     def put(self, game: int, key: str, doc: dict[str, Any]) -> None:
         text = json.dumps({k: v for k, v in doc.items() if k != "charts"}, separators=(",", ":"), sort_keys=True)

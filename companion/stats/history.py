@@ -65,7 +65,7 @@ def cached(journal: Journal, cfg: Config, cache: SummaryCache, rec: GameRecord, 
     if rec.status == "damaged":
         return None
     key = _key(journal, rec.id, rec.status, _code(rec.game, cfg, memo))
-    doc = cache.get(rec.id, key, charts)
+    doc = cache.get(rec.id, key, charts, stale=not compute)
     if doc is not None or not compute:
         return doc
     try:
@@ -81,16 +81,17 @@ def cached(journal: Journal, cfg: Config, cache: SummaryCache, rec: GameRecord, 
 def collect(journal: Journal, cfg: Config, cache: SummaryCache, compute: bool = True) \
         -> tuple[list[dict[str, Any]], int]:
     """Every saved game's summary, newest first, from the cache where it still holds. Without ``compute`` only an
-    active game (its players and start: the first few inputs) is read now; the others not cached are left out and
-    counted (the second value) for another process to summarise (:mod:`.warm`)."""
+    active game (its players and start: the first few inputs) is read now; the others not cached are counted (the
+    second value) for another process to summarise (:mod:`.warm`) — left out, or shown as the companion summarised
+    them before an upgrade until then."""
     memo: dict[str, str] = {}
     out, pending = [], 0
     for rec in journal.games():
         doc = cached(journal, cfg, cache, rec, memo, compute=compute or rec.status == "active")
-        if doc is None:
+        if doc is None or doc.pop("stale", False):
             pending += rec.status != "damaged" and not compute
-            continue
-        out.append(doc)
+        if doc is not None:
+            out.append(doc)
     out.sort(key=lambda d: (d["t_start"], d["id"]), reverse=True)
     return out, pending
 
@@ -209,8 +210,8 @@ def luck_series(fights: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
     for name in sorted(per, key=str.casefold):
         results = per[name]
         bands = L.bands([p for p, _ in results])
-        out[name] = {"x": list(range(1, len(results) + 1)), "values": [round(v, ROUND) for v in L.running(results)],
-                     "lo": [lo for lo, _ in bands], "hi": [hi for _, hi in bands]}
+        out[name] = {"x": list(range(1, len(results) + 1)), "values": [round(v, 3) for v in L.running(results)],
+                     "lo": [round(lo, 3) for lo, _ in bands], "hi": [round(hi, 3) for _, hi in bands]}
     return out
 
 
@@ -227,7 +228,9 @@ def document(summaries: list[dict[str, Any]], names: Names, *, game: str | None 
     fights = battles(ds)
     table = players(ds, fights)
     doc: dict[str, Any] = {"games": [game_entry(d) for d in ds], "players": table, "battles": fights}
-    if full:
+    if full:  # the phone's: each battle's odds and result for the plots (the arguments and fractions: the CLI's)
+        doc["battles"] = [{k: round(v, ROUND) if k == "p_attacker_wins" else v for k, v in b.items()
+                           if k not in ("odds_args", "p_attacker_wins_exact")} for b in fights]
         doc["standings"] = standings(ds, table)
         doc["luck"] = luck_series(fights)
         doc["dice"] = dice() if dice is not None else {}
