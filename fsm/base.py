@@ -263,6 +263,12 @@ class GameMachine:
         f = self.data.get("first")
         return f if isinstance(f, int) and not isinstance(f, bool) and f in self.seats else None
 
+    def battles(self) -> list[dict[str, Any]]:
+        """Dice battles with exact odds (Sovereign): each one's ``no``, ``round``, ``attacker``, ``defender``, the
+        attacker's chance at its first roll (``p``, ``exact``, ``args`` for `companion odds`) and ``won``, ``how``
+        (None while it goes on). Other games fight none."""
+        return []
+
     def move_count(self) -> int | None:
         """Moves made so far, in games of moves (chess): the figures then time each move. None in other games."""
         return None

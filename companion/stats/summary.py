@@ -83,7 +83,7 @@ def summarize(journal: Journal, record: GameRecord, cfg: Config) -> dict[str, An
     names = session.names
     game = session.game
     over = game is not None and game.is_over
-    status = doc["status"] = "ended" if over else "abandoned"
+    doc["status"] = "ended" if over else "abandoned"
     doc["players"] = [{"name": n, "seat": i + 1} for i, n in enumerate(names)]
     if game is None:
         doc["players"] = [{**p, "place": None, "winner": False} for p in doc["players"]]
@@ -106,11 +106,10 @@ def summarize(journal: Journal, record: GameRecord, cfg: Config) -> dict[str, An
     else:
         doc["result"], doc["decider"] = f"Ended from the menu in round {game.data.get('round')}", ""
     data_story = game.story()
-    fights = getattr(game, "battles", None)
     doc["battles"] = [{"round": b["round"], "attacker": b["attacker"], "defender": b["defender"],
                        "p_attacker_wins": b["p"], "p_exact": b["exact"], "attacker_won": bool(b["won"]),
                        "how": b["how"], "odds_args": list(b["args"])}
-                      for b in (fights() if callable(fights) else []) if b.get("won") is not None]
+                      for b in game.battles() if b.get("won") is not None]
     counters = {c.id: c.name for c in getattr(getattr(cls, "spec", None), "counters", ())}
     doc["charts"] = story.ordered(story.series_charts(cls.game_id, data_story, names, counters)
                                   + story.battle_charts(doc["battles"], names) + story.move_chart(moves, names))
