@@ -43,6 +43,11 @@ class Hub:
         self.sent_ms: list[float] | None = None
         self._game: object = ()  #: the game the pairings were last told about
         self._failed = False
+        #: the saved games' figures, handed over by the loop (companion/stats/provider.py: JSON text in and out; the
+        #: server runs them on its executor, never on the loop): the history document, one game's story, renames
+        self.history: Callable[[dict[str, Any]], str] | None = None
+        self.story: Callable[[int], str] | None = None
+        self.player_names: Callable[[dict[str, Any]], str] | None = None
 
     # ------------------------------------------------------------------ main loop side
     def publish(self, app: "App", frame: Image.Image | None, t_input: float | None = None) -> None:
