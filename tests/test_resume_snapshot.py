@@ -390,3 +390,17 @@ def test_companion_play_killed_while_a_clock_runs_resumes_from_its_snapshot(tmp_
     assert resumed.n_inputs == 523 and resumed.timekeeper is not None and resumed.timekeeper.clock.running
     _same(resumed, full)
     journal.close()
+
+
+def test_a_snapshot_builds_only_what_a_session_is_made_of() -> None:
+    """The unpickler's allow-list is the session's packages: the machines, the rules, the session, its screens,
+    pytransitions. The loop, the config, the journal, the web view or hardware are none of a session's state."""
+    import pickle
+
+    from companion.config.load import Config
+    from companion.journal.store import RollRecord
+    from companion.loop.pieces import LoopStats
+
+    for foreign in (Config(), LoopStats(), RollRecord("r", "roller", "d6", 6, 1, "battle")):
+        with pytest.raises(pickle.UnpicklingError, match="may not hold"):
+            snapshot._loads(pickle.dumps({"x": foreign}))

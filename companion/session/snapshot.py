@@ -42,8 +42,10 @@ log = logging.getLogger(__name__)
 EVERY = 500  #: inputs between snapshots: the tail a resume replays is at most this long
 CHUNK = 256  #: undo entries per stored chunk
 _ROOT = Path(__file__).resolve().parents[2]
-#: modules whose classes a snapshot may hold; builtins and a few standard types besides (see _Unpickler)
-_MODULES = ("companion.", "fsm.", "transitions.")
+#: the packages whose classes a snapshot may hold — a session is made of these: the game machines and their rules
+#: (a TOML game's class is named apart, see _Unpickler), the session and its screens, pytransitions; builtins and a
+#: few standard types besides
+_MODULES = ("fsm.", "companion.rules.", "companion.games.", "companion.session.", "companion.ui.", "transitions.")
 #: how a snapshot names a TOML game's class (companion.games.toml_game.class_reference): resolved to the game resumed
 _TOML_CLASS = ("companion.games.toml_game", "toml_class")
 _STD = {("builtins", n) for n in ("set", "frozenset", "bytearray", "complex", "range", "slice", "object", "list", "dict",
