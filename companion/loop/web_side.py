@@ -77,10 +77,12 @@ class WebSide:
                 scr.note = "Read the request first"
                 self.draw()
                 return
+            said = ""
             if self.web is not None:
-                self._say(self.web.pairing.grant(scr.key, ev.key is Key.OK, scr.asked))
+                said = self.web.pairing.grant(scr.key, ev.key is Key.OK, scr.asked)
+                self._say(said)
                 self.web.wake()
-            self._back_to(scr.under)
+            self._back_to(scr.under, said)
         elif isinstance(scr, PhonesScreen):
             out = scr.key(ev.key, ev.repeat)
             if out == "close":
@@ -94,9 +96,9 @@ class WebSide:
         self.next_request()
         self.draw()
 
-    def _back_to(self, screen: Any) -> None:
-        """The screen a closed one was opened over: the Phones menu (its list as it is now) or the PIN (a new one
-        if its own ran out meanwhile), else the game."""
+    def _back_to(self, screen: Any, said: str = "") -> None:
+        """The screen a closed one was opened over, saying ``said`` (what a request answered over it gave): the
+        Phones menu (its list as it is now) or the PIN (a new one if its own ran out meanwhile), else the game."""
         from companion.web.screen import PairScreen
 
         self.pair_screen = screen
@@ -105,6 +107,11 @@ class WebSide:
             self.open_pairing(under=screen.under)
         elif screen is not None and hasattr(screen, "refresh"):
             screen.refresh()
+        if said and self.pair_screen is not None:
+            if isinstance(self.pair_screen, PairScreen):
+                self.pair_screen.note = said
+            else:
+                self.pair_screen.toast = said
 
     def web_event(self, ev: WebEvent) -> None:
         if ev.kind == "key":

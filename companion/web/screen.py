@@ -49,8 +49,9 @@ def _host_lines(url: str, width: int, size: int) -> list[str]:
     return lines + ([f"port {port}"] if port else [])
 
 
-def pair_frame(url: str, pin: str) -> Image.Image:
-    """The QR code on the left; PIN and address on the right."""
+def pair_frame(url: str, pin: str, note: str = "") -> Image.Image:
+    """The QR code on the left; PIN and address on the right (or ``note`` in the address's place: what a request
+    answered over this screen gave; the QR code still holds the address)."""
     img, d = new_frame()
     qr = qr_image(url)
     img.paste(qr, (0, (HEIGHT - qr.height) // 2))
@@ -59,7 +60,7 @@ def pair_frame(url: str, pin: str) -> Image.Image:
     d.text((x, 0), "PIN", font=font(10), fill=1)
     d.text((x, 11), f"{pin[:3]} {pin[3:]}", font=font(14), fill=1)
     y = 30
-    for line in _host_lines(url, width, 9)[:3]:
+    for line in (_wrap(note, width, 9)[:2] if note else _host_lines(url, width, 9)[:3]):
         d.text((x, y), fit(line, width, 9), font=font(9), fill=1)
         y += 10
     if y <= 54:
@@ -114,11 +115,12 @@ class PairScreen:
     def __init__(self, url: str | None, pin: str | None, reason: str = "", under: Any = None) -> None:
         self.url, self.pin, self.reason = url, pin, reason
         self.under = under  #: the screen it was opened from (the Phones menu), shown again when it closes
+        self.note = ""  #: what a request answered over it gave ("Phone K7QX: seat 2"), until it closes
 
     def render(self) -> Image.Image:
         if self.url is None or self.pin is None:
             return web_off_frame(self.reason or "Set [web] enabled = true")
-        return pair_frame(self.url, self.pin)
+        return pair_frame(self.url, self.pin, self.note)
 
 
 class SeatRequestScreen:
