@@ -63,8 +63,8 @@ def _free_port() -> int:
 class Box:
     """`companion run` in headless mode on a loopback port, its state in ``tmp``."""
 
-    def __init__(self, tmp: Path) -> None:
-        self.tmp = tmp
+    def __init__(self, tmp: Path, web_extra: str = "") -> None:
+        self.tmp, self.web_extra = tmp, web_extra
         (tmp / "games").mkdir(parents=True, exist_ok=True)
         (tmp / "games" / "tiny-race.toml").write_text(GAME)
         self.config = tmp / "config.toml"
@@ -77,7 +77,7 @@ class Box:
 
     def _start(self, port: int) -> bool:
         self.config.write_text(f'hardware = "headless"\n[journal]\npath = "{self.tmp}/state/journal.sqlite"\n'
-                               f'[web]\nbind = "127.0.0.1"\nport = {port}\n[roller]\nport = "none"\n'
+                               f'[web]\nbind = "127.0.0.1"\nport = {port}\n{self.web_extra}[roller]\nport = "none"\n'
                                f'[games]\nfolder = "{self.tmp}/games"\n')
         env = {**os.environ, "PYTHONUNBUFFERED": "1"}
         with open(self.tmp / "err.txt", "a") as err:
@@ -260,3 +260,30 @@ def test_a_headless_box_is_played_from_two_phones_start_to_end(phones: tuple[Any
     for name in ("1-host-starts-a-game", "2-host-panel-seat-request", "3-phone-asks-for-a-seat",
                  "4-host-panel-phones", "6-game-over"):
         assert (shots / f"{name}.png").stat().st_size > 5000, name
+
+
+def test_a_bad_owner_code_in_the_config_is_set_aside_and_the_box_goes_on(tmp_path: Path) -> None:
+    """A config value that is not a code never stops the box: one line in the log and on every phone, and the code
+    kept in the state folder pairs the owner."""
+    import json
+
+    from webtable import Client
+
+    box = Box(tmp_path, 'owner_code = "not-a-code"\n')
+    try:
+        port = int(box.url.rstrip("/").rsplit(":", 1)[1])
+        watcher = Client(port)
+        end = time.monotonic() + 10
+        while (snap := json.loads(watcher.request("GET", "/api/state")[2])["snapshot"]) is None:
+            assert time.monotonic() < end, "no first frame"
+            time.sleep(0.05)
+        notices = snap["notices"]
+        assert len(notices) == 1 and notices[0].startswith("[web] owner_code in the config is not an owner code")
+        assert "not-a-code" not in notices[0]
+        owner = box.cli("owner-code", "--no-qr").split("Owner code: ", 1)[1].split()[0]
+        phone = Client(port)
+        assert phone.pair(owner, owner=True) == 200 and phone.me()["host"]
+    finally:
+        box.stop()
+    log = (tmp_path / "err.txt").read_text()
+    assert log.count("[web] owner_code in the config is not an owner code") == 1 and "Traceback" not in log

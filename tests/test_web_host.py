@@ -292,6 +292,7 @@ def test_a_seat_request_comes_first_over_the_pin_and_an_early_ok_only_says_read_
     table.settle()
     assert ben.me()["seat"] == 2
     assert isinstance(table.app.pair_screen, PairScreen) and table.app.pair_screen.pin == pin  # back on the PIN
+    assert table.app.pair_screen.note == f"Phone {ben.code}: seat 2"  # saying what it gave
     assert table.client().pair(pin) == 200  # which still pairs
 
 

@@ -180,12 +180,11 @@ def owner_code_of(v: Any) -> str | None:
 
 
 def owner_code_problem(v: Any) -> str:
-    """Why ``[web] owner_code`` cannot be used, in one line that never quotes it (it may be the real code with a
-    typo, and the line goes to the log and the phones)."""
-    what = "is not text" if not isinstance(v, str) else f"has {len(v)} characters"
-    return (f"[web] owner_code {what}: it must be {OWNER_LENGTH} letters and digits from {OWNER_ALPHABET} (no 0, O, "
-            "1 or I), e.g. \"ABCD-EFGH\"; set aside: until it is fixed, the code 'companion owner-code' prints pairs "
-            "the owner's phone")
+    """Why ``[web] owner_code`` cannot be used, in one line that says nothing of it (it may be the real code with a
+    typo, and the line goes to the log and to every phone)."""
+    return (f"[web] owner_code in the config is not an owner code ({OWNER_LENGTH} letters and digits from "
+            f"{OWNER_ALPHABET}, e.g. \"ABCD-EFGH\"); set aside: until it is fixed, the code 'companion owner-code' "
+            "prints pairs the owner's phone")
 
 
 def _hosts(where: str, v: Any) -> Any:
