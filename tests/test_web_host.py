@@ -4,34 +4,19 @@ wrong tries cost the guesser only and are remembered across a restart; nothing p
 a headless box is played from the phones (whole-table questions and seat requests go to the host phone)."""
 from __future__ import annotations
 
-import json
 import time
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Iterator
 
 import pytest
 
-import companion.games
 from companion.web.bans import FIRST_BAN_S, WRONG_PER_MINUTE, Bans
 from companion.web.owner import normalize
 from companion.web.pairing import GRACE_S, PIN_PHONES, PIN_TTL, Pairing, PairError
 from companion.web.screen import PairScreen, SeatRequestScreen
-from test_web_trust import Probe
+from test_web_trust import Probe, _demo_games, host_prompt, table  # noqa: F401  (the live table's fixtures)
+from test_web_units import Clock
 from webtable import OWNER, Client, LiveTable
-
-
-@pytest.fixture(autouse=True)
-def _demo_games(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setitem(companion.games.BUILTIN, "webdemo", "webtable:WebDemo")
-    monkeypatch.setitem(companion.games.BUILTIN, "ballots", "webtable:Ballots")
-
-
-@pytest.fixture
-def table(tmp_path: Path) -> Iterator[LiveTable]:
-    with LiveTable(tmp_path) as t:
-        t.press("ok")  # the game: "How many" for Ana
-        t.settle()
-        yield t
 
 
 @pytest.fixture
@@ -46,18 +31,6 @@ def owner_phone(t: LiveTable) -> Client:
     c = t.client()
     assert c.pair(OWNER, owner=True) == 200
     return c
-
-
-def host_prompt(t: LiveTable) -> dict[str, Any]:
-    return json.loads(t.hub.latest.host)["prompt"]  # type: ignore[no-any-return]
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.t = 1_700_000_000.0
-
-    def __call__(self) -> float:
-        return self.t
 
 
 # ------------------------------------------------------------------ the owner code
