@@ -44,6 +44,26 @@ def test_the_owner_code_pairs_the_host_at_once_and_the_owner_decides(table: Live
     assert again.me()["host"] and not first.me()["host"]
     status, data = table.client().json("POST", "/api/pair", {"owner": "KQ7X-M3PB"})
     assert status == 403 and data["error"] == "Wrong owner code: check the code printed on the box"
+    ana = table.phone(1)  # a paired phone that scans the owner's QR code: the same phone, its seat kept, the host
+    cookie = ana.cookie
+    assert ana.pair(OWNER, owner=True) == 200 and ana.cookie == cookie
+    assert ana.me()["host"] and ana.me()["seat"] == 1 and not again.me()["host"]
+
+
+def test_the_owner_is_never_locked_out_by_a_full_table() -> None:
+    from companion.web.owner import OwnerCode
+    from companion.web.pairing import MAX_SESSIONS
+
+    p = Pairing(Clock(), owner=OwnerCode(normalize(OWNER) or ""))
+    tokens = []
+    for i in range(MAX_SESSIONS):
+        if i % PIN_PHONES == 0:
+            pin = p.new_pin()
+        tokens.append(p.pair(pin, f"10.0.0.{i}")[1])
+    with pytest.raises(PairError):
+        p.pair(p.new_pin(), "10.0.1.1")  # a 33rd phone waits ...
+    s, token = p.pair_owner(OWNER, "10.0.1.2")  # ... the owner does not: the oldest phone holding nothing goes
+    assert s.host and token and p.session(tokens[0]) is None and all(p.session(t) for t in tokens[1:])
 
 
 def test_wrong_tries_ban_the_guesser_only_and_bans_outlast_a_restart(tmp_path: Path) -> None:

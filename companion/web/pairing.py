@@ -142,26 +142,39 @@ class Pairing:
         self.bans.good(client)
         return out
 
-    def pair_owner(self, code: str, client: str) -> tuple[WebSession, str]:
-        """A new session that is the host at once, for the owner code; the host before it loses host rights. Raises
-        :class:`PairError` (403 wrong code, 429 this address must wait)."""
+    def pair_owner(self, code: str, client: str, token: str | None = None) -> tuple[WebSession, str | None]:
+        """A new session that is the host at once, for the owner code; the host before it loses host rights. A phone
+        already paired (its cookie ``token``) keeps its session and seat and becomes the host (no new cookie: None).
+        Raises :class:`PairError` (403 wrong code, 429 this address must wait)."""
         self.not_banned(client)
         with self._lock:
             if self.owner is None or not self.owner.matches(code):
                 raise self._wrong(client, WRONG_OWNER)
             now = self.clock()
             self._expire(now)
-            if len(self._sessions) >= MAX_SESSIONS:  # the owner is never locked out: the oldest idle phone goes
-                idle = [s for s in self._sessions.values() if s.seat is None and not s.host]
-                if not idle:
-                    raise PairError(f"{MAX_SESSIONS} phones hold seats: forget one first", 503)
-                del self._sessions[min(idle, key=lambda s: s.created).key]
-            for o in self._sessions.values():
-                o.host = False
-            s, token = self._new_session(now)
-            s.host = True
-            self._save()
+            mine = self._sessions.get(_hash(token)) if isinstance(token, str) and token else None
+            if mine is not None:
+                for o in self._sessions.values():
+                    o.host = o is mine
+                self._save()
+                out: tuple[WebSession, str | None] = (mine, None)
+            else:
+                out = self._owner_session(now)
         self.bans.good(client)
+        return out
+
+    def _owner_session(self, now: float) -> tuple[WebSession, str]:
+        """(Under the lock.) A new session, the host; when 32 are paired the oldest that holds nothing makes room."""
+        if len(self._sessions) >= MAX_SESSIONS:  # the owner is never locked out: the oldest idle phone goes
+            idle = [s for s in self._sessions.values() if s.seat is None and not s.host]
+            if not idle:
+                raise PairError(f"{MAX_SESSIONS} phones hold seats: forget one first", 503)
+            del self._sessions[min(idle, key=lambda s: s.created).key]
+        for o in self._sessions.values():
+            o.host = False
+        s, token = self._new_session(now)
+        s.host = True
+        self._save()
         return s, token
 
     def not_banned(self, client: str) -> None:

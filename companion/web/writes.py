@@ -94,8 +94,10 @@ class Writes:
         self._limit(request, None)
         body = await self._body(request)
         client = request.remote or "?"
+        token: str | None
         if "owner" in body:
-            s, token = self.hub.pairing.pair_owner(body["owner"] if isinstance(body["owner"], str) else "", client)
+            s, token = self.hub.pairing.pair_owner(body["owner"] if isinstance(body["owner"], str) else "", client,
+                                                   request.cookies.get(COOKIE))
             log.warning("phone %s paired with the owner code from %s: it is the host", s.code, client)
             self.hub.tell("request")  # the device drops a host request the owner just settled
             self._wake_all()  # the host before it sees it is no longer the host
@@ -104,8 +106,9 @@ class Writes:
             s, token = self.hub.pairing.pair(pin if isinstance(pin, str) else "", client)
             log.info("phone %s paired from %s", s.code, client)
         resp = web.json_response({"csrf": s.csrf, "code": s.code, "host": s.host}, headers=SECURITY_HEADERS)
-        resp.set_cookie(COOKIE, token, httponly=True, samesite="Strict", path="/",
-                        max_age=int(s.expires - s.created))
+        if token is not None:  # None: a phone already paired, now the host; its cookie stays
+            resp.set_cookie(COOKIE, token, httponly=True, samesite="Strict", path="/",
+                            max_age=int(s.expires - s.created))
         return resp
 
     async def unpair(self, request: web.Request) -> web.Response:
