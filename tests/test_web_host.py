@@ -315,3 +315,19 @@ def test_the_game_menus_phones_forget_one_and_move_the_host_without_ending_the_g
     table.settle()
     assert table.app.pair_screen is None and table.app.session is not None and not table.app.session.ended
     assert table.app.session.n_inputs == n + 1 + labels.index("Phones") + 1  # only the game menu's own keys
+
+
+def test_a_request_nobody_answered_runs_out_and_may_be_made_again() -> None:
+    from companion.web.pairing import REQUEST_TTL
+
+    clock = Clock()
+    p = Pairing(clock)
+    s, _token = p.pair(p.new_pin(), "a")
+    p.request(s.key, 2)
+    with pytest.raises(PairError) as e:
+        p.request(s.key, 1)
+    assert e.value.status == 409 and "wait for the table's answer" in str(e.value)
+    clock.t += REQUEST_TTL + 1
+    assert p.pending() == []
+    p.request(s.key, 1)
+    assert [x.pending for x in p.pending()] == [1]

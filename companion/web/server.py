@@ -271,11 +271,11 @@ class WebServer(HostRoutes):
         me: dict[str, Any] = {"paired": s is not None, "view": self.hub.view, "seat": s.seat if s else None,
                               "seats_held": sorted(self.hub.pairing.seats()), "panel": self.hub.panel}
         if s is not None:
-            me.update(csrf=s.csrf, code=s.code, host=s.host, pending=_asks(s.pending))
+            waiting = {p.key for p in self.hub.pairing.pending()}  # requests still open (they run out)
+            me.update(csrf=s.csrf, code=s.code, host=s.host, pending=_asks(s.pending) if s.key in waiting else None)
             if snap.ballot is not None and s.seat is not None and s.seat == snap.prompt_player:
                 me["ballot"] = json.loads(snap.ballot)
             if s.host:  # the host phone does what the device's OK does: it sees every phone and what each asks
-                waiting = {p.key for p in self.hub.pairing.pending()}
                 me["phones"] = [{"code": p.code, "seat": p.seat, "host": p.host, "me": p.key == s.key,
                                  "pending": _asks(p.pending) if p.key in waiting else None}
                                 for p in self.hub.pairing.phones()]
