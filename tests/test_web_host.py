@@ -331,3 +331,23 @@ def test_a_request_nobody_answered_runs_out_and_may_be_made_again() -> None:
     assert p.pending() == []
     p.request(s.key, 1)
     assert [x.pending for x in p.pending()] == [1]
+
+
+def test_the_host_drives_the_phones_menu_and_is_told_when_a_pin_is_up(table: LiveTable) -> None:
+    from test_web_http import mirrored
+
+    host = owner_phone(table)
+    assert host.json("POST", "/api/key", {"key": "hold"})[0] == 200
+    labels = [it.label for it in table.app.session.overlays[-1].widget.items]
+    for key in ["down"] * labels.index("Phones") + ["ok"]:
+        assert host.json("POST", "/api/key", {"key": key})[0] == 200
+    table.settle()
+    phones = mirrored(table)
+    assert phones == table.out.frames[-1].convert("1").tobytes()  # the Phones menu is mirrored: the host sees it
+    status, data = host.json("POST", "/api/key", {"key": "ok"})  # Pair a phone: a PIN on the device alone
+    assert status == 200 and data["message"].startswith("The companion shows a PIN for those at the box")
+    table.settle()
+    assert isinstance(table.app.pair_screen, PairScreen) and mirrored(table) == phones
+    assert host.json("POST", "/api/key", {"key": "back"})[0] == 200  # any button closes it: the menu again
+    table.settle()
+    assert mirrored(table) == phones

@@ -108,8 +108,7 @@ class App(WebSide):
             log.warning("%s", e)
 
     def glance(self) -> Any:
-        """What the glance view would show now (companion/ui/glance.py), or None. A screen for the phones over the
-        game (the PIN) does not change it: the mirror shows what the OLED would without that screen."""
+        """What the glance view would show now (companion/ui/glance.py), or None; the same under the PIN screen."""
         if self.session is None:
             return None
         from companion.ui.glance import glance_for
@@ -333,9 +332,7 @@ class App(WebSide):
 
     # ------------------------------------------------------------------ drawing
     def frame(self) -> Image.Image:
-        if self.pair_screen is not None:
-            return self.pair_screen.render()
-        return self._working_frame()
+        return self.pair_screen.render() if self.pair_screen is not None else self._working_frame()
 
     def _working_frame(self) -> Image.Image:
         return self.session.render() if self.session is not None else self.home.render()
@@ -354,7 +351,7 @@ class App(WebSide):
         if self.session is not None and (seat := self.session.clock_warning(self.clock())) is not None:
             alerts = (*alerts, seat)  # the last seconds on the clock: that seat's LED flashes fast
         if self.web is not None and publish:  # the mirror never shows a screen for one person's eyes: what is under it
-            self.web.publish(self, under if getattr(top, "private", False) else shown, self._t_input)
+            self.web.publish(self, self.mirrored(under, shown), self._t_input)
             self._t_input = None
         try:
             self.output.present(shown, active, waiting, alerts)

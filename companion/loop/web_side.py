@@ -1,8 +1,10 @@
-"""The loop's side of the web view: the PIN screen, the table's OK for a phone's seat, phones' answers.
+"""The loop's side of the web view: the PIN screen, the Phones menu, the table's OK for a phone's seat, phones'
+answers and the host phone's presses of the companion's buttons.
 
-None of it is a game input: the PIN screen, seat requests and refused answers are never journaled. A phone's answer
-that the session refuses goes back to that phone alone (its HTTP response): nothing on the OLED, nothing journaled,
-nothing public changes. A taken answer is journaled like a press.
+None of it is a game input: the PIN screen, the Phones menu, seat requests and refused answers are never journaled.
+A phone's answer that the session refuses goes back to that phone alone (its HTTP response): nothing on the OLED,
+nothing journaled, nothing public changes. A taken answer is journaled like a press; a host phone's press is the
+device's own press.
 """
 from __future__ import annotations
 
@@ -28,6 +30,7 @@ class WebSide:
     stats: Any
     clock: Any
     _new_toast: bool
+    idle: Any
     #: the box has a panel someone sees and presses; False (headless, the display gone): seat requests are not
     #: shown on it (nobody could answer), the host phone answers them, and the phones' words say so
     panel: bool = True
@@ -45,6 +48,20 @@ class WebSide:
             self.web.wake()
         if not on:
             self.pair_screen = None  # nobody can read the PIN or answer a request on it
+            if self.web is not None:
+                self.web.pairing.close_pin()
+
+    def mirrored(self, under: Any, shown: Any) -> Any:
+        """What the web view mirrors of the OLED: ``shown``, unless a screen for one person's eyes (the PIN) is on
+        top; then the screen it was opened over (the Phones menu), or the working screen ``under`` everything."""
+        from companion.ui.idle import shifted
+
+        top = node = self.pair_screen
+        while node is not None and getattr(node, "private", False):
+            node = getattr(node, "under", None)
+        if node is top or shown is under:
+            return shown
+        return under if node is None else shifted(node.render(), self.idle.offset())
 
     def open_pairing(self, under: Any = None) -> None:
         """Pair a phone: a fresh PIN and the address (with its QR code) on the OLED until a key."""
@@ -147,6 +164,8 @@ class WebSide:
         before = self._toast_now()
         self.dispatch(KeyEvent(key))
         after = self._toast_now()
+        if getattr(self.pair_screen, "private", False):  # the PIN: never mirrored, not even to the host
+            after = "The companion shows a PIN for those at the box: any button closes it (Show a PIN gives you one)"
         self.web.answered(ev.ref, True, after if after and after != before else "")
 
     def _toast_now(self) -> str | None:

@@ -99,9 +99,10 @@ class PhonesMenu:
 
 class PhonesScreen:
     """The game menu's Phones, shown by the app over the game until BACK (a screen of its own, not the session's:
-    its keys are not inputs). Never mirrored (``private``): the page shows the game under it."""
+    its keys are not inputs). Mirrored like any screen (the host phone drives it with the companion's buttons); a
+    PIN opened from it is not: the page goes on showing this menu under the PIN."""
 
-    private = True
+    private = False
 
     def __init__(self, web: Any) -> None:
         self.menu = PhonesMenu(web, pair_item=True)
