@@ -146,3 +146,15 @@ def test_reading_the_file_never_raises_anything_but_one_line(tmp_path: Path) -> 
     with pytest.raises(CompanionError) as e:
         read_file(path)
     assert "holds no owner code" in str(e.value)
+
+
+def test_what_was_set_aside_is_one_line_for_the_phones(tmp_path: Path) -> None:
+    from companion.web.bans import Bans
+
+    (tmp_path / "owner-code").write_text("garbage")
+    (tmp_path / "web-bans.json").write_text("{not json")
+    owner, bans = load_owner_code(None, None, tmp_path), Bans(tmp_path / "web-bans.json")
+    assert owner.set_aside == ["owner-code could not be read: set aside; a new owner code was made ('companion "
+                               "owner-code' on the box prints it)"]
+    assert bans.set_aside == ["web-bans.json could not be read: set aside; no address is banned now"]
+    assert load_owner_code(None, None, tmp_path).set_aside == [] and Bans(tmp_path / "web-bans.json").set_aside == []

@@ -124,8 +124,10 @@ def run(cfg: Config, *, mode: str | None = None, game: str | None = None,
         if web is not None and isinstance(output, SimOutput):
             output.web = web.address
         app = App(cfg, journal, events, output, roller=roller, notifier=notifier, game=game, web=web)
-        if web is not None and cfg.web.owner_code_problem:
-            app.notices.append(cfg.web.owner_code_problem)  # every phone says it too (the log did at start)
+        if web is not None:  # every phone says what was set aside too (the log did at start)
+            owner = web.pairing.owner
+            app.notices += [*filter(None, [cfg.web.owner_code_problem]), *web.pairing.bans.set_aside,
+                            *(owner.set_aside if owner is not None else ())]
         if mode == "headless":
             app.set_panel(False)  # the phones are the panel: the host phone answers what the device's OK would
         if notice is not None:

@@ -47,6 +47,7 @@ class Bans:
         self._lock = threading.Lock()
         self._by: dict[str, _Record] = {}
         self._save_failed = False
+        self.set_aside: list[str] = []  #: one line for the phones when the saved bans could not be used
         self._load()
 
     def wait_s(self, address: str) -> float:
@@ -132,6 +133,8 @@ class Bans:
                 where = "left as it is"
             log.error("web bans in %s could not be read (%s): %s; the box starts with none", self.path,
                       " ".join(str(e).split())[:120], where)
+            self.set_aside.append(f"{self.path.name} could not be read: {where.split(' as ')[0]}; no address is "
+                                  "banned now")
 
     def _save(self) -> None:
         if self.path is None:

@@ -57,6 +57,7 @@ class OwnerCode:
         self.file = file  #: the state folder's file it came from (renew writes there), or None
         self._save_config = save
         self._lock = threading.Lock()
+        self.set_aside: list[str] = []  #: one line for the phones when the kept code could not be used
 
     @property
     def where(self) -> str:
@@ -154,11 +155,18 @@ def load_owner_code(configured: str | None, config_path: Path | None, state_dir:
             log.error("%s: set aside as %s; a new owner code is made (companion owner-code prints it)", e, aside)
         except OSError:
             log.error("%s, and it cannot be set aside: a new owner code is used until the restart", e)
-            return OwnerCode(new_code())
-        code = None
+            return _said(OwnerCode(new_code()), f"{FILE_NAME} could not be read nor set aside: no owner code "
+                                                "pairs until the state folder is fixed (see the log)")
+        return _said(_made(path), f"{FILE_NAME} could not be read: set aside; a new owner code was made "
+                                  "('companion owner-code' on the box prints it)")
     if code is not None:
         log.info("owner code: kept in %s (companion owner-code prints it)", path)
         return OwnerCode(code, file=path)
+    return _made(path)
+
+
+def _made(path: Path) -> OwnerCode:
+    """A new code, kept in ``path``; one that cannot be written lasts until the restart (one line in the log)."""
     code = new_code()
     try:
         write_file(path, code)
@@ -168,6 +176,11 @@ def load_owner_code(configured: str | None, config_path: Path | None, state_dir:
     log.warning("owner code: made one and kept it in %s (companion owner-code prints it; pair the owner's phone "
                 "with it)", path)
     return OwnerCode(code, file=path)
+
+
+def _said(owner: OwnerCode, line: str) -> OwnerCode:
+    owner.set_aside.append(line)
+    return owner
 
 
 __all__ = ["CODE_ALPHABET", "OwnerCode", "normalize", "shown", "new_code", "load_owner_code",
