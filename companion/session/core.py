@@ -41,12 +41,16 @@ class SessionCore:
 
     def __init__(self, game_cls: type[GameMachine], *, seed: int, presets: Sequence[str], options: dict[str, Any],
                  sources: Sequence[str] = ("roller", "typed", "rng"),
-                 roller_connected: Callable[[], bool] = lambda: False, contract: bool = True) -> None:
+                 roller_connected: Callable[[], bool] = lambda: False, contract: bool = True,
+                 pass4: bool = True) -> None:
         self.game_cls = game_cls
         self.rng = random.Random(seed)
         self.sources = tuple(sources)
         self.roller_connected = roller_connected
-        self.wizard = SetupWizard(game_cls, presets, options)
+        #: issue 33's screens (the cursor back on the entry the player came from after Done or a number, Leave game
+        #: in the game menu, and the games' own pass-4 defaults): off only to replay a game saved before them
+        self.pass4 = pass4 and contract
+        self.wizard = SetupWizard(game_cls, presets, options, self.pass4)
         self.game: GameMachine | None = None
         self.undo_stack: list[tuple[Any, ActionGroup]] = []
         self.redo_stack: list[ActionGroup] = []
@@ -72,6 +76,7 @@ class SessionCore:
         self.ended = False  #: the table ended the game from the menu
         self.closed = False  #: OK on the game-over screen: back to the main menu
         self.left = False  #: BACK before the game began: back to the game list (the record is kept, hidden)
+        self.away = False  #: Leave game from the menu: back to the home menu, the game kept active for later
         self._map_seq = -1  #: the prompt BACK last opened a board game's control map on
         #: issue 22's BACK and cursor rules (no round trips in the history, the cursor back on the entry left, BACK
         #: out of setup); off only to replay a game saved before them exactly as it was played
@@ -155,7 +160,7 @@ class SessionCore:
         self._records = []
         self.toast = None
         self.toast_sticky = False
-        self.refused, self.left = None, False
+        self.refused, self.left, self.away = None, False, False
         self._handling, self._memo = True, None
         try:
             if isinstance(ev, RollEvent):

@@ -16,8 +16,10 @@ from fsm.screen_text import plural
 
 
 class SetupWizard:
-    def __init__(self, game_cls: type[GameMachine], presets: Sequence[str], options: dict[str, Any]) -> None:
+    def __init__(self, game_cls: type[GameMachine], presets: Sequence[str], options: dict[str, Any],
+                 pass4: bool = True) -> None:
         self.game_cls = game_cls
+        self.pass4 = pass4
         self.presets = list(presets)
         self.options = options
         lo, hi = game_cls.min_players, game_cls.max_players
@@ -100,4 +102,4 @@ class SetupWizard:
         options = dict(self.options)
         if "clock" in self.data:
             options["clock"] = self.data["clock"]
-        return Setup(players=players, options=options)
+        return Setup(players=players, options=options, pass4=self.pass4)
