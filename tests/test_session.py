@@ -195,8 +195,8 @@ def test_game_menu_settings_page_shows_sources_and_rules() -> None:
     s = new(("typed", "rng"))
     keys(s, "hold")
     labels = [it.label for it in s.overlays[-1].widget.items]
-    assert labels[-2:] == ["Settings", "End game"]
-    keys(s, "up", "up", "ok")  # round from the top
+    assert labels[-3:] == ["Settings", "Leave: resume later", "End game"]
+    keys(s, "up", "up", "up", "ok")  # round from the top
     page = s.overlays[-1]
     assert page.title == "Settings" and page.widget.lines[0] == "Dice: typed in, rolled here"
 

@@ -1,5 +1,5 @@
 """The game menu (a long press of OK): undo, redo, the game log, dice history, the game's own pages and actions,
-the clock, pairing a phone, this game's settings, and ending the game."""
+the clock, pairing a phone, this game's settings, leaving the game to play on later, and ending it."""
 from __future__ import annotations
 
 from typing import Any
@@ -30,7 +30,10 @@ class GameMenu(SessionCore):
                 if self.timekeeper is not None:
                     paused = self.timekeeper.clock.paused
                     items.append(Item("clock", "Resume clock" if paused else "Pause clock"))
-        items += [Item("pair", "Pair a phone"), Item("settings", "Settings"), Item("end", "End game")]
+        items += [Item("pair", "Pair a phone"), Item("settings", "Settings")]
+        if self.pass4:  # a game saved before Leave was here replays its menu presses as they were pressed
+            items.append(Item("leave", "Leave: resume later"))
+        items.append(Item("end", "End game"))
         self.overlays.append(Overlay("menu", "Game menu", ListWidget(items)))
 
     def _overlay_key(self, ev: KeyEvent) -> None:
@@ -94,6 +97,9 @@ class GameMenu(SessionCore):
                 self.pair_hook()
         elif key == "settings":
             self.overlays.append(Overlay("page", "Settings", TextView(self.settings_lines(), top=0)))
+        elif key == "leave":  # the game stays active: the home menu's Resume has it
+            self.overlays.clear()
+            self.away = True
         elif key == "end":
             self.overlays.append(Overlay("end", "End game?", ConfirmWidget("End", "Keep", value=False, back_ok=True)))
 

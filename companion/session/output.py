@@ -35,7 +35,8 @@ class SessionOutput(SessionCore):
             top = self.overlays[-1]
             title_bar(d, top.title)
             if top.kind == "end":
-                draw_lines(d, 11, ("End this game?", "It stays in the saved", "games list."), 3)
+                draw_lines(d, 11, ("End this game for good?", "To play on later, use", "Leave: resume later.")
+                           if self.pass4 else ("End this game?", "It stays in the saved", "games list."), 3)
             elif top.kind.startswith("act:"):
                 draw_lines(d, 11, (top.title, "Undo takes it back."), 3)
             top.widget.draw(d, 11)

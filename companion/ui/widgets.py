@@ -108,8 +108,8 @@ class ListWidget:
             return Back()
         return None
 
-    def draw(self, d: ImageDraw.ImageDraw, y0: int) -> None:
-        rows = max(1, (HEIGHT - y0) // ROW)
+    def draw(self, d: ImageDraw.ImageDraw, y0: int, y1: int = HEIGHT) -> None:
+        rows = max(1, (y1 - y0) // ROW)
         if rows != self.rows:  # laid out differently than announced: follow from here on
             self.rows = rows
         self.follow()
