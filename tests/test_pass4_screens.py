@@ -115,3 +115,47 @@ def test_back_from_a_toml_setup_given_by_path_lands_on_its_row(tmp_path: Path) -
     app_press(app, "back")
     kind, _title, games = app.home.stack[-1]
     assert kind == "new" and Path(games.items[games.cursor].key).name == "vp-tracker.toml"
+
+
+# ------------------------------------------------------------------------------------------------ item 3
+class QuietHub:
+    """The web view's hub as the loop sees it, without a server: what was answered to the phone is kept."""
+
+    address = None
+
+    def __init__(self) -> None:
+        from types import SimpleNamespace
+
+        self.said: list[tuple[bool, str]] = []
+        self.pairing = SimpleNamespace(pending=lambda: [], phones=lambda: [])
+
+    def publish(self, *args: object) -> None:
+        pass
+
+    def wake(self) -> None:
+        pass
+
+    def answered(self, ref: str, ok: bool, text: str) -> None:
+        self.said.append((ok, text))
+
+
+def test_a_phone_answer_counts_as_activity_so_the_next_player_is_not_met_by_the_glance_view(tmp_path: Path) -> None:
+    """Ben answers on his phone after 40 s with no button pressed: Cleo's turn comes up as the working screen, and
+    her first press acts (it used to only bring the screen back from the glance view)."""
+    from companion.events import AnswerEvent, TickEvent
+    from companion.ui.idle import Level
+    from test_idle import waiting_app
+    from test_toasts import Clock
+
+    clock = Clock()
+    app, _out = waiting_app(tmp_path, clock, glance_seconds=30)
+    app.web = QuietHub()
+    assert app.session.prompt().player == 2
+    clock.t = 40.0
+    app.dispatch(AnswerEvent("done", app.session.prompt_seq, "web:seat2", "r1"))
+    assert app.web.said == [(True, "")] and app.session.prompt().player == 3
+    app.dispatch(TickEvent())
+    assert app.idle.level is Level.AWAKE, "the glance view came at once after a phone's answer"
+    n = app.session.n_inputs
+    app.dispatch(KeyEvent(Key.DOWN))
+    assert app.session.n_inputs == n + 1, "Cleo's first press was eaten"

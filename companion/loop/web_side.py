@@ -27,9 +27,11 @@ class WebSide:
     home: Any
     stats: Any
     clock: Any
+    idle: Any
     _new_toast: bool
     if TYPE_CHECKING:
         def draw(self, publish: bool = True) -> None: ...
+        def _send_contrast(self) -> None: ...
         def _commit(self, ev: Any, rolls: Any) -> None: ...
         def _refused(self, e: JournalError) -> None: ...
 
@@ -139,6 +141,8 @@ class WebSide:
             self.draw()
             self.web.answered(ev.ref, False, "Not saved on the companion: see its screen")
             return
+        if self.idle.wake():  # a taken answer is the table at work: the glance view waits from now, as after a press
+            self._send_contrast()
         self.draw()
         self.web.answered(ev.ref, True, s.toast or "")
 
