@@ -107,6 +107,9 @@ def test_the_check_catches_a_toast_over_the_cursor(pieces: Pieces, monkeypatch: 
 
     s = spend_after_collect()
     assert s.toast and s.toast_sticky
+    toast = s.toast
+    press(s, "up")  # the cursor on "Done: to Move", the last row, under the same announcement
+    s.toast, s.toast_sticky = toast, True
     pieces.clear()
     s.render()
     assert covered_focus(list(pieces)) == []
@@ -162,7 +165,7 @@ def press(s: Session, *keys: str) -> None:
 
 def spend_after_collect() -> Session:
     """Sovereign, 3 players: Ana starts, the first cities placed, Ana collects 4 points: the Spend menu under the
-    announcement "Ana adds 4 points", the cursor on "Done: to Move" at the bottom."""
+    announcement "Ana adds 4 points", the cursor on Research (the first thing she can do)."""
     from companion.games import load
 
     s = Session(load("sovereign"), seed=0, presets=["Ana", "Ben", "Cleo"], options={})

@@ -159,3 +159,44 @@ def test_a_phone_answer_counts_as_activity_so_the_next_player_is_not_met_by_the_
     n = app.session.n_inputs
     app.dispatch(KeyEvent(Key.DOWN))
     assert app.session.n_inputs == n + 1, "Cleo's first press was eaten"
+
+
+# ------------------------------------------------------------------------------------------------ item 5
+def on(s: Session) -> str:
+    w = s.screen.list
+    return str(w.items[w.cursor].key)
+
+
+def test_spend_opens_on_what_can_be_done_and_comes_back_to_the_entry_used() -> None:
+    """After Collect the cursor is not on "Done: to Move" (one careless OK ended the step); after a purchase it is
+    on the entry just used, and on Done only when nothing else can be done."""
+    from test_interaction_contract import spend_after_collect
+
+    s = spend_after_collect()
+    assert s.prompt().title == "Spend" and on(s) == "research"
+    press(s, "down", "ok", "ok")  # Expand a city, the first terrain: River 2
+    assert s.prompt().title == "Spend" and on(s) == "expand"
+    press(s, "ok", "ok")  # again: 0 points left
+    assert on(s) == "done", "nothing else can be done: Done"
+
+
+def test_after_a_number_entry_the_cursor_is_on_the_row_adjusted() -> None:
+    s = Session(load(str(EXAMPLES / "race-to-ten.toml")), seed=0, presets=["Ana", "Ben"], options={})
+    press(s, "ok", "ok", "roll d6 6", "roll d6 1")
+    assert s.prompt().title == "Income" and on(s) == "done"
+    press(s, "down", "ok", "up", "up", "ok")  # Ana Gold 3 -> 5
+    assert s.prompt().title == "Income" and on(s) == "adj:1:gold"
+
+
+def test_a_screen_that_moves_on_by_design_keeps_its_next_entry() -> None:
+    """SOVERANA's Distribution suggests the next department in turn: OK, OK on each hands the pool out."""
+    s = Session(load("soverana"), seed=0, presets=["Ana", "Ben", "Cleo", "Dev", "Eli", "Fay"], options={})
+    script = Path(__file__).parent / "scripts" / "soverana_tied_ballot_keeps_the_mayor.txt"
+    from companion.session.headless import parse_script
+
+    for ln in parse_script(script.read_text())[:49]:
+        s.handle(ln.event)
+    assert s.prompt().title == "Distribution", s.prompt().title
+    first = on(s)
+    press(s, "ok", "ok")
+    assert on(s) != first and s.prompt().title == "Distribution"

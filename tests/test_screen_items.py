@@ -101,7 +101,7 @@ def test_resume_lists_games_not_over_with_a_date_and_opens_a_page_first(tmp_path
     press(app, "ok", "ok")
     app.leave_game()
     press(app, "down", "ok")  # Resume
-    items = app.home.stack[-1][2].items
+    items = app.home.stack[-1][2].list.items
     assert len(items) == 1 and "Race to ten" in items[0].label and items[0].label[:2].isdigit()
     press(app, "ok")
     page = app.home.stack[-1][2]

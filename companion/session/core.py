@@ -19,7 +19,7 @@ from fsm.prompts import Dice, InvalidAnswer, Prompt, Random, SecretVote, validat
 from companion.events import AnswerEvent, EntryEvent, Key, RollEvent
 from companion.journal.store import RollRecord
 from companion.session.history import (ActionGroup, Overlay, back_span, describe, entered_from, point_at,
-                                       round_trip)
+                                       returned_to, round_trip)
 from companion.events import ClockEvent, KeyEvent
 from companion.session.inputs import EventIn, encode_event
 
@@ -281,6 +281,8 @@ class SessionCore:
         if came_from is None:
             self.undo_stack.append((before, group))
             came_from = entered_from(self.undo_stack, self.prompt().title) if group.nav and self.contract else None
+            if came_from is None and self.pass4:  # back from an entry by its Done or a number: the cursor on it
+                came_from = returned_to(self.undo_stack, self.prompt())
         self.redo_stack.clear()
         self.prompt_seq += 1
         self.screen = self._new_screen()

@@ -66,7 +66,7 @@ def prompt(g: "SocietyGame") -> Prompt:
         return Choice(f"Turn {turn} orders",
                       lines=(f"{len(done)} of {len(seats)} sent, {plural(len(orders), 'order')}",
                              "waiting: " + ", ".join(waiting) if waiting else "all sent: process"),
-                      options=tuple(opts), default=f"soc:{nxt}" if nxt else "process")
+                      options=tuple(opts), default=f"soc:{nxt}" if nxt else "process", advance=True)
     step = e["step"]
     if step == "process":
         return Confirm(f"Process turn {turn}?", lines=(f"{len(orders)} orders", "phases 1-6, then", "the report"))
@@ -107,7 +107,7 @@ def prompt(g: "SocietyGame") -> Prompt:
         return Choice(squeeze("Orders: {}", str(s["name"]), TITLE_PX),
                       lines=(head, f"{entered(len(mine))}, {avail(g, seat)} gold left"),
                       options=tuple(opts), back=BACK, default=nxt
-                      if last in keys else keys[0])
+                      if last in keys else keys[0], advance=True)
     return _field_prompt(g, e, seat, head)
 
 

@@ -51,7 +51,7 @@ class DistributionPhase(SoveranaCore):
         return Choice(title="Distribution", lines=lines(
             f"Left {left} of {dist['pool']}" + (" (the most)" if dist["capped"] else ""),
             self._pool_line(), f"Mayor {self.mayor_name()} hands out"),
-            options=tuple(opts), default=default, player=self.mayor)
+            options=tuple(opts), default=default, player=self.mayor, advance=True)  # the next department in turn
 
     def _take_distribution(self, value: Any) -> None:
         dist = self.data["dist"]

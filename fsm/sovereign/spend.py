@@ -11,6 +11,7 @@ from companion.rules.sovereign import techs as rt
 from companion.rules.sovereign.scoring import BASE_ACTIONS, MAX_CITY
 from companion.rules.sovereign.terrain import BUILDABLE, BY_KEY as TERRAIN, build_cost
 from fsm.prompts import Choice, Number, Option, Prompt
+from fsm.screen_text import plural
 
 from fsm.sovereign import techpick
 from fsm.sovereign.common import (BACK, bonus_ready, count_units, gain_tech, has, held, holdings, me, unit_cost,
@@ -26,6 +27,9 @@ FREE_EXPANSION = ("irrigation", "religion", "industrialisation", "mass_productio
 FREE_UNITS = ("industrialisation", "mass_production")
 PHASE_HINT = {"expansion": "research comes first: expansions have begun",
               "units": "units come last: unit building has begun"}
+#: where the step stands, in the order the rules give (research, then expansions, then units)
+PHASE_LINE = {"research": "Research first, units last", "expansion": "Expanding: research done",
+              "units": "Units now: no expanding"}
 
 
 def start(g: "SovereignGame") -> None:
@@ -107,7 +111,9 @@ def menu_prompt(g: "SovereignGame") -> Prompt:
         opts.append(_opt("arts", "Arts: grow 5-6 cities", phase("expansion"),
                          (any(5 <= c["tiles"] < MAX_CITY for c in p["cities"]), "no city of 5 or 6 tiles")))
     has_units = (bool(_units(g)), "no units discovered yet")
-    opts.append(_opt("unit", "Build a unit", acts, has_units))
+    least = min((unit_cost(g, u) or 1 for u in _units(g)), default=0)  # a cost not in the table is 1 or more
+    afford = (not g.pass4 or least <= pts, f"no unit for {plural(pts, 'point')}")  # not a list of greyed units
+    opts.append(_opt("unit", "Build a unit", acts, has_units, afford))
     for src in FREE_UNITS:
         if bonus_ready(g, p, src) and p["mode"].get(src) != "expand":
             n = p["oneshot"][src]
@@ -119,9 +125,10 @@ def menu_prompt(g: "SovereignGame") -> Prompt:
         if bonus_ready(g, p, src):
             opts.append(Option(src, f"{rt.tech(src).name} +{n} action{'s' if n > 1 else ''}"))
     opts.append(Option("done", "Done: to Move"))
-    lines = (f"Actions {sp['actions']}/{sp['max']}: {sp['phase']}", "Research>Expand>Units")
-    return Choice(title=f"Spend {pts} pts", lines=lines, player=seat,
-                  options=tuple(opts), default="done")
+    lines = (f"{plural(pts, 'point')}, {plural(left, 'action')} left", PHASE_LINE[sp["phase"]])
+    # one careless OK must not end the step: the cursor starts on the first thing that can be done (pass 4)
+    first = next((o.key for o in opts if o.enabled), "done") if g.pass4 else "done"
+    return Choice(title="Spend", lines=lines, player=seat, options=tuple(opts), default=first)
 
 
 def menu_answer(g: "SovereignGame", value: str) -> None:
