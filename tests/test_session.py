@@ -143,7 +143,9 @@ def test_secret_vote_hides_the_ballot_until_ok_and_never_echoes() -> None:
     keys(s, "down", "down", "down", "ok")
     assert s.game.state == "vote"
     hidden = s.render().tobytes()
-    keys(s, "down")  # no effect while hidden
+    keys(s, "down")  # no effect while hidden, but it says what moves on
+    assert s.toast == f"OK opens the ballot for {s.screen.voter}" and s.screen.hidden
+    s.toast = None
     assert s.render().tobytes() == hidden
     keys(s, "ok")  # Ana reveals her ballot
     assert s.render().tobytes() != hidden

@@ -7,7 +7,7 @@ import pytest
 
 from fsm.prompts import Choice, InvalidAnswer, Number
 from test_sovereign_battle import at_manoeuvre, battle, build, one_roll
-from test_sovereign_kit import give, ok, pick, player, started
+from test_sovereign_kit import give, ok, option, pick, player, started
 
 
 def test_an_army_bigger_than_the_units_built_is_said_on_the_battle_screen() -> None:
@@ -29,7 +29,9 @@ def test_an_army_bigger_than_the_units_built_is_said_on_the_battle_screen() -> N
 def test_the_cost_spinner_for_an_unknown_unit_never_builds_for_0() -> None:
     g = started(2)
     give(g, 1, "pottery")
-    pick(g, "skip")  # no points at all
+    pick(g, "skip")  # no points at all: Build a unit is not offered (issue 33), as a list of greyed units was
+    assert option(g, "unit").enabled is False and option(g, "unit").hint == "no unit for 0 points"
+    g.pass4 = False  # a game saved before it offers it: the spinner still never builds for 0
     pick(g, "unit")
     pick(g, "Settler")
     p = g.prompt()

@@ -21,13 +21,13 @@ from companion.journal.store import RollRecord
 from companion.session.history import (ActionGroup, Overlay, back_span, describe, entered_from, point_at,
                                        returned_to, round_trip)
 from companion.events import ClockEvent, KeyEvent
+from companion.session.announce import compose, roll_said
 from companion.session.inputs import EventIn, encode_event
 
 from companion.session.timekeeper import Timekeeper
-from companion.ui.draw import wrap
 from companion.ui.prompt_screens import DiceContext, PromptScreen, roll_summary
 from companion.ui.screens import screen_for
-from companion.ui.widgets import ANNOUNCE_LINES, TOAST_W, Back, Done, TextView, Toast
+from companion.ui.widgets import Back, Done, TextView, Toast
 from companion.ui.wizard import SetupWizard
 
 log = logging.getLogger(__name__)
@@ -58,6 +58,8 @@ class SessionCore:
         self.action_log: list[dict[str, Any]] = []
         self.overlays: list[Overlay] = []
         self.toast: str | None = None
+        self.toast_more = False  #: an announcement left older notes out: its last line says where they are
+        self._rolled: tuple[str, list[int]] | None = None  #: who rolled what in this input, for the announcement
         #: the toast is an announcement (who starts, a result): it stays until the next press, not a few seconds
         self.toast_sticky = False
         #: why the last input was refused (an answer the game refused, a greyed-out entry, an impossible typed entry),
@@ -158,7 +160,7 @@ class SessionCore:
         self._t = t
         self._now = now
         self._records = []
-        self.toast = None
+        self.toast, self.toast_more, self._rolled = None, False, None
         self.toast_sticky = False
         self.refused, self.left, self.away = None, False, False
         self._handling, self._memo = True, None
@@ -292,7 +294,8 @@ class SessionCore:
         self._follow_clock()
 
     def _announce(self, notes: Sequence[str]) -> None:
-        """What the answer made happen stays on the screen until the next press, after any roll summary.
+        """What the answer made happen stays on the screen until the next press, after any roll summary
+        (:mod:`companion.session.announce`).
 
         A game may say it itself in ``data["announce"]`` (what changed hands, check): shown as a toast. Otherwise
         the game's new log lines are the announcement (who starts, a tie, the dealer, a result)."""
@@ -302,15 +305,10 @@ class SessionCore:
                 self.toast = str(said)
             return
         notes = [n for n in notes if n != self._start_note]
-        if not notes:
-            return
-        said = ". ".join(list(notes[-3:]))
-        if self.toast:  # a roll summary first, unless it would push the game's own result off the box
-            both = f"{self.toast}. {said}"
-            self.toast = both if len(wrap(both, TOAST_W)) <= ANNOUNCE_LINES else said
-        else:
-            self.toast = said
-        self.toast_sticky = True
+        if notes:
+            roll = self.toast if self._rolled is None or not roll_said(notes, *self._rolled) else None
+            self.toast, self.toast_more = compose(notes, roll)
+            self.toast_sticky = True
 
     @property
     def _start_note(self) -> str:
@@ -334,6 +332,7 @@ class SessionCore:
                 self._records += [RollRecord(roller, value["source"], prompt.die, v, prompt.player, prompt.purpose)
                                   for v in value["values"]]
             self.toast = roll_summary(prompt, value, self.names)
+            self._rolled = (self._who(prompt.player), list(value["values"]))
 
     def _model_answer(self, value: Any) -> None:
         """Hand an answer to the wizard or the game; the wizard's last answer creates the game."""

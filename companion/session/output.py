@@ -9,7 +9,7 @@ from PIL import Image
 from companion.session.core import SessionCore
 from companion.session.timekeeper import draw_time, time_width
 from companion.ui.draw import new_frame, title_bar
-from companion.ui.widgets import ANNOUNCE_LINES, ANNOUNCE_MORE, draw_lines, draw_toast
+from companion.ui.widgets import draw_announcement, draw_lines, draw_toast
 
 
 WOKEN = "Screen back: that press did nothing else"  #: the toast after a press that only woke the screen
@@ -44,7 +44,7 @@ class SessionOutput(SessionCore):
             self._draw_clock(d)
         if self.toast:
             if self.toast_sticky:
-                draw_toast(d, self.toast, ANNOUNCE_LINES, ANNOUNCE_MORE)
+                draw_announcement(img, d, self.toast, self.toast_more, bool(self.overlays) or self.prompt().board is None)
             else:
                 draw_toast(d, self.toast)
         return img

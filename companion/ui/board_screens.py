@@ -17,7 +17,7 @@ from companion.ui.board import CELL, paste_board
 from companion.ui.clock_face import draw_time, time_width
 from companion.ui.draw import HEIGHT, ROW, WIDTH, focus, font, new_frame, text_row
 from companion.ui.prompt_screens import PromptScreen
-from companion.ui.widgets import Back, Done, Outcome, Toast
+from companion.ui.widgets import Back, Done, Outcome, Toast, no_move
 
 TEXT_X = 66  #: the text half starts here, right of the board
 TEXT_W = WIDTH - TEXT_X - 1
@@ -94,8 +94,9 @@ class PathChoice:
             self._repeats = self._repeats + 1 if repeat else 0
             step = 2 if self._repeats >= 6 else 1
             delta = -step if k is Key.UP else step
+            was = self.cursor
             self.cursor = (self.cursor + delta) % n if not repeat else min(n - 1, max(0, self.cursor + delta))
-            return None
+            return no_move(n, k) if self.cursor == was else None
         if k is Key.OK and n:
             label = labels[self.cursor]
             depth = len(self.chosen)

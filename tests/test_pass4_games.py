@@ -1,0 +1,124 @@
+"""Issue #33, the games' screens, item by item as a table would meet them (each failed on the code before it).
+
+4 outcomes named whole: SOVERANA's confidence result names the new mayor; an announcement is drawn whole when the
+screen has room (the row OK acts on moves down for it), older notes giving way rather than the newest being cut.
+6 every screen says what OK does; UP/DOWN that move nothing say so. 9 Society's desk, 10 Sovereign's entry and 11 the
+smaller things follow.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+from companion.events import Key, KeyEvent
+from companion.games import load
+from companion.session import Session
+from companion.session.headless import parse_script
+from companion.ui import draw
+from companion.ui.draw import ELLIPSIS, HEIGHT, ROW, Drawn
+from companion.ui.widgets import ANNOUNCE_MORE
+from script_kit import SCRIPTS, run_script
+from test_interaction_contract import press
+
+SIX = ["Ana", "Ben", "Cleo", "Dev", "Eli", "Fay"]
+
+
+def drawn(s: Session) -> list[Drawn]:
+    out: list[Drawn] = []
+    draw.RECORDERS.append(out.append)
+    try:
+        s.render()
+    finally:
+        draw.RECORDERS.remove(out.append)
+    return out
+
+
+def toast_lines(s: Session) -> list[str]:
+    """The lines drawn in the announcement's box."""
+    items = drawn(s)
+    last = max(i for i, it in enumerate(items) if it.kind == "cover")
+    return [it.text for it in items[last:] if it.kind == "text"]
+
+
+def focus_band(s: Session) -> tuple[int, int]:
+    f = [it for it in drawn(s) if it.kind == "focus"][-1]
+    return f.box[1], f.box[3]
+
+
+def soverana(events: int, script: str = "soverana_tied_ballot_keeps_the_mayor.txt") -> Session:
+    s = Session(load("soverana"), seed=0, presets=SIX, options={})
+    for ln in [ln for ln in parse_script((SCRIPTS / script).read_text()) if ln.event is not None][:events]:
+        s.handle(ln.event)
+    return s
+
+
+# ------------------------------------------------------------------------------------------------ item 4
+def test_a_lost_vote_of_confidence_names_who_is_mayor_now() -> None:
+    _s, seen = run_script(SCRIPTS / "soverana_ousted_mayor_eligible.txt")
+    assert "Ann is out: Ann is mayor again (most votes cards, 4); each department pays 2" in seen
+    s = soverana(64)
+    press(s, *["ok", "down", "ok"] * 6)  # six NO ballots: the most votes cards are tied five ways
+    assert s.prompt().title == "Confidence result"
+    assert s.prompt().lines[-1] == "Ana is out: a d6 roll-off for mayor between Ben, Cleo, Dev, Eli, Fay"
+    assert "roll-off for mayor between Ben, Cleo, Dev, Eli, Fay" in " ".join(toast_lines(s))
+
+
+def test_an_announcement_keeps_its_notes_whole_and_says_where_the_rest_is() -> None:
+    """The last department given: "Eli manages …", "Fay manages …" and the figures' six places (longer than the
+    screen, and shown on the next two screens): the two whole, then "More", over "OK: continue"."""
+    s = soverana(13)
+    assert s.prompt().title == "Place figures 1/2"
+    lines = toast_lines(s)
+    assert lines[-1] == ANNOUNCE_MORE and not any(t.endswith(ELLIPSIS) or t.endswith("…") for t in lines)
+    assert " ".join(lines[:-1]) == ("Eli manages Justice & Safety (5 resources). Fay manages Urban Development "
+                                    "(6 resources)")
+    assert focus_band(s) == (HEIGHT - ROW, HEIGHT)
+
+
+def test_the_row_ok_acts_on_moves_down_so_the_announcement_is_whole() -> None:
+    """Sovereign, two players: Ben places his first city and Ana's turn begins: the Add menu's first row (where the
+    cursor is) goes to the bottom for the announcement, and comes back with the next press."""
+    s = Session(load("sovereign"), seed=0, presets=["Ana", "Ben"], options={})
+    press(s, "down", "ok", "ok", "roll d12 12", "roll d12 1", "ok", "ok")
+    assert s.prompt().title.startswith("Add") and s.toast_sticky
+    lines = toast_lines(s)
+    assert not any(t.endswith(("…", ELLIPSIS)) for t in lines) and "Ben places City 1" in " ".join(lines)
+    assert focus_band(s) == (HEIGHT - ROW, HEIGHT)
+    press(s, "down", "up")
+    assert s.toast is None and focus_band(s)[1] < HEIGHT
+
+
+def test_a_roll_said_by_the_game_is_not_said_twice() -> None:
+    s = Session(load("sovereign"), seed=0, presets=["Ana", "Ben"], options={})
+    press(s, "down", "ok", "ok", "roll d12 4")
+    assert s.toast is not None and "d12 →" not in s.toast and "Ana rolls 4" in s.toast
+
+
+# ------------------------------------------------------------------------------------------------ item 6
+def test_screens_without_a_list_say_what_ok_does_and_answer_up_and_down() -> None:
+    s = soverana(7)
+    assert s.prompt().title == "Mayor elected"
+    texts = [it.text for it in drawn(s) if it.kind == "text"]
+    assert "OK: continue" in texts and focus_band(s) == (HEIGHT - ROW, HEIGHT)
+    press(s, "up")
+    assert s.toast == "All shown: OK goes on"
+    s = soverana(64)
+    assert s.screen.hidden
+    press(s, "down")
+    assert s.toast == "OK opens the ballot for Ben" and s.screen.hidden
+
+
+def test_sovereign_move_without_units_says_ok_is_done_moving() -> None:
+    s = Session(load("sovereign"), seed=0, presets=["Ana", "Ben"], options={})
+    press(s, "down", "ok", "ok", "roll d12 12", "roll d12 1", "ok", "ok", "ok", "up", "ok")
+    assert s.prompt().title == "Move"
+    assert s.prompt().lines == ("No units on the board: nothing to move.", "OK: done moving")
+    assert "OK: done moving" in [it.text for it in drawn(s) if it.kind == "text"]
+
+
+def test_a_number_at_its_limit_and_a_one_entry_list_say_so() -> None:
+    s = Session(load(str(Path(__file__).parent.parent / "examples" / "vp-tracker.toml")), seed=0,
+                presets=["Ana", "Ben"], options={})
+    press(s, *["up"] * 10)
+    assert s.toast is not None and s.toast.endswith("is the most")
+    s.handle(KeyEvent(Key.OK))
+    assert s.prompt().title == "VP tracker"
