@@ -103,6 +103,9 @@ class GameMachine:
     FINAL: ClassVar[tuple[str, ...]] = ("game_over",)
     #: rule switches; defaults apply when config does not set them
     OPTIONS: ClassVar[Mapping[str, OptionSpec]] = {}
+    #: the game asks for more before it starts (Society's map): what the new-game wizard's OK leads to, instead of
+    #: "Start game" (one screen that starts the game, not two)
+    SETUP_NEXT: ClassVar[str] = ""
 
     state: str  # set by pytransitions
 

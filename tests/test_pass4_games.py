@@ -122,3 +122,68 @@ def test_a_number_at_its_limit_and_a_one_entry_list_say_so() -> None:
     assert s.toast is not None and s.toast.endswith("is the most")
     s.handle(KeyEvent(Key.OK))
     assert s.prompt().title == "VP tracker"
+
+
+# ------------------------------------------------------------------------------------------------ item 9
+def test_society_has_one_start_screen() -> None:
+    """The wizard's OK leads on to the map (it does not say "Start game" as the set-up screen after it does)."""
+    s = Session(load("society"), seed=0, presets=["Ana", "Ben", "Cleo"], options={})
+    press(s, "ok")
+    p = s.prompt()
+    assert p.options[0].label == "Next: map, start squares" and p.lines == ("3 players: OK goes on",)
+    press(s, "ok")
+    assert s.prompt().title == "Society set-up" and s.prompt().options[0].label == "Start game"
+    sov = Session(load("sovereign"), seed=0, presets=["Ana", "Ben"], options={})
+    press(sov, "ok")
+    assert sov.prompt().options[0].label == "Start game"
+
+
+def test_society_orders_menu_reads_in_words() -> None:
+    from test_society_game import game
+
+    g = game()
+    rows = [o.label for o in g.prompt().options]
+    assert rows[0] == "Ana: 6 gold, tech 1" and not any("[-]" in r for r in rows)
+    g.answer("soc:1")
+    p = g.prompt()
+    labels = [o.label for o in p.options]
+    assert p.lines[1] == "0 orders, 6 gold left", p.lines
+    assert labels[-1] == "Done with orders" and "Paste PM (on a phone)" in labels
+    greyed = [i for i, o in enumerate(p.options) if not o.enabled]
+    assert greyed and max(greyed) < labels.index("Done with orders"), "no greyed kind below Done"
+    g.answer("armies")
+    assert g.prompt().lines[1].endswith("0: none")
+    g.answer(1)
+    g.answer("done")
+    g.answer("process")
+    assert g.prompt().lines[0] == "1 order"
+    g.answer(True)
+    assert "Turn 1 processed: 1 order," in " ".join(g.data["log"])
+
+
+def test_a_scrolled_choice_never_starts_with_the_tail_of_a_line() -> None:
+    from companion.ui.prompt_screens import ChoiceScreen
+    from fsm.prompts import Choice, Option
+
+    p = Choice("Orders: Ben", lines=("Ben: 7 gold, tech 1", "a line long enough to wrap onto two rows here"),
+               options=tuple(Option(str(i), f"Kind {i}") for i in range(12)))
+    scr = ChoiceScreen(p, [])
+    tail = scr.lines[2]
+    for _ in range(4):
+        scr.key(Key.DOWN)
+        assert scr.top in (0, 1, 3) and (scr.top != 2), "the page began with the wrapped line's tail"
+    img_rows = [it.text for it in drawn_screen(scr) if it.kind == "text"]
+    assert tail not in img_rows[:1]
+
+
+def drawn_screen(scr: object) -> list[Drawn]:
+    from companion.ui.draw import new_frame
+
+    out: list[Drawn] = []
+    draw.RECORDERS.append(out.append)
+    try:
+        _img, d = new_frame()
+        scr.draw(d)  # type: ignore[attr-defined]
+    finally:
+        draw.RECORDERS.remove(out.append)
+    return out

@@ -160,7 +160,7 @@ def test_targets_the_rules_refuse_are_greyed_with_the_reason() -> None:
     d.give("trade")
     d.give("2")
     p = d.session.prompt()
-    assert (p.title, p.lines[1], p.hi) == ("Trade 2 gold, +1 each", "max 1; 0 cancels", 1)  # cost 1+1, payout 1x1
+    assert (p.title, p.lines[1], p.hi) == ("Trade 2 gold, +1 each", "max 1; 0: none", 1)  # cost 1+1, payout 1x1
     d.give(1)  # tech 1: one caravan a turn
     kinds = {o.key: (o.enabled, o.hint) for o in d.session.prompt().options}
     assert kinds["trade"] == (False, "1 caravan ordered, the most")

@@ -125,7 +125,10 @@ class SessionCore:
             snap[2].restore(snap[1])
 
     def _new_screen(self) -> PromptScreen:
-        return screen_for(self.prompt(), self.names, self._dice_ctx)
+        screen = screen_for(self.prompt(), self.names, self._dice_ctx)
+        if self._game_over and getattr(screen, "said", None) == "":  # an Info screen: where its OK leads
+            screen.action = "OK: to the main menu"  # type: ignore[attr-defined]
+        return screen
 
     def _rng_values(self, die: str, count: int) -> list[int]:
         sides = 6 if die == "d6" else 12

@@ -35,7 +35,12 @@ class PromptScreen:
         self.names = names
         #: the context lines as drawn: a line wider than the screen wraps at spaces here, so a game gives whole
         #: sentences (the phone shows them whole) and the OLED breaks them where its font needs
-        self.lines = [w for line in prompt.lines for w in wrap(line, LIST_W)]
+        self.lines: list[str] = []
+        #: the rows where a line of the prompt begins (a page that scrolls starts at one: no dangling word)
+        self.starts = [0]
+        for line in prompt.lines:
+            self.lines += wrap(line, LIST_W)
+            self.starts.append(len(self.lines))
 
     @property
     def tag(self) -> str:
@@ -91,6 +96,7 @@ class ChoiceScreen(PromptScreen):
         if self.list.cursor == 0:
             self.top = max(0, row - ROWS + 1)
         self.top = min(max(self.top, row - ROWS + 1), row)
+        self.top = next((x for x in self.starts if x >= self.top), self.top)  # the page starts with a whole line
         shown = max(0, len(self.lines) - self.top)  # context rows in view
         self.list.rows = ROWS - min(shown, ROWS - 1)
         self.list.top = max(0, self.top - len(self.lines))

@@ -51,11 +51,12 @@ class SetupWizard:
             solo = ("1 player: solitaire",) if g.min_players == 1 else ()
             return Number("Players", lines=(g.name, *solo), lo=g.min_players, hi=g.max_players, default=d["count"])
         if d["step"] == "names":
-            opts = [Option("start", "Start game")]
+            opts = [Option("start", g.SETUP_NEXT or "Start game")]
             opts += [Option(f"seat{i + 1}", f"Seat {i + 1}: {n}") for i, n in enumerate(d["names"])]
             if "clock" in d:
                 opts.append(Option("clock", f"Clock: {ClockSpec.parse(d['clock']).label}"))
-            return Choice(g.name, lines=(f"{plural(d['count'], 'player')}: OK starts",), options=tuple(opts),
+            then = "OK goes on" if g.SETUP_NEXT else "OK starts"
+            return Choice(g.name, lines=(f"{plural(d['count'], 'player')}: {then}",), options=tuple(opts),
                           back="back" if g.min_players != g.max_players else None)
         if d["step"] == "clock":
             return Choice("Clock", options=tuple(Option(f"clock:{t}", label) for t, label in

@@ -179,7 +179,7 @@ def add_answer(g: "SovereignGame", value: Any) -> None:
 
 def move_prompt(g: "SovereignGame") -> Prompt:
     seat = g.active_seat()
-    if not int(me(g).get("units", 0)):
+    if seat is not None and not int(pl(g, seat).get("units", 0)):
         return Info(title="Move", lines=("No units on the board: nothing to move.", "OK: done moving"), player=seat)
     return Info(title="Move",
                 lines=("Each unit moves up to its Move value (the M of A-D-M).",
