@@ -75,16 +75,20 @@ def test_an_announcement_keeps_its_notes_whole_and_says_where_the_rest_is() -> N
 
 
 def test_the_row_ok_acts_on_moves_down_so_the_announcement_is_whole() -> None:
-    """Sovereign, two players: Ben places his first city and Ana's turn begins: the Add menu's first row (where the
-    cursor is) goes to the bottom for the announcement, and comes back with the next press."""
-    s = Session(load("sovereign"), seed=0, presets=["Ana", "Ben"], options={})
-    press(s, "down", "ok", "ok", "roll d12 12", "roll d12 1", "ok", "ok")
-    assert s.prompt().title.startswith("Add") and s.toast_sticky
+    """Sovereign's air raids script, the roll that wins battle 1: its five lines are whole over the only entry
+    ("Ann wins: end", moved to the bottom for them); the next press brings the screen back as it is."""
+    s = Session(load("sovereign"), seed=5, presets=["Ann", "Bob", "Cat", "Dan", "Eve", "Fay"], options={})
+    for ln in parse_script((SCRIPTS / "sovereign_air_raids.txt").read_text()):
+        if ln.event is not None:
+            s.handle(ln.event)
+        if s.prompt().title == "Ann won battle 1":
+            break
     lines = toast_lines(s)
-    assert not any(t.endswith(("…", ELLIPSIS)) for t in lines) and "Ben places City 1" in " ".join(lines)
+    assert " ".join(lines).startswith("Battle 1, roll 1: Ann 9+5=14 v Bob 1+1+0=2: Ann wins the roll")
+    assert not any(t.endswith(("…", ELLIPSIS)) for t in lines) and len(lines) == 5
     assert focus_band(s) == (HEIGHT - ROW, HEIGHT)
-    press(s, "down", "up")
-    assert s.toast is None and focus_band(s)[1] < HEIGHT
+    press(s, "down")
+    assert s.toast is not None and not s.toast_sticky and focus_band(s)[1] < HEIGHT
 
 
 def test_a_roll_said_by_the_game_is_not_said_twice() -> None:
@@ -187,3 +191,47 @@ def drawn_screen(scr: object) -> list[Drawn]:
     finally:
         draw.RECORDERS.remove(out.append)
     return out
+
+
+# ------------------------------------------------------------------------------------------------ item 10
+def test_build_a_unit_is_offered_only_when_a_unit_is_affordable() -> None:
+    from test_sovereign_kit import give, option, pick, started
+
+    g = started(2)
+    give(g, 1, "horseback_riding")
+    pick(g, "skip")  # no points
+    assert option(g, "unit").enabled is False and option(g, "unit").hint == "no unit for 0 points"
+    g.pass4 = False  # a game saved before: it was offered (a list of one greyed unit followed)
+    assert option(g, "unit").enabled is True
+
+
+def test_spend_and_battle_entry_read_in_words() -> None:
+    from fsm.sovereign import battle_setup
+    from test_sovereign_battle import at_manoeuvre, battle
+    from test_sovereign_kit import give, pick, started
+
+    g = started(2)
+    g.answer("collect")
+    p = g.prompt()
+    assert p.title == "Spend" and p.lines == ("4 points, 3 actions left", "Research first, units last")
+    g = at_manoeuvre()
+    pick(g, "battle")
+    g.answer(str(g.prompt().default))
+    pick(g, "2")
+    pick(g, "other")
+    g.answer(5)
+    p = g.prompt()
+    assert (p.title, p.lines) == ("Unit's defence", ("Ann's unit, attacking", "A-D-M 5-?-?"))
+    g.answer(2)
+    g.answer(1)
+    assert g.prompt().lines[1] == "A-D-M{R} 5-2-1{?}"
+    g = at_manoeuvre()
+    battle(g, ["Horseman", "Horseman"], ["Musketman"])
+    lines = " ".join(g.prompt().lines)
+    assert "Sums 2 v 3+0: Ann" in lines and " att " not in lines + " " and "No roll yet" in lines
+    assert battle_setup.army_line([battle_setup.Fighter("Horseman", 2, 1, 2)] * 2) == ["2 × Horseman"]
+    give(g, 2, "construction")
+    b = battle_setup.new_battle(g, 1, step="where")
+    b["defender"] = 2
+    g.data["battle"] = b
+    assert battle_setup.prompt(g).lines[1] == "Construction: +1 in a city"

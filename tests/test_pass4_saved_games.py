@@ -23,9 +23,9 @@ import pytest
 
 DATA = Path(__file__).parent / "data" / "pass4_saved_games.json"
 ROOT = Path(__file__).resolve().parent.parent
-#: the game's data kept out of the digest: its texts (queued notices' lines, an announcement) by their count, and the
-#: log whole (how many lines an outcome is said in is wording too)
-TEXTS = ("notices", "announce")
+#: the game's data kept out of the digest: its texts (queued notices, an announcement, a battle's log) by their count,
+#: the log whole (how many lines an outcome is said in is wording too)
+TEXTS = ("notices", "announce", "battle_log")
 GAMES = {"sovereign": (11, 3), "soverana": (12, 6), "society": (13, 3), "sovereigns-chain": (14, 2),
          "examples/race-to-ten.toml": (15, 2), "examples/vp-tracker.toml": (16, 3)}
 STEPS = 1500

@@ -158,7 +158,9 @@ def test_battle_sums_show_the_army_value() -> None:
     from fsm.sovereign.battle import _last_line, _with_army
 
     assert _with_army("7+3", 12) == "7+3+2=12" and _with_army("9", 9) == "9=9"
-    assert _last_line({"a": "7", "at": 9, "d": "12+10", "dt": 24, "w": "Def"}) == "7+2=9 v 12+10+2=24 def"
+    last = {"a": "7", "at": 9, "d": "12+10", "dt": 24, "w": "Def"}
+    assert _last_line(last, ("Ana", "Ben")) == "Last 7+2=9 v 12+10+2=24"
+    assert _last_line({**last, "dt": 9, "d": "5"}, ("Ana", "Ben")) == "Last 7+2=9 v 5+4=9: Ben won"  # a tie
 
 
 def test_no_undecodable_abbreviations() -> None:

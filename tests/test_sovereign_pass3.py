@@ -61,10 +61,10 @@ def test_back_from_defence_shows_the_attack_typed() -> None:
     pick(g, "2")
     pick(g, "other")
     g.answer(4)  # Attack 4
-    assert g.prompt().title == "Defence"
+    assert g.prompt().title == "Unit's defence" and g.prompt().lines[1] == "A-D-M 4-?-?"
     g.answer("back")
     p = g.prompt()
-    assert isinstance(p, Number) and p.title == "Attack" and p.default == 4
+    assert isinstance(p, Number) and p.title == "Unit's attack" and p.default == 4
     g.answer(5)
     g.answer(2)  # Defence 2
     g.answer("back")

@@ -223,8 +223,9 @@ def sub_prompt(g: "SovereignGame") -> Prompt:
             label = t.name if free else f"{t.name} {c}"
             opts.append(Option(t.key, label, enabled=free or c <= pts, hint=f"{t.name} costs {c}; {pts} left"))
         first = next((o.key for o in opts if o.enabled), None)
-        title = "Free tech" if free else f"Research, {pts} pts"
-        return Choice(title=title, lines=(rt.tech(sub["src"]).name,) if free else (), player=seat, options=tuple(opts), back=BACK, default=first)
+        title = "Free tech" if free else "Research"
+        return Choice(title=title, lines=(rt.tech(sub["src"]).name,) if free else (f"{plural(pts, 'point')} to spend",),
+                      player=seat, options=tuple(opts), back=BACK, default=first)
     if kind in ("expand", "nat") and step == "city":
         cands = _growable(g) if kind == "expand" else [i for i, c in enumerate(p["cities"]) if c["tiles"] >= 3]
         opts = [Option(str(i), f"{p['cities'][i]['name']}: {p['cities'][i]['tiles']} tiles") for i in cands]
@@ -236,7 +237,7 @@ def sub_prompt(g: "SovereignGame") -> Prompt:
         opts.append(Option("sea", "Sea: no building", enabled=False, hint="nothing can be built on sea"))
         first = next((o.key for o in opts if o.enabled), None)
         what = "Fort hex" if kind == "fort" else "Terrain"
-        return Choice(title=f"{what}, {pts} pts", player=seat, options=tuple(opts), back=BACK,
+        return Choice(title=what, lines=(f"{plural(pts, 'point')} to spend",), player=seat, options=tuple(opts), back=BACK,
                       default=first)
     if kind == "unit" and step == "cost":
         # no unit is free: the spinner starts at the chart's cost where the table knows one, else at the points
@@ -260,7 +261,7 @@ def sub_prompt(g: "SovereignGame") -> Prompt:
     elif free:
         title, lines = "Free unit", (rt.tech(sub["src"]).name,)
     else:
-        title, lines = f"Buy unit, {pts} pts", ()
+        title, lines = "Buy a unit", (f"{plural(pts, 'point')} to spend",)
     return Choice(title=title, lines=lines, player=seat, options=tuple(opts), back=BACK, default=first)
 
 
@@ -286,7 +287,7 @@ def sub_answer(g: "SovereignGame", value: Any) -> None:
         g.data["sub"] = None
         if kind == "research":
             _action(g, rt.cost(value), "research")
-            gain_tech(g, seat, value, f"researches ({rt.cost(value)} pts)")
+            gain_tech(g, seat, value, f"researches ({rt.cost(value)} points)")
         else:
             use_bonus(p, sub["src"])
             gain_tech(g, seat, value, f"discovers free ({rt.tech(sub['src']).name})")
@@ -306,11 +307,12 @@ def sub_answer(g: "SovereignGame", value: Any) -> None:
         _action(g, cost, "expansion")
         if kind == "fort":
             p["forts"].append(cost)
-            g.note(f"{who} builds a fort on {TERRAIN[value].name.lower()} ({cost} pts)")
+            g.note(f"{who} builds a fort on {TERRAIN[value].name.lower()} ({cost} points)")
         else:
             c = p["cities"][int(sub["city"])]
             c["tiles"] += 1
-            g.note(f"{who} expands {c['name']} onto {TERRAIN[value].name.lower()} ({cost} pts): {c['tiles']}")
+            g.note(f"{who} expands {c['name']} onto {TERRAIN[value].name.lower()} ({cost} points): "
+                   f"{plural(c['tiles'], 'tile')}")
         warn_box(g, seat, before)
     elif kind == "nat":
         sub["units"].append(value)
@@ -357,5 +359,5 @@ def _unit(g: "SovereignGame", sub: dict[str, Any], value: Any, who: str) -> None
     g.data["sub"] = None
     _action(g, cost, "units")
     count_units(p, 1, name)
-    g.note(f"{who} builds a {name} ({cost} pts)")
+    g.note(f"{who} builds a {name} ({cost} points)")
     warn_box(g, seat, before)

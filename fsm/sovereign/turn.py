@@ -86,7 +86,7 @@ def begin_turn(g: "SovereignGame", seat: int) -> None:
     p["turns"] += 1
     for c in p["cities"]:
         c["start"] = c["tiles"]
-    g.note(f"-- turn {g.data['turn']}: {g.player_name(seat)} (round {g.data['round']})")
+    g.note(f"{g.player_name(seat)}'s turn, round {g.data['round']}")
 
 
 def end_turn(g: "SovereignGame") -> None:
@@ -137,7 +137,7 @@ def add_prompt(g: "SovereignGame") -> Prompt:
     if trade:
         opts.append(Option("trade", f"Trade: {_add(g, True, False).total} points"))
     if bank:
-        opts.append(Option("banking", f"Banking: {_add(g, False, True).total} pts"))
+        opts.append(Option("banking", f"Banking: {_add(g, False, True).total} points"))
     if trade and bank:
         opts.append(Option("both", f"Trade+Bank: {_add(g, True, True).total}"))
     opts += [Option("skip", "Skip Add (0 points)"), Option("cities", "Cities...")]
