@@ -14,7 +14,7 @@ from companion.games import load
 from companion.session import Session
 from companion.session.headless import parse_script
 from companion.ui import draw
-from companion.ui.draw import ELLIPSIS, HEIGHT, ROW, Drawn
+from companion.ui.draw import ELLIPSIS, HEIGHT, ROW, WIDTH, Drawn
 from companion.ui.widgets import ANNOUNCE_MORE
 from script_kit import SCRIPTS, run_script
 from test_interaction_contract import press
@@ -235,3 +235,46 @@ def test_spend_and_battle_entry_read_in_words() -> None:
     b["defender"] = 2
     g.data["battle"] = b
     assert battle_setup.prompt(g).lines[1] == "Construction: +1 in a city"
+
+
+# ------------------------------------------------------------------------------------------------ item 11
+def test_a_greyed_short_entry_is_struck_to_the_end_of_its_row() -> None:
+    from companion.ui.draw import BAR, LIST_W, new_frame, text_width
+    from companion.ui.widgets import Item, ListWidget
+
+    img, d = new_frame()
+    ListWidget([Item("a", "Ana"), Item("b", "Ben", False)]).draw(d, BAR)
+    y = BAR + ROW + 5  # Ben's row, mid-height
+    dots = [x for x in range(WIDTH) if img.getpixel((x, y))]
+    assert max(dots) >= LIST_W - 3 and max(dots) > 2 + text_width("Ben") + 20, dots
+
+
+def test_soverana_prompts_are_whole_on_their_screens() -> None:
+    s = soverana(1)  # the mayor's roll-off: the dice screen shows two lines
+    assert s.prompt().title == "Choose the mayor" and len(s.screen.lines) <= 2, s.screen.lines
+    texts = [it.text for it in drawn(s) if it.kind == "text"]
+    assert not any(t.endswith(("…", ELLIPSIS)) for t in texts), texts
+    from companion.ui.prompt_screens import NumberScreen
+    from fsm.prompts import Number
+
+    scr = NumberScreen(Number("Ana: mission", lines=("Votes cards printed on", "the mission card",
+                                                      "(then draw a new one)"), lo=1, hi=3), ["Ana"])
+    texts = [it.text for it in drawn_screen(scr) if it.kind == "text"]
+    assert "(then draw a new one)" in texts
+
+
+def test_the_hidden_ballot_sits_on_the_rows_a_toast_blanks() -> None:
+    s = soverana(64)
+    ys = [it.box[1] for it in drawn(s) if it.kind == "text" and it.text in ("Secret vote: others", "look away.")]
+    assert ys and all((y - 11) % ROW == 0 for y in ys), ys
+
+
+def test_sovereign_turn_line_and_the_chess_opening_in_words() -> None:
+    s = Session(load("sovereign"), seed=0, presets=["Ana", "Ben"], options={})
+    press(s, "down", "ok", "ok", "roll d12 12", "roll d12 1", "ok", "ok")
+    assert "Ana's turn, round 1" in s.game.data["log"] and not any(n.startswith("--") for n in s.game.data["log"])
+    c = Session(load("sovereign-chess"), seed=0, presets=["Ana", "Ben"], options={})
+    press(c, "ok", "ok", "ok", "ok")
+    assert c.prompt().title == "Opening" and c.prompt().lines[-1] == "Pie rule: pick a side"
+    texts = [it.text for it in drawn(c) if it.kind == "text"]
+    assert "1 of 2" in texts and "Take White" in texts

@@ -94,7 +94,7 @@ def test_wide_maps_split_into_screen_bands() -> None:
 
 def test_every_screen_fits_the_display() -> None:
     from companion.ui.draw import LIST_W, WIDTH, text_width, title_room, wrap
-    from companion.ui.prompt_screens import ROWS
+    from companion.ui.prompt_screens import NUMBER_LINES, ROWS
 
     names = ("Margaret", "Bartholo", "Carol", "Dmitri", "Eve", "Fitzgera", "Gwendoly", "Hieronym")
     too_wide: set[str] = set()
@@ -111,9 +111,9 @@ def test_every_screen_fits_the_display() -> None:
             # the screen wraps a line as drawn: no word may need a cut
             rows = [x for ln in pr.lines for x in wrap(ln, LIST_W)]
             too_wide.update(f"line {ln!r}" for ln in rows if text_width(ln) > WIDTH - 2 or ln.endswith("…"))
-            # every row is drawn: a Number shows 2, a Confirm 4 (a Choice scrolls its lines with its options, an
+            # every row is drawn: a Number shows 3, a Confirm 4 (a Choice scrolls its lines with its options, an
             # Info page scrolls)
-            room = {Number: 2, Confirm: ROWS - 1}.get(type(pr))
+            room = {Number: NUMBER_LINES, Confirm: ROWS - 1}.get(type(pr))
             if room is not None and len(rows) > room:
                 too_wide.add(f"{type(pr).__name__} {pr.title!r} has {len(rows)} rows, {room} shown: {rows}")
             if isinstance(pr, (Choice, MultiSelect)):

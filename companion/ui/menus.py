@@ -139,7 +139,7 @@ class Home:
                         self.stack.append(("ended", "Ended games", saved_list(resume_items(app, "ended"))))
                 else:
                     self.reset()
-                self.toast = "Hidden from the list; companion export still has it"
+                self.toast = "Hidden from the list; its record is kept"
 
     def render(self) -> Image.Image:
         img, d = new_frame()

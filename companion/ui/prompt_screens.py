@@ -14,6 +14,7 @@ from companion.ui.widgets import (Back, ButtonRow, ConfirmWidget, Done, Item, Li
                       Toast, draw_lines)
 
 ROWS = (HEIGHT - BAR) // ROW  #: text rows under the title bar (5)
+NUMBER_LINES = 3  #: context lines above a number: the large digits still fit under three
 
 
 @dataclass
@@ -137,7 +138,7 @@ class NumberScreen(PromptScreen):
         return out
 
     def draw_body(self, d: ImageDraw.ImageDraw) -> None:
-        y = draw_lines(d, BAR, self.lines, 2)
+        y = draw_lines(d, BAR, self.lines, NUMBER_LINES)
         self.spin.draw(d, y)
 
 

@@ -54,9 +54,9 @@ def draw_lines(d: ImageDraw.ImageDraw, y: int, lines: Sequence[str], max_rows: i
 
 
 def strike(d: ImageDraw.ImageDraw, y: int, left: int, right: int, fill: int = 1) -> None:
-    """Mark a row's text as not available now: a dotted line through it at mid-height, every other pixel, so every
-    letter stays whole and readable at one bit per pixel (a stipple over the letters made "Redo" read "Kejc"), on
-    the highlighted row too (``fill`` 0: dark dots on its bar)."""
+    """Mark a row as not available now: a dotted line at mid-height, every other pixel, through its text and on to
+    the row's end, so every letter stays whole and readable at one bit per pixel (a stipple over the letters made
+    "Redo" read "Kejc"), on the highlighted row too (``fill`` 0: dark dots on its bar)."""
     for xx in range(left, right, 2):
         d.point((xx, y + 5), fill=fill)
 
@@ -124,7 +124,11 @@ class ListWidget:
             mark = "" if it.checked is None else ("[x] " if it.checked else "[ ] ")
             text_row(d, y, mark + it.label, inverse=idx == self.cursor, width=LIST_W)
             if not it.enabled:  # the cursor still stops here (OK says why not): scripts and saved games keep
-                strike(d, y, 1, 2 + text_width(fit(mark + it.label, LIST_W)), 0 if idx == self.cursor else 1)
+                # the dots run on to the row's end, so a short entry ("Ben") reads as struck out as a long one
+                end = 2 + text_width(fit(mark + it.label, LIST_W))
+                if idx == self.cursor:
+                    strike(d, y, 1, end, 0)
+                strike(d, y, 1 if idx != self.cursor else end + 2, LIST_W, 1)
             if idx == self.cursor:
                 focus(d, y, y + ROW)
         scroll_marks(d, y0, y0 + rows * ROW, self.top > 0, self.top + rows < len(self.items))

@@ -39,7 +39,7 @@ class CouncilPhase(SetupPhase, SoveranaCore):
         if self.step == "mission_votes":
             seat = int(self.ctx["seat"])
             return Number(title=f"{self.nm(seat)}: mission", lines=lines(
-                "Votes cards printed", "on the mission card", "(then draw a new one)"),
+                "Votes cards printed on", "the mission card", "(then draw a new one)"),
                 lo=R.MISSION_VOTES[0], hi=R.MISSION_VOTES[1], default=R.MISSION_VOTES[0], player=seat)
         if self.step == "summary":
             info = self.data["round_info"]
