@@ -47,6 +47,7 @@ def test_leave_game_keeps_it_active_and_resume_plays_it_on(tmp_path: Path) -> No
     app_press(app, "ok")  # Resume: the game kept, with when and who
     rows = app.home.stack[-1][2].list.items
     assert rows[0].key == str(gid) and "VP tracker" in rows[0].label and "Ana, Ben" in rows[0].hint
+    assert rows[0].hint.split("\n")[0] == "VP tracker"
     app_press(app, "ok", "ok")  # its page, Resume this game
     assert app.session is not None and app.session.state_json()["active_player"] == before["active_player"]
     assert app.journal.game(gid).status == "active"
@@ -81,8 +82,8 @@ def test_resume_rows_tell_two_games_of_a_kind_apart(tmp_path: Path) -> None:
     app_press(app, "down", "ok")
     rows = app.home.stack[-1][2].list.items
     assert [r.key for r in rows] == [str(b), str(a)]
-    assert rows[0].label != rows[1].label and rows[0].label[:6] == time.strftime("%d %b")
-    assert rows[0].hint == "round 12, Dev's turn; Cleo, Dev"
+    assert rows[0].label != rows[1].label and rows[0].label.startswith(time.strftime("%H:%M", time.localtime(j.game(b).updated)))
+    assert rows[0].hint == "Sovereign Chess\nround 12, Dev's turn; Cleo, Dev"
     assert "round 12, Dev's turn; Cleo, Dev" in texts_of(app.home.render)
     app_press(app, "down")
     assert "round 3, Ana's turn; Ana, Ben" in texts_of(app.home.render)

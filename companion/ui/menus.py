@@ -171,13 +171,20 @@ def resume_items(app: MenuHost, status: str = "active") -> list[Item]:
     row says when it was last played and what; its hint (shown under the list) says the round and who plays. The
     active games end with "Ended games (N)" when the table has ended some."""
     games = [r for r in app.journal.games(status)][:50]
-    out = [Item(str(r.id), f"{_when(r.updated)} {r.title}", hint=_about(r)) for r in games]
+    out = [Item(str(r.id), f"{_when(r.updated, True)} {r.title}", hint=f"{r.title}\n{_about(r)}") for r in games]
     if status == "active" and (ended := len(app.journal.games("ended"))):
-        out.append(Item("ended", f"Ended games ({ended})", hint="games ended from the game menu"))
+        out.append(Item("ended", f"Ended games ({ended})", hint="Games ended from the\ngame menu, kept apart"))
     return out
 
 
-def _when(t: float) -> str:
+def _when(t: float, short: bool = False) -> str:
+    """The date and time; ``short``: only the time for today, the weekday and time this week."""
+    if short:
+        age = time.time() - t
+        if time.localtime(t)[:3] == time.localtime()[:3]:
+            return time.strftime("%H:%M", time.localtime(t))
+        if 0 <= age < 6 * 86400:
+            return time.strftime("%a %H:%M", time.localtime(t))
     return time.strftime("%d %b %H:%M", time.localtime(t))
 
 
@@ -202,21 +209,25 @@ def _same_file(want: str, items: list[Item]) -> str:
 
 
 class SavedList:
-    """A list of saved games: a row each (when, which game), and under it the round and players of the row at the
-    cursor, so two games of the same kind are told apart at a glance."""
+    """A list of saved games: a row each (when, which game), and under it the game's whole name, its round and
+    players for the row at the cursor, so two games of the same kind are told apart at a glance."""
+
+    FOOT = 2  #: rows under the list
 
     def __init__(self, items: list[Item]) -> None:
-        self.list = ListWidget(items, rows=(HEIGHT - BAR) // ROW - 1)
+        self.list = ListWidget(items, rows=(HEIGHT - BAR) // ROW - self.FOOT)
 
     def key(self, k: Key, repeat: bool = False) -> Any:
         return self.list.key(k, repeat)
 
     def draw(self, d: Any, y0: int) -> None:
-        self.list.draw(d, y0, HEIGHT - ROW)  # the last row is the footer
+        top = HEIGHT - self.FOOT * ROW
+        self.list.draw(d, y0, top)
         it = self.list.items[self.list.cursor] if self.list.items else None
         if it is not None and it.enabled and it.hint:
-            d.line((0, HEIGHT - ROW - 1, WIDTH - 1, HEIGHT - ROW - 1), fill=1)
-            text_row(d, HEIGHT - ROW, it.hint)
+            d.line((0, top - 1, WIDTH - 1, top - 1), fill=1)
+            for i, line in enumerate(it.hint.split("\n")[:self.FOOT]):
+                text_row(d, top + i * ROW, line)
 
 
 def saved_list(items: list[Item]) -> Any:
