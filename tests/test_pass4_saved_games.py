@@ -109,23 +109,14 @@ def _play(game: str, seed: int, players: int, tmp: Path) -> dict[str, Any]:
     from companion.events import Key, KeyEvent, RollEvent
     from companion.journal.store import Journal
     from companion.loop.app import App
-
-    class Out:
-        def present(self, *args: Any, **kw: Any) -> None:
-            pass
-
-        def set_roller(self, *args: Any) -> None:
-            pass
-
-        def close(self, farewell: Any = None) -> None:
-            pass
+    from test_app import FakeOutput
 
     rng = random.Random(seed)
     path = tmp / f"{seed}.sqlite"
     names = ["Ana", "Ben", "Cleopatra", "Dev", "Eli", "Fay"]
     cfg = parse_config({"journal": {"path": str(path)}, "players": {"names": names}})
     t = [1000.0]
-    app = App(cfg, Journal(path), queue.SimpleQueue(), Out(), clock=lambda: t[0],
+    app = App(cfg, Journal(path), queue.SimpleQueue(), FakeOutput(), clock=lambda: t[0],
               game=str(ROOT / game) if game.endswith(".toml") else game)
     app.boot()
     rec = app.record
