@@ -163,7 +163,7 @@ class Spinner:
 
     def draw(self, d: ImageDraw.ImageDraw, y0: int) -> None:
         room = HEIGHT - y0
-        size = "large" if room >= 22 else "medium" if room >= 14 else "body"
+        size = "large" if room >= 24 else "medium" if room >= 14 else "body"  # the large cell is 25 px
         top = {"large": 3, "medium": 2, "body": 1}[size]  # blank rows above the capitals in each font
         tall = {"large": 19, "medium": 12, "body": 8}[size]
         text = f"{self.value}{(' ' + self.unit) if self.unit else ''}"
