@@ -224,8 +224,8 @@ class SessionCore:
         return self.game is not None and self.game.is_over
 
     def _prompt_outcome(self, out: Any) -> None:
-        if isinstance(out, Toast):  # the screen refused the press (a greyed-out entry, a count out of range)
-            self.toast = self.refused = out.text
+        if isinstance(out, Toast):  # the screen refused the press (a greyed-out entry), or says what moves on
+            self.toast, self.refused = out.text, out.text if out.refusal else None
         elif isinstance(out, Done):
             if self._game_over:
                 self.closed = True

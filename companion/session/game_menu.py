@@ -39,8 +39,8 @@ class GameMenu(SessionCore):
     def _overlay_key(self, ev: KeyEvent) -> None:
         top = self.overlays[-1]
         out = top.widget.key(ev.key, ev.repeat)
-        if isinstance(out, Toast):  # the screen refused the press (a greyed-out entry, a count out of range)
-            self.toast = self.refused = out.text
+        if isinstance(out, Toast):  # the screen refused the press (a greyed-out entry), or says what moves on
+            self.toast, self.refused = out.text, out.text if out.refusal else None
         elif isinstance(out, Back):
             self.overlays.pop()
         elif isinstance(out, Done):

@@ -202,7 +202,7 @@ class SecretVoteScreen(PromptScreen):
             if k is Key.OK:
                 self.hidden = False
             elif k in (Key.UP, Key.DOWN):
-                return Toast(f"OK opens the ballot for {self.voter}")
+                return Toast(f"OK opens the ballot for {self.voter}", refusal=False)
             return Back() if k is Key.BACK else None
         out = self.list.key(k, repeat)
         if isinstance(out, Back):
@@ -247,7 +247,7 @@ class InfoScreen(PromptScreen):
             top = self.view.top
             self.view.key(k, repeat)
             if self.view.top == top:
-                return Toast(f"All shown: {self.said or 'OK goes on'}")
+                return Toast(f"All shown: {self.said or 'OK goes on'}", refusal=False)
         return None
 
     def draw_body(self, d: ImageDraw.ImageDraw) -> None:
@@ -315,7 +315,7 @@ class DiceScreen(PromptScreen):
                 return None
             return Done({"values": self.ctx.rng_values(self.prompt.die, self.prompt.count), "source": "rng"})
         if out is None and k in (Key.OK, Key.UP, Key.DOWN) and not self.menu.items:
-            return Toast("roll the roller: typed and built-in dice are off")
+            return Toast("roll the roller: typed and built-in dice are off", refusal=k is Key.OK)
         if out is None and k is Key.BACK:
             return Back()
         return out

@@ -28,6 +28,9 @@ class Back:
 @dataclass(frozen=True)
 class Toast:
     text: str
+    #: the press was refused (a greyed entry, a count out of range): scripts report it; False for a reply that only
+    #: says what moves on (UP/DOWN with nothing to move)
+    refusal: bool = True
 
 
 Outcome = Done | Back | Toast | None
@@ -63,7 +66,8 @@ def strike(d: ImageDraw.ImageDraw, y: int, left: int, right: int, fill: int = 1)
 
 def no_move(n: int, k: Key) -> Toast:
     """The reply to UP/DOWN that could not move a list's cursor: one entry, or a held key at the end."""
-    return Toast("The only one: OK picks it" if n == 1 else "Top of the list" if k is Key.UP else "End of the list")
+    return Toast("The only one: OK picks it" if n == 1 else "Top of the list" if k is Key.UP else "End of the list",
+                 refusal=False)
 
 
 @dataclass
@@ -154,7 +158,8 @@ class Spinner:
             was, self.value = self.value, min(self.hi, max(self.lo, self.value + delta))
             if self.value == was:  # at a limit: say which, rather than do nothing
                 unit = f" {self.unit}" if self.unit else ""
-                return Toast(f"{self.hi}{unit} is the most" if k is Key.UP else f"{self.lo}{unit} is the least")
+                return Toast(f"{self.hi}{unit} is the most" if k is Key.UP else f"{self.lo}{unit} is the least",
+                             refusal=False)
         elif k is Key.OK:
             return Done(self.value)
         elif k is Key.BACK and self.back_ok:
@@ -208,7 +213,7 @@ class ButtonRow:
 
     def key(self, k: Key, repeat: bool = False) -> Outcome:
         if k in (Key.UP, Key.DOWN) and len(self.items) == 1:
-            return Toast(f"OK: {self.items[0].label}")
+            return Toast(f"OK: {self.items[0].label}", refusal=False)
         if k in (Key.UP, Key.DOWN) and self.items:
             self.cursor = (self.cursor + 1) % len(self.items)
         elif k is Key.OK and self.items:
@@ -302,7 +307,7 @@ class TextView:
             return Back()
         if k in (Key.UP, Key.DOWN) and self.top == was:
             return Toast("All shown: OK closes" if last == 0 else
-                         "The top: OK closes" if k is Key.UP else "The end: OK closes")
+                         "The top: OK closes" if k is Key.UP else "The end: OK closes", refusal=False)
         return None
 
     def draw(self, d: ImageDraw.ImageDraw, y0: int, y1: int = HEIGHT) -> None:
