@@ -262,14 +262,14 @@ def test_society_gm_console_enters_orders_processes_and_offers_the_report(browse
         open_view(browser, t)
         pair(browser, t)
         wait(browser, "the map", lambda b: b.find_elements(By.ID, "society-map"))
-        press(browser, "Ana: 6 gold, tech 1 [-]")  # the order forms are the game's own prompts; [-]: no PM in yet
+        press(browser, "Ana: 6 gold, tech 1")  # the order forms are the game's own prompts
         press(browser, "Armies")
         wait(browser, "the number form", lambda b: b.find_elements(By.ID, "num"))
         browser.find_element(By.ID, "num").clear()
         browser.find_element(By.ID, "num").send_keys("2")
         press(browser, "OK")
         # the rest of Ana's PM, pasted: each line's reading shown, then added; an unread line kept as a note
-        press(browser, "Paste its PM")
+        press(browser, "Paste PM (on a phone)")
         wait(browser, "the paste box", lambda b: b.find_elements(By.ID, "paste-text"))
         browser.find_element(By.ID, "paste-text").send_keys("Armies x1 (1)\nthanks GM")
         press(browser, "Read")
