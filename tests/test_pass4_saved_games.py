@@ -26,6 +26,9 @@ ROOT = Path(__file__).resolve().parent.parent
 #: the game's data kept out of the digest: its texts (queued notices, an announcement, a battle's log) by their count,
 #: the log whole (how many lines an outcome is said in is wording too)
 TEXTS = ("notices", "announce", "battle_log")
+#: kept out of the digest: the log, and what issue 32 records for the history since (the story its plots read, SOVERANA's
+#: first mayor as the start player): derived from the play, not what a press means
+DERIVED = ("log", "story", "first_mayor")
 GAMES = {"sovereign": (11, 3), "soverana": (12, 6), "society": (13, 3), "sovereigns-chain": (14, 2),
          "examples/race-to-ten.toml": (15, 2), "examples/vp-tracker.toml": (16, 3)}
 STEPS = 1500
@@ -49,7 +52,7 @@ def _digest(session: Any) -> str:
         data: Any = ["setup", session.wizard.data]
     else:
         data = [game.state, {k: (len(v) if isinstance(v, (list, dict)) else bool(v)) if k in TEXTS else v
-                             for k, v in game.data.items() if k != "log"}]
+                             for k, v in game.data.items() if k not in DERIVED}]
     doc = [data, type(prompt).__name__, prompt.player, options, _cursor(session),
            [o.kind for o in session.overlays], session.ended, session.closed]
     return hashlib.sha1(json.dumps(doc, sort_keys=True, default=repr).encode()).hexdigest()[:10]
