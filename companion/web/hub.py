@@ -16,6 +16,7 @@ from PIL import Image
 
 from companion.events import AnswerEvent, Event, WebEvent
 
+from companion.web.history import HistorySource
 from companion.web.pairing import Pairing
 from companion.web.snapshot import EMPTY, Snapshot, SnapshotBuilder
 
@@ -43,6 +44,11 @@ class Hub:
         self.sent_ms: list[float] | None = None
         self._game: object = ()  #: the game the pairings were last told about
         self._failed = False
+        #: the saved games' history, standings and stories (the loop injects the statistics' callables), or None
+        self.history: HistorySource | None = None
+        #: changes when the table's game or its status does: the history pages' answers kept before are stale
+        self.history_epoch = 0
+        self._status: object = ()
 
     # ------------------------------------------------------------------ main loop side
     def publish(self, app: "App", frame: Image.Image | None, t_input: float | None = None) -> None:
@@ -51,6 +57,10 @@ class Hub:
         if game != self._game:  # phones paired in a game end with it
             self._game = game
             self.pairing.game_is(game)
+        status = (game, app.record.status if game is not None else None)
+        if status != self._status:
+            self._status = status
+            self.history_epoch += 1
         try:
             snap = self.builder.build(app, frame, t_input)
         except Exception:

@@ -1,0 +1,259 @@
+"""The table's history on every phone: its pages and their data, read off the loop thread (part of
+:class:`companion.web.server.WebServer`).
+
+=================================  ==================================================================================
+``GET /history``                   the history page (``static/history.html``): games, standings, luck, dice, names
+``GET /story/<id>``                the same page showing one saved game's story and its charts
+``GET /api/history``               the history document (design-32), ``?game=ID&player=NAME`` to filter
+``GET /api/story/<id>``            one saved game's story (404 when there is no such game)
+``POST /api/names``                ``{"name": "Anna", "to": "Ana"}``: a rename, or a merge when ``to`` has played
+                                   already; ``to == name`` undoes a merge. The host phone only; never journaled.
+=================================  ==================================================================================
+
+The figures come from a :class:`HistorySource` the loop puts on the hub (``Hub.history``): the web package imports
+nothing of the statistics and no game. Each call runs on a worker thread of its own, never on the server's event loop
+or the main loop's thread, so a phone asking costs a press nothing. Answers are kept (at most :data:`CACHE_ENTRIES`,
+for :data:`CACHE_S` seconds, and never past a change of the table's game or its status: ``Hub.history_epoch``), a
+request the same as one in flight waits for that one, and at most :data:`MAX_WAITING` wait at all: the rest are told
+to try again. Watchers see what ``[web] view`` allows them, as on the table's page.
+"""
+from __future__ import annotations
+
+import asyncio
+import gzip
+import logging
+import re
+import time
+from collections import OrderedDict
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Callable, Hashable, Mapping
+
+from aiohttp import web
+
+from companion.web.guard import RateLimit
+from companion.web.writes import SECURITY_HEADERS, Refused
+
+if TYPE_CHECKING:
+    from companion.web.hub import Hub
+    from companion.web.pairing import WebSession
+
+log = logging.getLogger(__name__)
+
+CACHE_S = 30.0  #: seconds an answer is kept (a finished game clears it sooner: the epoch changes)
+CACHE_ENTRIES = 32
+MAX_WAITING = 8  #: calls waiting for the worker at once; more are refused with "try again"
+TIMEOUT_S = 20.0  #: a phone waits this long; the call goes on and its answer is kept for the next ask
+GZIP_FROM = 1400  #: bytes from which an answer is sent compressed (to a client that accepts gzip)
+GAME_ID = re.compile(r"[a-z0-9][a-z0-9-]{0,63}")
+NAME_MAX = 40  #: characters in a player's name, as the names store keeps it
+QUERY_MAX = 64
+
+
+@dataclass(frozen=True)
+class HistorySource:
+    """What the loop injects: the statistics' own callables. ``history(query)`` and ``story(id)`` return JSON text
+    (``story`` None for no such game); ``rename(name, to)`` returns the line to say and raises ``ValueError`` with
+    one plain line when it cannot. Each may take a while: they are called on a worker thread, one at a time."""
+
+    history: Callable[[Mapping[str, str]], str]
+    story: Callable[[int], str | None]
+    rename: Callable[[str, str], str] | None = None
+
+
+class Answers:
+    """Provider calls on one worker thread, kept for a while, shared by identical requests. Used on the server's
+    event loop only (no lock needed); the worker runs nothing but the call and the compression."""
+
+    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
+        self.clock = clock
+        self._pool: ThreadPoolExecutor | None = None
+        self._kept: OrderedDict[Hashable, tuple[float, bytes, bytes | None]] = OrderedDict()
+        self._flying: dict[Hashable, asyncio.Future[tuple[bytes, bytes | None]]] = {}
+        self.calls = 0  #: calls that reached the provider (the tests count them)
+        self.waiting = 0  #: calls given to the worker and not done
+
+    def _work(self, fn: Callable[[], str | None]) -> tuple[bytes, bytes | None]:
+        text = fn()
+        body = b"null" if text is None else text.encode("utf-8")
+        return body, gzip.compress(body, 6) if len(body) >= GZIP_FROM else None
+
+    async def get(self, key: Hashable, fn: Callable[[], str | None]) -> tuple[bytes, bytes | None]:
+        """``fn()``'s answer as (UTF-8, gzip or None), kept under ``key``."""
+        kept = self._kept.get(key)
+        if kept is not None and self.clock() - kept[0] < CACHE_S:
+            self._kept.move_to_end(key)
+            return kept[1], kept[2]
+        fut = self._flying.get(key)
+        if fut is None:
+            fut = self._submit(self._work, fn)
+            self._flying[key] = fut
+            fut.add_done_callback(lambda f: self._landed(key, f))
+        return await self._wait(fut)
+
+    async def run(self, fn: Callable[[], Any]) -> Any:
+        """``fn()`` on the worker, after the reads before it; nothing kept (a rename)."""
+        return await self._wait(self._submit(fn))
+
+    def _submit(self, fn: Callable[..., Any], *args: Any) -> "asyncio.Future[Any]":
+        if self.waiting >= MAX_WAITING:
+            raise Refused(503, "The companion is busy reading its history: try again in a moment")
+        if self._pool is None:
+            self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="history")
+        self.calls += 1
+        self.waiting += 1
+        fut = asyncio.get_running_loop().run_in_executor(self._pool, fn, *args)
+        fut.add_done_callback(self._left)
+        return fut
+
+    def _left(self, _fut: "asyncio.Future[Any]") -> None:
+        self.waiting -= 1
+
+    @staticmethod
+    async def _wait(fut: "asyncio.Future[Any]") -> Any:
+        try:
+            return await asyncio.wait_for(asyncio.shield(fut), TIMEOUT_S)
+        except asyncio.TimeoutError:
+            raise Refused(504, "The history is taking long to read: try again in a moment") from None
+
+    def _landed(self, key: Hashable, fut: "asyncio.Future[tuple[bytes, bytes | None]]") -> None:
+        self._flying.pop(key, None)
+        if fut.cancelled() or fut.exception() is not None:
+            return
+        body, packed = fut.result()
+        self._kept[key] = (self.clock(), body, packed)
+        self._kept.move_to_end(key)
+        while len(self._kept) > CACHE_ENTRIES:
+            self._kept.popitem(last=False)
+
+    def forget(self) -> None:
+        self._kept.clear()
+
+    def close(self) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
+            self._pool = None
+
+
+def query_of(params: Mapping[str, str]) -> dict[str, str]:
+    """``game`` and ``player`` from the request's query, checked; anything else is refused in one line."""
+    extra = sorted(set(params) - {"game", "player"})
+    if extra:
+        raise Refused(400, f"unknown filter {extra[0][:QUERY_MAX]!r}: filter by game=ID and player=NAME only")
+    out = {k: params[k].strip() for k in ("game", "player") if params.get(k, "").strip()}
+    if "game" in out and not GAME_ID.fullmatch(out["game"]):
+        raise Refused(400, "game must be a game id such as sovereign or sovereigns-chain")
+    if len(out.get("player", "")) > QUERY_MAX or not out.get("player", "x").isprintable():
+        raise Refused(400, f"player must be a name of at most {QUERY_MAX} characters")
+    return out
+
+
+def name_of(body: Mapping[str, Any], key: str) -> str:
+    v = body.get(key)
+    if not isinstance(v, str) or not v.strip():
+        raise Refused(400, 'send {"name": "old name", "to": "new name"}')
+    v = " ".join(v.split())
+    if len(v) > NAME_MAX or not v.isprintable():
+        raise Refused(400, f"a name is at most {NAME_MAX} printable characters")
+    return v
+
+
+class HistoryRoutes:
+    """The history routes; the server provides the hub, the page files, the watcher check and the writer check."""
+
+    hub: "Hub"
+    limits: dict[str, RateLimit]
+    _files: dict[str, bytes]
+    answers: Answers
+
+    def _watcher(self, request: web.Request) -> "WebSession | None":
+        raise NotImplementedError
+
+    def _writer(self, request: web.Request) -> "WebSession":
+        raise NotImplementedError
+
+    async def _body(self, request: web.Request) -> dict[str, Any]:
+        raise NotImplementedError
+
+    def add_history_routes(self, app: web.Application) -> None:
+        app.router.add_get("/history", self.history_page)
+        app.router.add_get("/story/{id}", self.history_page)
+        app.router.add_get("/api/history", self.history_data)
+        app.router.add_get("/api/story/{id}", self.story_data)
+        app.router.add_post("/api/names", self.rename)
+
+    async def history_page(self, request: web.Request) -> web.Response:
+        return web.Response(body=self._files["history.html"], content_type="text/html", charset="utf-8",
+                            headers=SECURITY_HEADERS)
+
+    def _source(self, request: web.Request) -> HistorySource:
+        self._watcher(request)
+        if not self.limits["history"].take(request.remote or "?"):
+            raise Refused(429, "Too many requests from this phone: wait a moment")
+        source = self.hub.history
+        if source is None:
+            raise Refused(503, "This companion keeps no history yet: see its log")
+        return source
+
+    async def history_data(self, request: web.Request) -> web.Response:
+        source = self._source(request)
+        query = query_of(request.query)
+        key = ("history", tuple(sorted(query.items())), self.hub.history_epoch)
+        return self._respond(request, *await self._answer(key, lambda: source.history(query)))
+
+    async def story_data(self, request: web.Request) -> web.Response:
+        source = self._source(request)
+        raw = request.match_info["id"]
+        if not raw.isdigit() or not 0 < int(raw) < 2 ** 31:
+            raise Refused(400, "a saved game's number, such as /api/story/12")
+        game_id = int(raw)
+        body, packed = await self._answer(("story", game_id, self.hub.history_epoch), lambda: source.story(game_id))
+        if body == b"null":
+            raise Refused(404, f"No saved game {game_id} on this companion")
+        return self._respond(request, body, packed)
+
+    async def _answer(self, key: Hashable, fn: Callable[[], str | None]) -> tuple[bytes, bytes | None]:
+        try:
+            return await self.answers.get(key, fn)
+        except Refused:
+            raise
+        except ValueError as e:  # the provider's own one line: a filter it cannot use
+            raise Refused(400, _line(e, "that filter cannot be used")) from None
+        except Exception:
+            log.exception("the history could not be read (%s)", key)
+            raise Refused(500, "The history could not be read: see the companion's log") from None
+
+    @staticmethod
+    def _respond(request: web.Request, body: bytes, packed: bytes | None) -> web.Response:
+        headers = dict(SECURITY_HEADERS)
+        if packed is not None and "gzip" in request.headers.get("Accept-Encoding", ""):
+            body = packed
+            headers.update({"Content-Encoding": "gzip", "Vary": "Accept-Encoding"})
+        return web.Response(body=body, content_type="application/json", charset="utf-8", headers=headers)
+
+    async def rename(self, request: web.Request) -> web.Response:
+        body = await self._body(request)
+        s = self._writer(request)
+        if not s.host:
+            raise Refused(403, "Only the host phone renames players: ask for Host on the table's page")
+        source = self.hub.history
+        if source is None or source.rename is None:
+            raise Refused(503, "This companion keeps no names store yet: see its log")
+        name, to = name_of(body, "name"), name_of(body, "to")
+        rename = source.rename
+        try:
+            said = await self.answers.run(lambda: rename(name, to))
+        except ValueError as e:
+            raise Refused(409, _line(e, "that rename cannot be made")) from None
+        finally:
+            self.answers.forget()
+        log.info("players: %r → %r by phone %s", name, to, s.code)
+        return web.json_response({"ok": True, "message": str(said)}, headers=SECURITY_HEADERS)
+
+
+def _line(e: Exception, otherwise: str) -> str:
+    text = str(e).strip()
+    return text.splitlines()[0] if text else otherwise
+
+
+__all__ = ["HistorySource", "HistoryRoutes", "Answers", "query_of", "CACHE_S", "MAX_WAITING"]
