@@ -38,6 +38,7 @@ def _driver(size: tuple[int, int] = PHONE) -> Any:
         opts.add_argument(flag)
     opts.add_experimental_option("mobileEmulation", {"deviceMetrics": {"width": size[0], "height": size[1],
                                                                          "pixelRatio": 1}})
+    opts.set_capability("goog:loggingPrefs", {"browser": "ALL"})  # a page's script errors, for the tests to read
     drv = webdriver.Chrome(service=Service(executable_path=CHROMEDRIVER), options=opts)
     drv.set_page_load_timeout(20)
     drv.profile_dir = profile
@@ -380,8 +381,8 @@ def test_every_form_by_keyboard_alone_with_a_name_for_every_control(browser: Any
     title_is("Sure?", focused=False)
     named_controls()
     tab_to("Yes", lambda e: e.text == "Yes").send_keys(Keys.ENTER)
-    title_is("Over")
-    assert text(browser, "answer") == "The game is over."
+    title_is("Game over")  # the session's last screen: who won, what decided it, the story (issue 32)
+    assert text(browser, "answer") == "The game is over.\nSee this game's story"
     table.settle()
     data = table.app.session.game.data
     assert (data["n"], data["choice"], data["rolls"], data["picked"]) == (4, "south", [6, 2], ["a", "c"])
