@@ -161,7 +161,11 @@ function renderPrompt() {
   const answering = $("answer").contains(document.activeElement);
   const box = clear($("answer"));
   if (answering) $("prompt").focus({preventScroll: true});
-  if (snap.over) { box.append(el("p", {text: "The game is over."})); return; }
+  if (snap.over) {  // the end of the game: its story (charts, standings) is one tap away
+    box.append(el("p", {text: "The game is over."}), snap.game.record ? el("a", {id: "story-link", class: "button",
+      href: "/story/" + snap.game.record}, "See this game's story") : null);
+    return;
+  }
   if (p.kind === "secret_vote") { box.append(secretVote(p)); return; }
   if (p.kind === "random") { box.append(el("p", {text: "The companion draws this itself."})); return; }
   if (!me.paired) { box.append(el("p", {text: "Pair this phone (below) to answer from here."})); return; }
