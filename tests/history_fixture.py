@@ -182,57 +182,100 @@ def _story(rng: random.Random, game: dict[str, Any], names: list[str], rounds: i
 
 
 # ------------------------------------------------------------------ the document, filtered
-def _agg(rows: list[dict[str, Any]]) -> dict[str, Any]:
-    ranked = [r for r in rows if r["place"] is not None]
-    scored = [r["score"] for r in rows if "score" in r and r["place"] is not None]
+def _agg(rows: list[dict[str, Any]], fought: list[tuple[float, bool]]) -> dict[str, Any]:
+    placed = [r["place"] for r in rows if r["place"] is not None]
+    scored = [r["score"] for r in rows if "score" in r]
     wins = sum(1 for r in rows if r["winner"])
-    return {"plays": len(rows), "wins": wins, "win_rate": round(wins / len(ranked), 4) if ranked else None,
-            "avg_place": round(sum(r["place"] for r in ranked) / len(ranked), 2) if ranked else None,
-            "avg_score": round(sum(scored) / len(scored), 2) if scored else None}
+    return {"plays": len(rows), "wins": wins, "win_rate": round(wins / len(rows), 4) if rows else None,
+            "luck": round(sum(w - p for p, w in fought), 4), "battles": len(fought),
+            "avg_place": round(sum(placed) / len(placed), 4) if placed else None,
+            "avg_score": round(sum(scored) / len(scored), 4) if scored else None}
+
+
+def exact_band(ps: list[float], exact_up_to: int = 60) -> list[tuple[float, float]]:
+    """The 95% band of Σ(won − chance) after each battle: Poisson-binomial quantiles, then ±1.96σ."""
+    dist, mean, var, out = [1.0], 0.0, 0.0, []
+    for i, p in enumerate(ps):
+        mean += p
+        var += p * (1 - p)
+        if i >= exact_up_to:
+            out.append((-Z95 * math.sqrt(var), Z95 * math.sqrt(var)))
+            continue
+        dist = [(dist[k] if k < len(dist) else 0) * (1 - p) + (dist[k - 1] * p if k else 0)
+                for k in range(len(dist) + 1)]
+        acc, lo, hi = 0.0, None, None
+        for k, q in enumerate(dist):
+            acc += q
+            lo = k if lo is None and acc >= 0.025 - 1e-12 else lo
+            hi = k if hi is None and acc >= 0.975 - 1e-12 else hi
+        out.append((lo - mean, hi - mean))  # type: ignore[operator]
+    return out
+
+
+def _h(counts: list[int]) -> int:
+    return max((i + 1 for i, n in enumerate(sorted(counts, reverse=True)) if n >= i + 1), default=0)
 
 
 def document(base: dict[str, Any], query: Mapping[str, str], aliases: Mapping[str, str]) -> dict[str, Any]:
-    """The history document for ``query`` (``game``, ``player``), names merged as ``aliases`` says."""
-    canon = lambda n: aliases.get(n, n)  # noqa: E731
+    """The history document for ``query`` (``game``, ``player``), names merged as ``aliases`` says (as the
+    statistics' provider writes it: newest first, plays of ended games, luck series, ``pending``)."""
+    canon = lambda n: aliases.get(n.casefold(), n)  # noqa: E731
     games = []
-    for g in base["games"]:
+    for g in reversed(base["games"]):
         g = {**g, "players": [{**p, "name": canon(p["name"])} for p in g["players"]]}
         if query.get("game") and g["game"] != query["game"]:
             continue
-        if query.get("player") and all(p["name"] != query["player"] for p in g["players"]):
+        if query.get("player") and all(p["name"] != canon(query["player"]) for p in g["players"]):
             continue
         games.append(g)
     ids = {g["id"] for g in games}
     battles = [{**b, "attacker": canon(b["attacker"]), "defender": canon(b["defender"])} for b in base["battles"]
                if b["game_id"] in ids]
-    if query.get("player"):
-        battles = [b for b in battles if query["player"] in (b["attacker"], b["defender"])]
-    done = [g for g in games if g["status"] != "active"]
-    rows: dict[str, list[dict[str, Any]]] = {}
-    by_game: dict[str, dict[str, list[dict[str, Any]]]] = {}
-    for g in done:
-        for p in g["players"]:
-            rows.setdefault(p["name"], []).append(p)
-            by_game.setdefault(g["game"], {}).setdefault(p["name"], []).append(p)
-    luck: dict[str, float] = {}
+    ended = [g for g in games if g["status"] == "ended"]
+    game_of = {g["id"]: g["game"] for g in games}
+    fights: dict[str, dict[str, list[tuple[float, bool]]]] = {}
     for b in battles:
-        w = 1.0 if b["attacker_won"] else 0.0
-        luck[b["attacker"]] = luck.get(b["attacker"], 0.0) + w - b["p_attacker_wins"]
-        luck[b["defender"]] = luck.get(b["defender"], 0.0) - (w - b["p_attacker_wins"])
+        p, w = b["p_attacker_wins"], b["attacker_won"]
+        fights.setdefault(b["attacker"], {}).setdefault(game_of[b["game_id"]], []).append((p, w))
+        fights.setdefault(b["defender"], {}).setdefault(game_of[b["game_id"]], []).append((1 - p, not w))
+    rows: dict[str, dict[str, list[dict[str, Any]]]] = {}
+    for g in games:
+        for p in g["players"]:
+            rows.setdefault(p["name"], {}).setdefault(g["game"], []).extend([p] if g["status"] == "ended" else [])
     players = {}
-    for name, mine in sorted(rows.items()):
-        games_of = {gid: _agg(ps[name]) for gid, ps in by_game.items() if name in ps}
-        players[name] = {**_agg(mine), "luck": round(luck.get(name, 0.0), 4), "games": games_of}
-    standings = {}
-    for gid, ps in by_game.items():
-        lengths = [g["duration_s"] for g in done if g["game"] == gid and g["status"] == "ended"]
-        standings[gid] = {"plays": sum(1 for g in done if g["game"] == gid),
-                          "longest_s": max(lengths) if lengths else None,
-                          "shortest_s": min(lengths) if lengths else None,
-                          "players": sorted(({"name": n, **_agg(r)} for n, r in ps.items()),
-                                            key=lambda r: (-(r["win_rate"] or 0), -r["plays"], r["name"]))}
-    return {"games": games, "players": players, "battles": battles, "standings": standings,
-            "dice": _dice(len(done)), "names": dict(aliases)}
+    for name in sorted(rows, key=str.casefold):
+        per, mine = rows[name], fights.get(name, {})
+        players[name] = {**_agg([p for ps in per.values() for p in ps], [x for xs in mine.values() for x in xs]),
+                         "h_index": _h([len(ps) for ps in per.values()]),
+                         "games": {gid: _agg(ps, mine.get(gid, [])) for gid, ps in sorted(per.items())}}
+    standings: dict[str, Any] = {}
+    for g in ended:
+        s = standings.setdefault(g["game"], {"title": g["title"], "plays": 0, "longest_s": None, "longest_id": None,
+                                             "shortest_s": None, "shortest_id": None, "players": []})
+        s["plays"] += 1
+        if s["longest_s"] is None or g["duration_s"] > s["longest_s"]:
+            s["longest_s"], s["longest_id"] = g["duration_s"], g["id"]
+        if s["shortest_s"] is None or g["duration_s"] < s["shortest_s"]:
+            s["shortest_s"], s["shortest_id"] = g["duration_s"], g["id"]
+    for gid, s in standings.items():
+        s["players"] = sorted(({"name": n, **t["games"][gid]} for n, t in players.items()
+                               if t["games"].get(gid, {}).get("plays")),
+                              key=lambda r: (-(r["win_rate"] or 0), -r["wins"], r["name"].casefold()))
+    luck = {}
+    for name in sorted(fights, key=str.casefold):
+        results = [x for b in battles for x in ([(b["p_attacker_wins"], b["attacker_won"])] if b["attacker"] == name
+                                                else [(1 - b["p_attacker_wins"], not b["attacker_won"])]
+                                                if b["defender"] == name else [])]
+        total, values = 0.0, []
+        for p, w in results:
+            total += w - p
+            values.append(round(total, 4))
+        band = exact_band([p for p, _ in results])
+        luck[name] = {"x": list(range(1, len(results) + 1)), "values": values,
+                      "lo": [round(lo, 6) for lo, _ in band], "hi": [round(hi, 6) for _, hi in band]}
+    return {"games": games, "players": players, "battles": battles, "standings": standings, "luck": luck,
+            "dice": _dice(len(ended)), "names": dict(aliases),
+            "h_index": _h([s["plays"] for s in standings.values()]), "pending": 0}
 
 
 def _dice(n_games: int) -> dict[str, Any]:
@@ -247,46 +290,54 @@ def _dice(n_games: int) -> dict[str, Any]:
             counts[5] += n // 25  # a die that likes its six a little
         total = sum(counts)
         sd = math.sqrt(total * (1 / k) * (1 - 1 / k))
-        out[die] = {"counts": counts, "expected": round(total / k, 2),
-                    "band": [round(total / k - z * sd, 2), round(total / k + z * sd, 2)]}
+        flagged = die == "d6"
+        out[die] = {"counts": counts, "n": total, "expected": round(total / k, 3),
+                    "band": [round(total / k - z * sd, 3), round(total / k + z * sd, 3)], "flagged": flagged,
+                    "verdict": f"{die}: the rolls so far look loaded (Bayes factor 1250 ≥ 20)" if flagged else
+                    f"{die}: {total} rolls, nothing a fair die would not do", "rollers": ["roller"]}
     return out
 
 
 class FixtureSource:
-    """The provider the loop would inject (``history``, ``story``, ``rename``), answered from :func:`evenings`."""
+    """The callables the loop would put on the hub (``history``, ``story``, ``names``: JSON text in and out),
+    answered from :func:`evenings` as the statistics' provider answers."""
 
     def __init__(self, n: int = 216, seed: int = 32) -> None:
         self.base = evenings(n, seed)
-        self.aliases: dict[str, str] = {"Anna": "Ana"}
+        self.aliases: dict[str, str] = {"anna": "Ana"}  #: a folded name → the name it is shown by
         self.calls: list[tuple[str, Any]] = []
 
-    def history(self, query: Mapping[str, str]) -> str:
+    def history(self, query: Mapping[str, Any]) -> str:
         self.calls.append(("history", dict(query)))
         return json.dumps(document(self.base, query, self.aliases), separators=(",", ":"))
 
-    def story(self, game_id: int) -> str | None:
+    def story(self, game_id: int) -> str:
         self.calls.append(("story", game_id))
         s = self.base["stories"].get(game_id)
         if s is None:
-            return None
-        names = {p["name"]: self.aliases.get(p["name"], p["name"]) for p in s["table"]}
-        return json.dumps({**s, "table": [{**p, "name": names[p["name"]]} for p in s["table"]]})
+            return json.dumps({"error": f"no saved game {game_id}"})
+        canon = {p["name"]: self.aliases.get(p["name"].casefold(), p["name"]) for p in s["table"]}
+        return json.dumps({**s, "table": [{**p, "name": canon[p["name"]]} for p in s["table"]]})
 
-    def rename(self, name: str, to: str) -> str:
-        """A rename (``to`` is new), a merge (``to`` already plays) or, with ``to == name``, a merge undone."""
-        self.calls.append(("rename", (name, to)))
-        known = {p["name"] for g in self.base["games"] for p in g["players"]} | set(self.aliases)
-        if name not in known and name not in self.aliases.values():
-            raise ValueError(f"nobody called {name!r} has played here")
-        if to == name:
-            self.aliases.pop(name, None)
-            return f"{name} stands alone again"
-        merge = to in {self.aliases.get(n, n) for n in known}
-        self.aliases[name] = to
+    def names(self, body: Mapping[str, Any]) -> str:
+        """``{"rename": {"from", "to"}}`` or ``{"merge": {"from", "into"}}`` → ``{"ok", "names"}`` or an error."""
+        self.calls.append(("names", dict(body)))
+        shown = {self.aliases.get(p["name"].casefold(), p["name"]) for g in self.base["games"] for p in g["players"]}
+        kind = "rename" if "rename" in body else "merge"
+        old, new = body[kind]["from"], body[kind]["to" if kind == "rename" else "into"]
+        if old not in shown:
+            return json.dumps({"error": f"nobody called {old} has played here"})
+        if kind == "rename" and new in shown:
+            return json.dumps({"error": f"{new} is already a player's name; merge {old} into {new} instead"})
+        if kind == "merge" and new not in shown:
+            return json.dumps({"error": f"nobody called {new} has played here: rename {old} instead"})
         for k, v in list(self.aliases.items()):
-            if v == name:
-                self.aliases[k] = to
-        return f"{name}'s games now count as {to}'s" if merge else f"{name} is now called {to}"
+            if v == old:
+                self.aliases[k] = new
+        for p in {p["name"] for g in self.base["games"] for p in g["players"]}:
+            if self.aliases.get(p.casefold(), p) == old:
+                self.aliases[p.casefold()] = new
+        return json.dumps({"ok": True, "names": self.aliases})
 
 
-__all__ = ["FixtureSource", "evenings", "document", "PEOPLE", "GAMES"]
+__all__ = ["FixtureSource", "evenings", "document", "exact_band", "PEOPLE", "GAMES"]

@@ -15,7 +15,7 @@ from typing import Any, Iterator, Mapping
 
 import pytest
 
-from companion.web.history import MAX_WAITING, HistorySource
+from companion.web.history import MAX_WAITING
 from companion.web.hub import Hub
 from companion.web.pairing import HOST, Pairing
 from companion.web.server import STATIC, WebServer
@@ -33,7 +33,8 @@ class Box:
         self.events: "queue.SimpleQueue[Any]" = queue.SimpleQueue()
         self.hub = Hub(self.events.put, view=view, pairing=Pairing(path=tmp / "pairings.json"))
         self.source = source if source is not None else FixtureSource(n=60)
-        self.hub.history = HistorySource(self.source.history, self.source.story, self.source.rename)
+        self.hub.history, self.hub.story = self.source.history, self.source.story
+        self.hub.player_names = self.source.names
         self.server = WebServer(self.hub, "127.0.0.1", 0)
         self.port = self.server.start()
         self.hub.address = f"http://127.0.0.1:{self.port}/"
@@ -110,7 +111,7 @@ def test_history_is_the_providers_document_filtered_as_asked(box: Box) -> None:
     ("/api/story/abc", 400, "a saved game's number"),
     ("/api/story/0", 400, "a saved game's number"),
     ("/api/story/99999999999", 400, "a saved game's number"),
-    ("/api/story/999", 404, "No saved game 999 on this companion"),
+    ("/api/story/999", 404, "No saved game 999"),
 ])
 def test_a_bad_ask_gets_one_plain_line(box: Box, path: str, status: int, words: str) -> None:
     got, data = Client(box.port).json("GET", path)
@@ -126,7 +127,7 @@ def test_the_provider_runs_on_its_own_worker_and_an_answer_is_kept(box: Box) -> 
         time.sleep(0.2)  # a slow read: the phones asking meanwhile wait for this one call
         return FixtureSource.history(src, query)
 
-    box.hub.history = HistorySource(history, src.story, src.rename)
+    box.hub.history = history
     c = Client(box.port)
     with ThreadPoolExecutor(6) as pool:
         answers = list(pool.map(lambda _: Client(box.port).json("GET", "/api/history?game=soverana"), range(6)))
@@ -145,7 +146,7 @@ def test_too_many_waiting_are_told_to_try_again(box: Box) -> None:
         gate.wait(5)
         return FixtureSource.history(src, query)
 
-    box.hub.history = HistorySource(history, src.story, src.rename)
+    box.hub.history = history
     names = [f"p{i}" for i in range(MAX_WAITING + 3)]
     with ThreadPoolExecutor(len(names)) as pool:
         futures = [pool.submit(Client(box.port).json, "GET", f"/api/history?player={n}") for n in names]
@@ -160,20 +161,34 @@ def test_too_many_waiting_are_told_to_try_again(box: Box) -> None:
 def test_a_failing_provider_is_one_line_and_the_server_stands(box: Box, caplog: pytest.LogCaptureFixture) -> None:
     def broken(query: Mapping[str, str]) -> str:
         if query.get("game") == "society":
-            raise ValueError("Society keeps no standings in this journal\nsecond line")
+            return json.dumps({"error": "the journal cannot be read (disk I/O error)\nsecond line"})
         raise RuntimeError("disk I/O error")
 
-    box.hub.history = HistorySource(broken, box.source.story, None)
+    box.hub.history = broken
     c = Client(box.port)
     status, data = c.json("GET", "/api/history")
     assert status == 500 and data["error"] == "The history could not be read: see the companion's log"
     assert "disk I/O error" in caplog.text
     status, data = c.json("GET", "/api/history?game=society")
-    assert status == 400 and data["error"] == "Society keeps no standings in this journal"
+    assert status == 503 and data["error"] == "The journal cannot be read (disk I/O error)"
     assert c.json("GET", "/api/story/2")[0] == 200
     box.hub.history = None
     status, data = c.json("GET", "/api/history")
     assert status == 503 and "keeps no history" in data["error"]
+
+
+def test_a_partial_history_is_not_kept(box: Box) -> None:
+    """The provider answers with what it has read so far (``pending``): the page asks again and gets more."""
+    left = [3, 0]
+
+    def history(query: Mapping[str, str]) -> str:
+        return json.dumps({"games": [], "pending": left.pop(0)}, separators=(",", ":"))
+
+    box.hub.history = history
+    c = Client(box.port)
+    assert c.json("GET", "/api/history")[1]["pending"] == 3
+    assert c.json("GET", "/api/history")[1]["pending"] == 0
+    assert c.json("GET", "/api/history")[1]["pending"] == 0 and left == []  # the whole one is kept
 
 
 def test_a_paired_view_shows_the_history_to_paired_phones_only(tmp_path: Path) -> None:
@@ -190,7 +205,7 @@ def test_a_paired_view_shows_the_history_to_paired_phones_only(tmp_path: Path) -
 
 
 def test_only_the_host_phone_renames_and_merges_and_nothing_is_journaled(box: Box) -> None:
-    body = {"name": "Cleo", "to": "Ana"}
+    body = {"merge": {"from": "Cleo", "into": "Ana"}}
     status, data = Client(box.port).json("POST", "/api/names", body)
     assert status == 401 and "Pair this phone" in data["error"]
     seat_phone = box.phone()
@@ -198,16 +213,19 @@ def test_only_the_host_phone_renames_and_merges_and_nothing_is_journaled(box: Bo
     assert status == 403 and data["error"].startswith("Only the host phone renames players")
     host = box.phone(host=True)
     before = host.json("GET", "/api/history")[1]["players"]
-    for bad in ({"name": "Cleo"}, {"name": "", "to": "Ana"}, {"name": "Cleo", "to": "x" * 41},
-                {"name": "Cleo", "to": "\x07"}, {"name": 3, "to": "Ana"}):
+    for bad in ({"merge": {"from": "Cleo"}}, {"rename": {"from": "", "to": "Ana"}}, {"name": "Cleo", "to": "Ana"},
+                {"rename": {"from": "Cleo", "to": "x" * 41}}, {"merge": {"from": "Cleo", "into": "\x07"}},
+                {"rename": {"from": 3, "to": "Ana"}}, {"rename": "Cleo"}):
         status, data = host.json("POST", "/api/names", bad)
         assert status == 400 and "\n" not in data["error"], bad
-    status, data = host.json("POST", "/api/names", {"name": "Nobody Here", "to": "Ana"})
-    assert status == 409 and data["error"] == "nobody called 'Nobody Here' has played here"
-    status, data = host.json("POST", "/api/names", {"name": "  Cleo ", "to": "Ana"})
-    assert status == 200 and data == {"ok": True, "message": "Cleo's games now count as Ana's"}
-    after = host.json("GET", "/api/history")[1]  # not the answer kept from before: renames clear it
-    assert "Cleo" not in after["players"] and after["names"]["Cleo"] == "Ana"
+    status, data = host.json("POST", "/api/names", {"rename": {"from": "Cleo", "to": "Ana"}})
+    assert status == 409 and data["error"] == "Ana is already a player's name; merge Cleo into Ana instead"
+    status, data = host.json("POST", "/api/names", {"merge": {"from": "  Cleo ", "into": "Ana"}})
+    assert status == 200 and data["message"] == "Cleo's games now count as Ana's" and data["names"]["cleo"] == "Ana"
+    after = host.json("GET", "/api/history")[1]  # not the answer kept from before: a change clears it
+    assert "Cleo" not in after["players"] and after["names"]["cleo"] == "Ana"
     assert after["players"]["Ana"]["plays"] == before["Ana"]["plays"] + before["Cleo"]["plays"]
-    assert host.json("POST", "/api/names", {"name": "Cleo", "to": "Cleo"})[1]["message"] == "Cleo stands alone again"
+    status, data = host.json("POST", "/api/names", {"rename": {"from": "Ana", "to": "Ana B."}})
+    assert status == 200 and data["message"] == "Ana is now called Ana B."
+    assert "Ana B." in host.json("GET", "/api/history")[1]["players"]
     assert box.events.empty()  # nothing went to the game loop: the journal never sees a rename

@@ -6,28 +6,31 @@
 ``GET /story/<id>``                the same page showing one saved game's story and its charts
 ``GET /api/history``               the history document (design-32), ``?game=ID&player=NAME`` to filter
 ``GET /api/story/<id>``            one saved game's story (404 when there is no such game)
-``POST /api/names``                ``{"name": "Anna", "to": "Ana"}``: a rename, or a merge when ``to`` has played
-                                   already; ``to == name`` undoes a merge. The host phone only; never journaled.
+``POST /api/names``                ``{"rename": {"from": "Anna", "to": "Ana B."}}`` or ``{"merge": {"from": "Anna",
+                                   "into": "Ana"}}``: kept by the statistics' names store, never journaled; the
+                                   host phone only
 =================================  ==================================================================================
 
-The figures come from a :class:`HistorySource` the loop puts on the hub (``Hub.history``): the web package imports
-nothing of the statistics and no game. Each call runs on a worker thread of its own, never on the server's event loop
-or the main loop's thread, so a phone asking costs a press nothing. Answers are kept (at most :data:`CACHE_ENTRIES`,
-for :data:`CACHE_S` seconds, and never past a change of the table's game or its status: ``Hub.history_epoch``), a
-request the same as one in flight waits for that one, and at most :data:`MAX_WAITING` wait at all: the rest are told
-to try again. Watchers see what ``[web] view`` allows them, as on the table's page.
+The figures come from the callables the loop puts on the hub (``Hub.history``, ``Hub.story``,
+``Hub.player_names``: JSON text in and out, ``{"error": "one line"}`` when they cannot answer): the web package
+imports nothing of the statistics and no game. Each call runs on a worker thread of its own, never on the server's
+event loop or the main loop's thread, so a phone asking costs a press nothing. Answers are kept (at most
+:data:`CACHE_ENTRIES`, for :data:`CACHE_S` seconds, and never past a change of the table's game or its status:
+``Hub.history_epoch``) unless they are partial (``pending`` games still to read: the page asks again), a request
+the same as one in flight waits for that one, and at most :data:`MAX_WAITING` wait at all: the rest are told to try
+again. Watchers see what ``[web] view`` allows them, as on the table's page.
 """
 from __future__ import annotations
 
 import asyncio
 import gzip
+import json
 import logging
 import re
 import time
 from collections import OrderedDict
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Callable, Hashable, Mapping
+from typing import TYPE_CHECKING, Any, Callable, Hashable, Mapping, NamedTuple
 
 from aiohttp import web
 
@@ -48,17 +51,14 @@ GZIP_FROM = 1400  #: bytes from which an answer is sent compressed (to a client 
 GAME_ID = re.compile(r"[a-z0-9][a-z0-9-]{0,63}")
 NAME_MAX = 40  #: characters in a player's name, as the names store keeps it
 QUERY_MAX = 64
+PENDING = re.compile(r'"pending":(\d+)')  #: a partial document's count of games still to read (at its end)
 
 
-@dataclass(frozen=True)
-class HistorySource:
-    """What the loop injects: the statistics' own callables. ``history(query)`` and ``story(id)`` return JSON text
-    (``story`` None for no such game); ``rename(name, to)`` returns the line to say and raises ``ValueError`` with
-    one plain line when it cannot. Each may take a while: they are called on a worker thread, one at a time."""
-
-    history: Callable[[Mapping[str, str]], str]
-    story: Callable[[int], str | None]
-    rename: Callable[[str, str], str] | None = None
+class Answer(NamedTuple):
+    body: bytes  #: the JSON text, UTF-8
+    packed: bytes | None  #: the same gzipped, when it is long enough to gain by it
+    error: str | None  #: the provider's one line when it answered ``{"error": ...}``
+    partial: bool = False  #: ``pending`` games were left to read: asked again, not kept
 
 
 class Answers:
@@ -68,22 +68,26 @@ class Answers:
     def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
         self.clock = clock
         self._pool: ThreadPoolExecutor | None = None
-        self._kept: OrderedDict[Hashable, tuple[float, bytes, bytes | None]] = OrderedDict()
-        self._flying: dict[Hashable, asyncio.Future[tuple[bytes, bytes | None]]] = {}
+        self._kept: OrderedDict[Hashable, tuple[float, Answer]] = OrderedDict()
+        self._flying: dict[Hashable, asyncio.Future[Answer]] = {}
         self.calls = 0  #: calls that reached the provider (the tests count them)
         self.waiting = 0  #: calls given to the worker and not done
 
-    def _work(self, fn: Callable[[], str | None]) -> tuple[bytes, bytes | None]:
+    def _work(self, fn: Callable[[], str]) -> Answer:
         text = fn()
-        body = b"null" if text is None else text.encode("utf-8")
-        return body, gzip.compress(body, 6) if len(body) >= GZIP_FROM else None
+        body = text.encode("utf-8")
+        if text.startswith('{"error"'):
+            return Answer(body, None, _said(text))
+        pending = PENDING.search(text[-40:])
+        return Answer(body, gzip.compress(body, 6) if len(body) >= GZIP_FROM else None, None,
+                      bool(pending and int(pending[1])))
 
-    async def get(self, key: Hashable, fn: Callable[[], str | None]) -> tuple[bytes, bytes | None]:
-        """``fn()``'s answer as (UTF-8, gzip or None), kept under ``key``."""
+    async def get(self, key: Hashable, fn: Callable[[], str]) -> Answer:
+        """``fn()``'s answer, kept under ``key`` (unless it is an error or partial)."""
         kept = self._kept.get(key)
         if kept is not None and self.clock() - kept[0] < CACHE_S:
             self._kept.move_to_end(key)
-            return kept[1], kept[2]
+            return kept[1]
         fut = self._flying.get(key)
         if fut is None:
             fut = self._submit(self._work, fn)
@@ -116,12 +120,14 @@ class Answers:
         except asyncio.TimeoutError:
             raise Refused(504, "The history is taking long to read: try again in a moment") from None
 
-    def _landed(self, key: Hashable, fut: "asyncio.Future[tuple[bytes, bytes | None]]") -> None:
+    def _landed(self, key: Hashable, fut: "asyncio.Future[Answer]") -> None:
         self._flying.pop(key, None)
         if fut.cancelled() or fut.exception() is not None:
             return
-        body, packed = fut.result()
-        self._kept[key] = (self.clock(), body, packed)
+        answer = fut.result()
+        if answer.error is not None or answer.partial:
+            return
+        self._kept[key] = (self.clock(), answer)
         self._kept.move_to_end(key)
         while len(self._kept) > CACHE_ENTRIES:
             self._kept.popitem(last=False)
@@ -151,7 +157,7 @@ def query_of(params: Mapping[str, str]) -> dict[str, str]:
 def name_of(body: Mapping[str, Any], key: str) -> str:
     v = body.get(key)
     if not isinstance(v, str) or not v.strip():
-        raise Refused(400, 'send {"name": "old name", "to": "new name"}')
+        raise Refused(400, f"give {key!r} as a name")
     v = " ".join(v.split())
     if len(v) > NAME_MAX or not v.isprintable():
         raise Refused(400, f"a name is at most {NAME_MAX} printable characters")
@@ -186,48 +192,49 @@ class HistoryRoutes:
         return web.Response(body=self._files["history.html"], content_type="text/html", charset="utf-8",
                             headers=SECURITY_HEADERS)
 
-    def _source(self, request: web.Request) -> HistorySource:
+    def _source(self, request: web.Request, what: str) -> Callable[..., str]:
         self._watcher(request)
         if not self.limits["history"].take(request.remote or "?"):
             raise Refused(429, "Too many requests from this phone: wait a moment")
-        source = self.hub.history
+        source = getattr(self.hub, what)
         if source is None:
             raise Refused(503, "This companion keeps no history yet: see its log")
-        return source
+        return source  # type: ignore[no-any-return]
 
     async def history_data(self, request: web.Request) -> web.Response:
-        source = self._source(request)
+        history = self._source(request, "history")
         query = query_of(request.query)
         key = ("history", tuple(sorted(query.items())), self.hub.history_epoch)
-        return self._respond(request, *await self._answer(key, lambda: source.history(query)))
+        answer = await self._answer(key, lambda: history(dict(query)))
+        if answer.error is not None:
+            raise Refused(503, answer.error)
+        return self._respond(request, answer)
 
     async def story_data(self, request: web.Request) -> web.Response:
-        source = self._source(request)
+        story = self._source(request, "story")
         raw = request.match_info["id"]
         if not raw.isdigit() or not 0 < int(raw) < 2 ** 31:
             raise Refused(400, "a saved game's number, such as /api/story/12")
         game_id = int(raw)
-        body, packed = await self._answer(("story", game_id, self.hub.history_epoch), lambda: source.story(game_id))
-        if body == b"null":
-            raise Refused(404, f"No saved game {game_id} on this companion")
-        return self._respond(request, body, packed)
+        answer = await self._answer(("story", game_id, self.hub.history_epoch), lambda: story(game_id))
+        if answer.error is not None:
+            raise Refused(404, answer.error)
+        return self._respond(request, answer)
 
-    async def _answer(self, key: Hashable, fn: Callable[[], str | None]) -> tuple[bytes, bytes | None]:
+    async def _answer(self, key: Hashable, fn: Callable[[], str]) -> Answer:
         try:
             return await self.answers.get(key, fn)
         except Refused:
             raise
-        except ValueError as e:  # the provider's own one line: a filter it cannot use
-            raise Refused(400, _line(e, "that filter cannot be used")) from None
         except Exception:
             log.exception("the history could not be read (%s)", key)
             raise Refused(500, "The history could not be read: see the companion's log") from None
 
     @staticmethod
-    def _respond(request: web.Request, body: bytes, packed: bytes | None) -> web.Response:
-        headers = dict(SECURITY_HEADERS)
-        if packed is not None and "gzip" in request.headers.get("Accept-Encoding", ""):
-            body = packed
+    def _respond(request: web.Request, answer: Answer) -> web.Response:
+        headers, body = dict(SECURITY_HEADERS), answer.body
+        if answer.packed is not None and "gzip" in request.headers.get("Accept-Encoding", ""):
+            body = answer.packed
             headers.update({"Content-Encoding": "gzip", "Vary": "Accept-Encoding"})
         return web.Response(body=body, content_type="application/json", charset="utf-8", headers=headers)
 
@@ -236,24 +243,43 @@ class HistoryRoutes:
         s = self._writer(request)
         if not s.host:
             raise Refused(403, "Only the host phone renames players: ask for Host on the table's page")
-        source = self.hub.history
-        if source is None or source.rename is None:
-            raise Refused(503, "This companion keeps no names store yet: see its log")
-        name, to = name_of(body, "name"), name_of(body, "to")
-        rename = source.rename
+        names = self.hub.player_names
+        if names is None:
+            raise Refused(503, "This companion keeps no history yet: see its log")
+        ask, said = change_of(body)
         try:
-            said = await self.answers.run(lambda: rename(name, to))
-        except ValueError as e:
-            raise Refused(409, _line(e, "that rename cannot be made")) from None
+            answer = json.loads(await self.answers.run(lambda: names(ask)))
+        except Exception:
+            log.exception("the player names could not be changed")
+            raise Refused(500, "The names could not be changed: see the companion's log") from None
         finally:
             self.answers.forget()
-        log.info("players: %r → %r by phone %s", name, to, s.code)
-        return web.json_response({"ok": True, "message": str(said)}, headers=SECURITY_HEADERS)
+        if not isinstance(answer, dict) or "error" in answer:
+            raise Refused(409, _said(json.dumps(answer)))
+        log.info("players: %s (phone %s)", said, s.code)
+        return web.json_response({"ok": True, "message": said, "names": answer.get("names", {})},
+                                 headers=SECURITY_HEADERS)
 
 
-def _line(e: Exception, otherwise: str) -> str:
-    text = str(e).strip()
-    return text.splitlines()[0] if text else otherwise
+def change_of(body: Mapping[str, Any]) -> tuple[dict[str, dict[str, str]], str]:
+    """The rename or merge a phone asked for, checked, and the line that says it was made."""
+    for kind, to in (("rename", "to"), ("merge", "into")):
+        ask = body.get(kind)
+        if isinstance(ask, dict):
+            old, new = name_of(ask, "from"), name_of(ask, to)
+            said = f"{old} is now called {new}" if kind == "rename" else f"{old}'s games now count as {new}'s"
+            return {kind: {"from": old, to: new}}, said
+    raise Refused(400, 'send {"rename": {"from": NAME, "to": NAME}} or {"merge": {"from": NAME, "into": NAME}}')
 
 
-__all__ = ["HistorySource", "HistoryRoutes", "Answers", "query_of", "CACHE_S", "MAX_WAITING"]
+def _said(text: str) -> str:
+    """The one line of a provider's ``{"error": ...}``."""
+    try:
+        line = str(json.loads(text).get("error") or "")
+    except (ValueError, AttributeError):
+        line = ""
+    line = line.strip().splitlines()[0] if line.strip() else "the history could not answer that"
+    return line[:1].upper() + line[1:]
+
+
+__all__ = ["HistoryRoutes", "Answer", "Answers", "change_of", "query_of", "CACHE_S", "MAX_WAITING"]

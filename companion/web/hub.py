@@ -16,7 +16,6 @@ from PIL import Image
 
 from companion.events import AnswerEvent, Event, WebEvent
 
-from companion.web.history import HistorySource
 from companion.web.pairing import Pairing
 from companion.web.snapshot import EMPTY, Snapshot, SnapshotBuilder
 
@@ -44,8 +43,11 @@ class Hub:
         self.sent_ms: list[float] | None = None
         self._game: object = ()  #: the game the pairings were last told about
         self._failed = False
-        #: the saved games' history, standings and stories (the loop injects the statistics' callables), or None
-        self.history: HistorySource | None = None
+        #: the saved games' figures, handed over by the loop (companion/stats/provider.py: JSON text in and out; the
+        #: server runs them on its executor, never on the loop): the history document, one game's story, renames
+        self.history: Callable[[dict[str, Any]], str] | None = None
+        self.story: Callable[[int], str] | None = None
+        self.player_names: Callable[[dict[str, Any]], str] | None = None
         #: changes when the table's game or its status does: the history pages' answers kept before are stale
         self.history_epoch = 0
         self._status: object = ()
@@ -57,7 +59,7 @@ class Hub:
         if game != self._game:  # phones paired in a game end with it
             self._game = game
             self.pairing.game_is(game)
-        status = (game, app.record.status if game is not None else None)
+        status = (game, app.record.status if game is not None and app.record is not None else None)
         if status != self._status:
             self._status = status
             self.history_epoch += 1

@@ -70,7 +70,7 @@ WRITE_TIMEOUT_S = 10.0  #: a live stream whose reader takes longer than this to 
 MAX_BODY = 16 * 1024  #: bytes a request body may have (a PIN, an answer, a seat: far less)
 STATIC = {"app.js": "text/javascript", "app.css": "text/css", "index.html": "text/html",
           "history.html": "text/html", "history.js": "text/javascript", "history.css": "text/css",
-          "charts.js": "text/javascript", "uPlot.iife.min.js": "text/javascript", "uPlot.min.css": "text/css"}
+          "charts.js": "text/javascript", "dom.js": "text/javascript", "uPlot.iife.min.js": "text/javascript", "uPlot.min.css": "text/css"}
 #: files that never change under their name (the pages ask for them with the version: ``?v=1.6.32``): phones keep them
 VENDORED = ("uPlot.iife.min.js", "uPlot.min.css")
 KEEP = {**SECURITY_HEADERS, "Cache-Control": "public, max-age=31536000, immutable"}

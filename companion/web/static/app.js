@@ -1,5 +1,5 @@
 // Sovereign Companion web view: follows the table live (Server-Sent Events) and, once paired, answers the current
-// prompt. Every piece of game text is set with textContent, never parsed as HTML.
+// prompt. Every piece of game text is set with textContent, never parsed as HTML (dom.js: el).
 "use strict";
 
 const $ = (id) => document.getElementById(id);
@@ -7,22 +7,6 @@ let snap = null;   // the latest snapshot (public)
 let me = {paired: false, view: "open"};
 let source = null;
 let shownSeq = undefined;  // the prompt the form was built for (keep typed values while it stays)
-
-function el(tag, attrs, ...children) {
-  const e = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs || {})) {
-    if (v === null || v === undefined || v === false) continue;
-    if (k === "class") e.className = v;
-    else if (k === "text") e.textContent = v;
-    else if (k.startsWith("on")) e.addEventListener(k.slice(2), v);
-    else e.setAttribute(k, v === true ? "" : String(v));
-  }
-  for (const c of children.flat(Infinity)) {
-    if (c === null || c === undefined || c === false) continue;
-    e.append(c instanceof Node ? c : document.createTextNode(String(c)));
-  }
-  return e;
-}
 
 function clear(node, ...children) { node.replaceChildren(...children.flat(Infinity).filter((c) => c)); return node; }
 

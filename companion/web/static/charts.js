@@ -3,7 +3,7 @@
 // band?: {lo: [...], hi: [...], label}} — whatever the game; the page's own charts add x_labels (a name per x) and
 // y_floor (false: the value axis need not start at 0). Drawn by uPlot (static/uPlot.iife.min.js, shipped with the
 // companion). Colours are the page's CSS custom properties, so light and dark follow prefers-color-scheme; every
-// chart is drawn again when the scheme changes, and resized with its box. Text is set with textContent only.
+// chart is drawn again when the scheme changes, and resized with its box. Text is set with textContent only (dom.js).
 "use strict";
 
 const Charts = (() => {
@@ -58,7 +58,7 @@ const Charts = (() => {
 
   const INTEGERS = [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10000];
   const whole = (arrs) => arrs.every((a) => a.every((v) => v === null || Number.isInteger(v)));
-  const short = (t) => (t.length > 11 ? t.slice(0, 10) + "…" : t);  // an axis label; the legend and table say it whole
+  const short = (t) => (t.length > 11 ? t.slice(0, 10) + "…" : t);  // an axis label; the table says it whole
 
   // uPlot's options and its data columns (x first) for `chart`
   function build(chart, data, size) {
@@ -116,7 +116,8 @@ const Charts = (() => {
     const head = [chart.x_label || "", ...chart.series.map((s) => s.name)];
     if (data.band) head.push("band from", "band to");
     const rows = data.x.slice(0, 300).map((x, i) => [chart.x_labels ? chart.x_labels[x - 1] : number(x),
-      ...data.series.map((v) => number(v[i])), ...(data.band ? [number(data.band[1][i]), number(data.band[0][i])] : [])]);
+      ...data.series.map((v) => number(v[i])),
+      ...(data.band ? [number(data.band[1][i]), number(data.band[0][i])] : [])]);
     return el("details", {class: "numbers"}, el("summary", {text: "The numbers"}),
       el("div", {class: "scroll"}, el("table", {}, el("thead", {}, el("tr", {}, head.map((h) =>
         el("th", {scope: "col", text: h})))), el("tbody", {}, rows.map((r) => el("tr", {}, r.map((c) =>

@@ -13,22 +13,6 @@ let me = {};       // this phone, from /api/state (host rights, CSRF token)
 let shown = PAGE;
 let luckOf = "";   // the player whose battles the luck line follows
 
-function el(tag, attrs, ...children) {
-  const e = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs || {})) {
-    if (v === null || v === undefined || v === false) continue;
-    if (k === "class") e.className = v;
-    else if (k === "text") e.textContent = v;
-    else if (k.startsWith("on")) e.addEventListener(k.slice(2), v);
-    else e.setAttribute(k, v === true ? "" : String(v));
-  }
-  for (const c of children.flat(Infinity)) {
-    if (c === null || c === undefined || c === false) continue;
-    e.append(c instanceof Node ? c : document.createTextNode(String(c)));
-  }
-  return e;
-}
-
 async function getJSON(url) {
   try {
     const r = await fetch(url, {credentials: "same-origin"});
@@ -83,13 +67,14 @@ function gameCard(g) {
       el("span", {class: "game-title", text: g.title}), el("span", {class: "when", text: when(g.started)}),
       badge ? el("span", {class: "badge", text: badge}) : null),
     el("p", {class: "who"}, ps.map((p, i) => [i ? " · " : "", el("span", {class: p.winner ? "winner" : null},
-      (p.place ? p.place + ".\u00a0" : "") + p.name + (p.winner ? " ★" : "") + ("score" in p ? " " + p.score : ""))])),
+      (p.place ? p.place + ".\u00a0" : "") + p.name + (p.winner ? " ★" : "") +
+      ("score" in p ? " " + p.score : ""))])),
     el("p", {class: "result", text: g.status === "active" ? "Playing now" : g.result || ""}),
     meta.length ? el("p", {class: "muted", text: meta.join(" · ")}) : null);
 }
 
 function gamesView() {
-  const games = doc.games.slice().reverse();  // newest first
+  const games = doc.games.slice().sort((a, b) => String(b.started).localeCompare(String(a.started)) || b.id - a.id);
   if (!games.length) return [el("p", {text: "No saved games match."})];
   const list = el("ol", {id: "games", class: "games"}, games.slice(0, shown).map(gameCard));
   const more = el("button", {id: "more", class: "secondary", onclick: () => {  // the next ones below the last
@@ -116,8 +101,9 @@ function standingsView() {
     ...(scored ? [tenth(p.avg_score)] : [])];
   const head = (first, scored) => [first, ...HEAD.slice(1, scored ? 6 : 5)];
   const scores = (rows) => rows.some((p) => typeof p.avg_score === "number");
-  out.push(el("h2", {text: "Every game"}), table(head("Player", false), names.map((n) => row(n, doc.players[n])),
-    "standings"));
+  out.push(el("h2", {text: "Every game"}), typeof doc.h_index === "number" ? el("p", {class: "muted", text:
+    "The table's H-index: " + doc.h_index + " (that many games each played at least that often)"}) : null,
+    table(head("Player", false), names.map((n) => row(n, doc.players[n])), "standings"));
   const player = $("filter-player").value;
   if (player && doc.players[player]) {
     const gs = doc.players[player].games || {};
@@ -126,9 +112,11 @@ function standingsView() {
       Object.keys(gs).map((id) => row(titleOf(id), gs[id], sc)), "standings"));
   }
   for (const [id, s] of Object.entries(doc.standings).sort((a, b) => b[1].plays - a[1].plays)) {
-    const bits = [s.plays + (s.plays === 1 ? " play" : " plays")];
-    if (s.longest_s) bits.push("longest " + duration(s.longest_s), "shortest " + duration(s.shortest_s));
-    out.push(el("h2", {text: titleOf(id)}), el("p", {class: "muted", text: bits.join(" · ")}),
+    const game = (what, secs, gid) => [" · " + what + " ", gid ? el("a", {href: "/story/" + gid}, duration(secs)) :
+      duration(secs)];
+    out.push(el("h2", {text: s.title || titleOf(id)}), el("p", {class: "muted"}, s.plays +
+      (s.plays === 1 ? " play" : " plays"), s.longest_s ? [game("longest", s.longest_s, s.longest_id),
+      game("shortest", s.shortest_s, s.shortest_id)] : null),
       table(head("Player", scores(s.players)), s.players.map((p) => row(p.name, p, scores(s.players))),
         "standings"));
   }
@@ -145,44 +133,23 @@ function drawStandings() {
 }
 
 // ------------------------------------------------------------------ luck: won − chance, with what chance explains
-function sides(b) {  // each battle from both sides: [name, chance, won]
-  return [[b.attacker, b.p_attacker_wins, b.attacker_won ? 1 : 0],
-          [b.defender, 1 - b.p_attacker_wins, b.attacker_won ? 0 : 1]];
-}
-
-// the 95% band of Σ(won − chance) after each battle: exact (Poisson-binomial) for up to 400 battles, normal beyond
-function band(ps) {
-  const lo = [], hi = [];
-  let dist = [1], mean = 0, v = 0;
-  ps.forEach((p) => {
-    mean += p; v += p * (1 - p);
-    if (ps.length > 400) { lo.push(-1.96 * Math.sqrt(v)); hi.push(1.96 * Math.sqrt(v)); return; }
-    const next = new Array(dist.length + 1).fill(0);
-    dist.forEach((q, k) => { next[k] += q * (1 - p); next[k + 1] += q * p; });
-    dist = next;
-    let acc = 0, a = null, b = null;
-    dist.forEach((q, k) => { acc += q; if (a === null && acc >= 0.025) a = k; if (b === null && acc >= 0.975) b = k; });
-    lo.push(+(a - mean).toFixed(4)); hi.push(+(b - mean).toFixed(4));
-  });
-  return {lo, hi};
-}
+const CHANCE = "what chance alone explains (95%)";
 
 function luckView() {
-  const battles = doc.battles || [];
-  if (!battles.length) return [el("p", {text: "No battles here yet: luck is measured in Sovereign's battles, " +
+  const luck = doc.luck || {};
+  const names = Object.keys(luck).sort((a, b) => luck[b].x.length - luck[a].x.length);
+  if (!names.length) return [el("p", {text: "No battles here yet: luck is measured in Sovereign's battles, " +
     "against the odds the companion showed before each one."})];
-  const per = {};
-  for (const b of battles) for (const [n, p, w] of sides(b)) (per[n] = per[n] || []).push([p, w, b]);
-  const names = Object.keys(per).sort((a, b) => per[b].length - per[a].length);
   const filter = $("filter-player").value;
-  if (!per[luckOf]) luckOf = per[filter] ? filter : names[0];
+  if (!luck[luckOf]) luckOf = luck[filter] ? filter : names[0];
   const pick = el("select", {id: "luck-player", "aria-label": "Whose battles",
     onchange: (e) => { luckOf = e.target.value; render(); }}, names.map((n) => el("option", {value: n,
-    selected: n === luckOf}, n + " (" + per[n].length + ")")));
-  const odd = battles.map((b) => [b, b.attacker_won ? 1 - b.p_attacker_wins : b.p_attacker_wins])
-    .sort((a, b) => b[1] - a[1]).slice(0, 3).map(([b]) => el("li", {text: (b.attacker_won ? b.attacker : b.defender) +
-      " won at " + pct(b.attacker_won ? b.p_attacker_wins : 1 - b.p_attacker_wins) + " against " +
-      (b.attacker_won ? b.defender : b.attacker) + " (game " + b.game_id + (b.round ? ", round " + b.round : "") + ")"}));
+    selected: n === luckOf}, n + " (" + luck[n].x.length + ")")));
+  const won = (b) => (b.attacker_won ? [b.attacker, b.p_attacker_wins, b.defender, b] :
+    [b.defender, 1 - b.p_attacker_wins, b.attacker, b]);
+  const odd = (doc.battles || []).map(won).sort((a, b) => a[1] - b[1]).slice(0, 3).map(([w, p, l, b]) =>
+    el("li", {}, w + " won at " + pct(p) + " against " + l + " (", el("a", {href: "/story/" + b.game_id},
+      "game " + b.game_id), (b.round ? ", round " + b.round : "") + ")"));
   return [el("p", {class: "muted", text: "Luck is what a player won minus the chance they had, added up over " +
       "their battles; the two sides of a battle add up to zero. Inside the shaded band, chance alone explains it."}),
     el("div", {id: "chart-luck-players"}),
@@ -191,33 +158,28 @@ function luckView() {
 }
 
 function drawLuck() {
-  const battles = doc.battles || [];
-  if (!battles.length || !$("chart-luck-players")) return;
-  const per = {};
-  for (const b of battles) for (const [n, p, w] of sides(b)) (per[n] = per[n] || []).push([p, w]);
-  const luck = (n) => +per[n].reduce((s, [p, w]) => s + w - p, 0).toFixed(3);
-  const names = Object.keys(per).sort((a, b) => luck(b) - luck(a));
-  const sd = (n) => 1.96 * Math.sqrt(per[n].reduce((s, [p]) => s + p * (1 - p), 0));
+  const luck = doc.luck || {};
+  const last = (a) => a[a.length - 1];
+  const names = Object.keys(luck).sort((a, b) => last(luck[b].values) - last(luck[a].values));
+  if (!names.length || !$("chart-luck-players")) return;
   Charts.draw($("chart-luck-players"), {id: "luck-players", title: "Luck by player", kind: "bar", x_label: "",
     y_label: "Won − chance", x: names.map((_, i) => i + 1), x_labels: names,
-    series: [{name: "Luck", values: names.map(luck)}],
-    band: {lo: names.map((n) => -sd(n)), hi: names.map(sd), label: "what chance alone explains (95%)"}});
-  const mine = per[luckOf] || [];
-  let sum = 0;
-  const b = band(mine.map(([p]) => p));
+    series: [{name: "Luck", values: names.map((n) => last(luck[n].values))}],
+    band: {lo: names.map((n) => last(luck[n].lo)), hi: names.map((n) => last(luck[n].hi)), label: CHANCE}});
+  const mine = luck[luckOf];
   Charts.draw($("chart-luck-line"), {id: "luck-line", title: luckOf + ": luck battle by battle", kind: "band",
-    x_label: "Battle", y_label: "Won − chance", x: mine.map((_, i) => i + 1),
-    series: [{name: luckOf, values: mine.map(([p, w]) => +(sum += w - p).toFixed(3))}],
-    band: {lo: b.lo, hi: b.hi, label: "what chance alone explains (95%)"}});
-  const buckets = [0, 1, 2, 3, 4].map(() => ({n: 0, p: 0, w: 0}));
-  for (const x of battles) {
+    x_label: "Battle", y_label: "Won − chance", x: mine.x, series: [{name: luckOf, values: mine.values}],
+    band: {lo: mine.lo, hi: mine.hi, label: CHANCE}});
+  const buckets = [0, 1, 2, 3, 4].map(() => ({p: 0, w: 0}));
+  for (const x of doc.battles || []) {
     const k = Math.min(4, Math.floor(x.p_attacker_wins * 5));
-    buckets[k].n += 1; buckets[k].p += x.p_attacker_wins; buckets[k].w += x.attacker_won ? 1 : 0;
+    buckets[k].p += x.p_attacker_wins; buckets[k].w += x.attacker_won ? 1 : 0;
   }
   Charts.draw($("chart-calibration"), {id: "calibration", title: "Attackers' wins against their odds", kind: "bar",
     x_label: "Attacker's chance", y_label: "Battles won", x: [1, 2, 3, 4, 5],
     x_labels: ["0–20%", "20–40%", "40–60%", "60–80%", "80–100%"], series: [
-      {name: "Expected", values: buckets.map((k) => +k.p.toFixed(2))}, {name: "Won", values: buckets.map((k) => k.w)}]});
+      {name: "Expected", values: buckets.map((k) => +k.p.toFixed(2))},
+      {name: "Won", values: buckets.map((k) => k.w)}]});
 }
 
 // ------------------------------------------------------------------ dice: the counts against a fair die's band
@@ -229,12 +191,14 @@ function diceView() {
     const out = d.counts.map((c, i) => [i + 1, c]).filter(([, c]) => lo !== null && (c < lo || c > hi));
     const n = d.counts.reduce((a, b) => a + b, 0);
     const verdict = !out.length ? "Every face is inside the band: nothing a fair die would not do." :
-      out.map(([f, c]) => "The " + f + " came up " + c.toLocaleString() + " times, " + (c > hi ? "more" : "fewer") +
-        " than a fair die gives (" + Math.round(lo) + " to " + Math.round(hi) + ")").join("; ") +
+      out.map(([f, c], i) => (i ? "the " : "The ") + f + " came up " + c.toLocaleString() + " times, " +
+        (c > hi ? "more" : "fewer") + " than a fair die gives (" + Math.round(lo).toLocaleString() + " to " +
+        Math.round(hi).toLocaleString() + ")").join("; ") +
       ". Roll it more, or check the die.";
     return el("div", {class: "die", id: "die-" + die}, el("div", {class: "die-chart"}),
       el("p", {class: out.length ? "suspect" : "muted", text: n.toLocaleString() + " rolls, " + Charts.number(
-        d.expected) + " a face expected. " + verdict}));
+        d.expected) + " a face expected. " + verdict}),
+      d.flagged && d.verdict ? el("p", {class: "suspect", text: d.verdict + "."}) : null);
   });
 }
 
@@ -251,11 +215,11 @@ function drawDice() {
 }
 
 // ------------------------------------------------------------------ names: rename and merge (the host phone)
-async function rename(name, to, say) {
-  const r = await fetch("/api/names", {method: "POST", credentials: "same-origin", body: JSON.stringify({name, to}),
+async function change(body, say) {
+  const r = await fetch("/api/names", {method: "POST", credentials: "same-origin", body: JSON.stringify(body),
     headers: {"Content-Type": "application/json", "X-CSRF-Token": me.csrf || ""}}).catch(() => null);
   const data = r ? await r.json().catch(() => ({})) : {error: "The companion cannot be reached"};
-  if (!r || !r.ok) { say(data.error || "Not renamed", false); return; }
+  if (!r || !r.ok) { say(data.error || "Not changed", false); return; }
   await load(true);
   say(data.message, true);
 }
@@ -270,19 +234,19 @@ function namesView() {
   const aliases = Object.entries(all.names || {});
   const rows = names.map((n) => {
     const input = el("input", {type: "text", value: n, maxlength: 40, "aria-label": "New name for " + n});
-    const go = el("button", {class: "secondary", onclick: () => rename(n, input.value.trim(), say)}, "Rename");
+    const into = () => names.find((x) => x !== n && x.toLocaleLowerCase() === input.value.trim().toLocaleLowerCase());
+    const go = el("button", {class: "secondary", disabled: true, onclick: () => { const v = input.value.trim();
+      change(into() ? {merge: {from: n, into: into()}} : {rename: {from: n, to: v}}, say); }}, "Rename");
     input.addEventListener("input", () => {
       const v = input.value.trim();
-      go.textContent = names.includes(v) && v !== n ? "Merge into " + v : "Rename";
+      go.textContent = into() ? "Merge into " + into() : "Rename";
       go.disabled = !v || v === n;
     });
-    go.disabled = true;
-    const also = aliases.filter(([, to]) => to === n).map(([a]) => a);
+    const also = aliases.filter(([a, to]) => to === n && a !== n.toLocaleLowerCase()).map(([a]) => a);
     return el("li", {class: "card"}, el("h3", {text: n}), also.length ? el("p", {class: "muted", text: "Also " +
-      "played as: " + also.join(", ")}) : null, el("div", {class: "stepper"}, input, go),
-      also.map((a) => el("button", {class: "secondary", onclick: () => rename(a, a, say)}, "Separate " + a)));
+      "played as: " + also.join(", ")}) : null, el("div", {class: "stepper"}, input, go));
   });
-  return [el("p", {class: "muted", text: "A rename or merge changes how the history counts a name. The saved " +
+  return [el("p", {class: "muted", text: "A rename or merge changes how the history counts a name; the saved " +
     "games stay exactly as they were played. Typing a name that has played already merges the two."}), status,
     el("ul", {id: "names", class: "cards"}, rows)];
 }
@@ -307,7 +271,8 @@ async function story(id) {
     meta ? el("p", {class: "muted", text: meta}) : null),
   table(["Player", "Place", ...(scored ? ["Score"] : []), "Won"], rows.map((p) => [p.name, num(p.place),
     ...(scored ? [num(p.score)] : []), p.winner ? "★" : ""]), "story-table"),
-  boxes.length ? el("div", {class: "story-grid"}, boxes) : el("p", {class: "muted", text: s.status === "active" ? "Its charts come once it ends." :
+  boxes.length ? el("div", {class: "story-grid"}, boxes) : el("p", {class: "muted", text: s.status === "active" ?
+    "Its charts come once it ends." :
     "This game has no charts."}));
   (s.charts || []).forEach((c, i) => Charts.draw(boxes[i], c));
 }
@@ -358,12 +323,15 @@ async function load(again) {
   if (!r.ok) { problem(r); return false; }
   doc = r.data;
   shown = PAGE;
-  const done = doc.games.filter((g) => g.status !== "active").length;
+  const live = doc.games.filter((g) => g.status === "active").length;
   $("count").textContent = doc.games.length + (doc.games.length === 1 ? " game" : " games") +
-    (done !== doc.games.length ? " (" + (doc.games.length - done) + " in progress)" : "");
+    (live ? " (" + live + " in progress)" : "") + (doc.pending ? "; reading " + doc.pending + " more…" : "");
   render();
+  clearTimeout(again_);
+  if (doc.pending) again_ = setTimeout(() => load(true), 1500);  // the rest of the saved games, once read
   return true;
 }
+let again_ = null;
 
 async function start() {
   const state = await getJSON("/api/state");
