@@ -45,6 +45,7 @@ function when(iso) {
 const pct = (v) => (typeof v === "number" ? Math.round(v * 100) + "%" : "—");
 const num = (v) => (typeof v === "number" ? Charts.number(v) : "—");
 const tenth = (v) => (typeof v === "number" ? v.toFixed(1) : "—");
+const rounds = (n) => (typeof n === "number" ? n + (n === 1 ? " round" : " rounds") : "");
 const signed = (v) => (typeof v === "number" ? (v > 0 ? "+" : v < 0 ? "−" : "") + Math.abs(v).toFixed(2) : "—");
 const titleOf = (id) => { const g = (all || doc).games.find((x) => x.game === id); return g ? g.title : id; };
 const STATUS = {active: "in progress", abandoned: "stopped", ended: ""};
@@ -61,7 +62,7 @@ function table(head, rows, cls) {
 function gameCard(g) {
   const ps = g.players.slice().sort((a, b) => (a.place || 99) - (b.place || 99) || a.seat - b.seat);
   const badge = g.hidden ? "hidden" : STATUS[g.status] !== undefined ? STATUS[g.status] : g.status;
-  const meta = [duration(g.duration_s), typeof g.rounds === "number" ? g.rounds + " rounds" : ""].filter((x) => x);
+  const meta = [duration(g.duration_s), rounds(g.rounds)].filter((x) => x);
   return el("li", {class: "game card" + (g.status === "active" ? " live" : ""), "data-game": g.game},
     el("a", {href: "/story/" + g.id, class: "game-link"},
       el("span", {class: "game-title", text: g.title}), el("span", {class: "when", text: when(g.started)}),
@@ -196,8 +197,8 @@ function diceView() {
         Math.round(hi).toLocaleString() + ")").join("; ") +
       ". Roll it more, or check the die.";
     return el("div", {class: "die", id: "die-" + die}, el("div", {class: "die-chart"}),
-      el("p", {class: out.length ? "suspect" : "muted", text: n.toLocaleString() + " rolls, " + Charts.number(
-        d.expected) + " a face expected. " + verdict}),
+      el("p", {class: out.length ? "suspect" : "muted", text: n.toLocaleString() + " rolls, " +
+        (+d.expected.toFixed(1)).toLocaleString() + " a face expected. " + verdict}),
       d.flagged && d.verdict ? el("p", {class: "suspect", text: d.verdict + "."}) : null);
   });
 }
@@ -263,7 +264,7 @@ async function story(id) {
   const rows = (s.table || []).slice().sort((a, b) => (a.place || 99) - (b.place || 99) || a.seat - b.seat);
   const scored = rows.some((p) => "score" in p);
   const meta = [s.started ? when(s.started) : "", duration(s.duration_s),
-    typeof s.rounds === "number" ? s.rounds + " rounds" : ""].filter((x) => x).join(" · ");
+    rounds(s.rounds)].filter((x) => x).join(" · ");
   const boxes = (s.charts || []).map(() => el("div", {class: "story-chart"}));
   show(el("section", {class: "outcome"}, el("p", {class: "result", id: "story-result",
       text: s.status === "active" ? "Still being played" : s.result || ""}),
