@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 from pathlib import Path
+from typing import Iterator
 
 import pytest
 
@@ -17,7 +18,14 @@ from companion.ui.prompt_screens import ROWS
 from companion.web.snapshot import prompt_json
 from fsm.autoplay import random_answer
 from script_kit import SCRIPTS, run_script
-from test_screens_fit import Recorder, recorder  # noqa: F401  (the fixture that holds every text to its box)
+from walk_checks import Recorder, watching
+
+@pytest.fixture
+def recorder() -> Iterator[Recorder]:
+    """Every text drawn, held to its box (tests/walk_checks.py)."""
+    with watching(Recorder()) as rec:
+        yield rec
+
 
 ENDINGS = ["chess_resignation.txt", "chess_stalemate.txt", "royale_last_king_standing.txt", "soverana_bank.txt"]
 
@@ -30,7 +38,7 @@ def shown(session: Session, recorder: Recorder) -> list[str]:
     """The texts the last screen draws, the announcement gone (it is timed at the end: see below)."""
     session.toast = None
     session.screen = session._new_screen()
-    recorder.items.clear()
+    recorder.clear()
     session.render()
     assert recorder.problems() == []
     return [it.text for it in recorder.visible() if it.kind == "text"]
