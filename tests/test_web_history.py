@@ -174,7 +174,7 @@ def test_a_failing_provider_is_one_line_and_the_server_stands(box: Box, caplog: 
     assert c.json("GET", "/api/story/2")[0] == 200
     box.hub.history = None
     status, data = c.json("GET", "/api/history")
-    assert status == 503 and "keeps no history" in data["error"]
+    assert status == 503 and "history page is off" in data["error"]
 
 
 def test_a_partial_history_is_not_kept(box: Box) -> None:

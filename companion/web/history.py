@@ -198,7 +198,7 @@ class HistoryRoutes:
             raise Refused(429, "Too many requests from this phone: wait a moment")
         source = getattr(self.hub, what)
         if source is None:
-            raise Refused(503, "This companion keeps no history yet: see its log")
+            raise Refused(503, "The history page is off on this companion: see its log")
         return source  # type: ignore[no-any-return]
 
     async def history_data(self, request: web.Request) -> web.Response:
@@ -245,7 +245,7 @@ class HistoryRoutes:
             raise Refused(403, "Only the host phone renames players: ask for Host on the table's page")
         names = self.hub.player_names
         if names is None:
-            raise Refused(503, "This companion keeps no history yet: see its log")
+            raise Refused(503, "The history page is off on this companion: see its log")
         ask, said = change_of(body)
         try:
             answer = json.loads(await self.answers.run(lambda: names(ask)))
