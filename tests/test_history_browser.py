@@ -301,3 +301,23 @@ def test_the_end_of_a_game_opens_its_story(browser: Any, tmp_path: Path, monkeyp
         link.click()
         wait(browser, "the story", lambda b: b.find_elements(By.ID, "story-result"))
         assert text(browser, "story-result") == "Ana wins" and charts(browser)[0]["drawn"]
+
+
+def test_a_history_still_being_read_says_so_and_fills_in(browser: Any, box: Box) -> None:
+    """The statistics answer from their cache and read the rest meanwhile (``pending``): the page says how many
+    games are still being read and asks again until none are."""
+    whole = json.loads(box.source.history({}))
+    left = [40, 12]
+
+    def history(query: Any) -> str:
+        pending = left.pop(0) if left else 0
+        return json.dumps({**whole, "games": whole["games"][pending:], "pending": pending})
+
+    real, box.hub.history = box.hub.history, history
+    try:
+        open_page(browser, box, "/history", "#games li")
+        assert text(browser, "count").endswith("; 40 games still being read")
+        wait(browser, "the rest of the games", lambda b: text(b, "count") == "216 games (1 in progress)", timeout=10)
+        assert left == []
+    finally:
+        box.hub.history = real

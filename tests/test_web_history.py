@@ -189,6 +189,16 @@ def test_a_partial_history_is_not_kept(box: Box) -> None:
     assert c.json("GET", "/api/history")[1]["pending"] == 3
     assert c.json("GET", "/api/history")[1]["pending"] == 0
     assert c.json("GET", "/api/history")[1]["pending"] == 0 and left == []  # the whole one is kept
+    read = [False, True]
+
+    def story(game_id: int) -> str:
+        return json.dumps({"id": game_id, "title": "Sovereign", "pending": True, "charts": []} if not read.pop(0)
+                          else {"id": game_id, "title": "Sovereign", "charts": [], "table": []})
+
+    box.hub.story = story
+    assert c.json("GET", "/api/story/5")[1]["pending"] is True
+    assert "pending" not in c.json("GET", "/api/story/5")[1] and read == []
+    assert "pending" not in c.json("GET", "/api/story/5")[1]  # kept now
 
 
 def test_a_paired_view_shows_the_history_to_paired_phones_only(tmp_path: Path) -> None:

@@ -51,7 +51,8 @@ GZIP_FROM = 1400  #: bytes from which an answer is sent compressed (to a client 
 GAME_ID = re.compile(r"[a-z0-9][a-z0-9-]{0,63}")
 NAME_MAX = 40  #: characters in a player's name, as the names store keeps it
 QUERY_MAX = 64
-PENDING = re.compile(r'"pending":(\d+)')  #: a partial document's count of games still to read (at its end)
+#: a partial answer: the history's count of games still to read (its last key), or a story not read yet
+PENDING = re.compile(r'"pending":\s*(true|[1-9]\d*)')
 
 
 class Answer(NamedTuple):
@@ -78,9 +79,8 @@ class Answers:
         body = text.encode("utf-8")
         if text.startswith('{"error"'):
             return Answer(body, None, _said(text))
-        pending = PENDING.search(text[-40:])
-        return Answer(body, gzip.compress(body, 6) if len(body) >= GZIP_FROM else None, None,
-                      bool(pending and int(pending[1])))
+        partial = PENDING.search(text if len(text) < 2000 else text[-60:]) is not None
+        return Answer(body, gzip.compress(body, 6) if len(body) >= GZIP_FROM else None, None, partial)
 
     async def get(self, key: Hashable, fn: Callable[[], str]) -> Answer:
         """``fn()``'s answer, kept under ``key`` (unless it is an error or partial)."""

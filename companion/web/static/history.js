@@ -259,6 +259,12 @@ async function story(id) {
   const r = await getJSON("/api/story/" + encodeURIComponent(id));
   if (!r.ok) { problem(r); return; }
   const s = r.data;
+  if (s.pending === true) {  // not summarised yet: the companion is reading it
+    show(el("p", {class: "muted", id: "story-pending", role: "status", text: (s.title || "This game") +
+      " is still being read: its story shows here in a moment."}));
+    setTimeout(() => story(id), AGAIN_MS);
+    return;
+  }
   $("title").textContent = s.title + " · game " + s.id;
   document.title = s.title + " (game " + s.id + ") — Sovereign Companion";
   const rows = (s.table || []).slice().sort((a, b) => (a.place || 99) - (b.place || 99) || a.seat - b.seat);
@@ -326,13 +332,15 @@ async function load(again) {
   shown = PAGE;
   const live = doc.games.filter((g) => g.status === "active").length;
   $("count").textContent = doc.games.length + (doc.games.length === 1 ? " game" : " games") +
-    (live ? " (" + live + " in progress)" : "") + (doc.pending ? "; reading " + doc.pending + " more…" : "");
+    (live ? " (" + live + " in progress)" : "") + (doc.pending ? "; " + doc.pending + (doc.pending === 1 ?
+    " game" : " games") + " still being read" : "");
   render();
   clearTimeout(again_);
-  if (doc.pending) again_ = setTimeout(() => load(true), 1500);  // the rest of the saved games, once read
+  if (doc.pending) again_ = setTimeout(() => load(true), AGAIN_MS);  // the rest of the saved games, once read
   return true;
 }
 let again_ = null;
+const AGAIN_MS = 3000;  // a history or story still being read is asked for again this much later
 
 async function start() {
   const state = await getJSON("/api/state");
