@@ -225,7 +225,18 @@ def test_dark_mode_and_a_tablet(browser: Any, box: Box) -> None:
     shot(browser, "story-sovereign-tablet-dark")
 
 
-def test_the_host_phone_renames_and_merges(browser: Any, box: Box) -> None:
+@pytest.fixture
+def names_kept(box: Box) -> Iterator[None]:
+    """The module's history as it was after a test that renames: its names, nothing kept, no phone paired."""
+    before = dict(box.source.aliases)
+    yield
+    box.source.aliases.clear()
+    box.source.aliases.update(before)
+    box.server.answers.forget()
+    box.hub.pairing.forget_all()
+
+
+def test_the_host_phone_renames_and_merges(browser: Any, box: Box, names_kept: None) -> None:
     from selenium.webdriver.common.by import By
 
     from companion.web.pairing import HOST
@@ -314,6 +325,7 @@ def test_a_history_still_being_read_says_so_and_fills_in(browser: Any, box: Box)
         return json.dumps({**whole, "games": whole["games"][pending:], "pending": pending})
 
     real, box.hub.history = box.hub.history, history
+    box.server.answers.forget()  # what earlier tests read is kept (30 s): this one is another history
     try:
         open_page(browser, box, "/history", "#games li")
         assert text(browser, "count").endswith("; 40 games still being read")
@@ -321,3 +333,4 @@ def test_a_history_still_being_read_says_so_and_fills_in(browser: Any, box: Box)
         assert left == []
     finally:
         box.hub.history = real
+        box.server.answers.forget()
