@@ -12,7 +12,7 @@ import pytest
 from companion.events import AnswerEvent
 from companion.games import load
 from companion.session import Session
-from companion.session.ending import STORY_LINE, outcome_of
+from companion.session.ending import STORY_LINE
 from companion.ui.draw import LIST_W, text_width, wrap
 from companion.ui.prompt_screens import ROWS
 from companion.web.snapshot import prompt_json
@@ -50,7 +50,7 @@ def test_the_last_screen_says_who_won_what_decided_it_and_where_the_story_is(scr
     session, _seen = run_script(SCRIPTS / script)
     assert session.game is not None and session.game.is_over
     p = session.prompt()
-    result, decider = outcome_of(session.game)
+    result, decider = session.game.outcome()
     assert p.title == "Game over" and p.board is None and p.player is None  # the whole width for the words
     assert p.lines[0] == result and (not decider or p.lines[1] == decider)
     said = [x for x in (result, decider) if x]
@@ -75,7 +75,7 @@ def test_long_names_stay_whole_and_the_story_line_fits_one_row(recorder: Recorde
         s.handle(AnswerEvent(random_answer(s.prompt(), rng), s.prompt_seq, "device"))
     assert s.game is not None and s.game.is_over and s.game.winner_seat() == 1
     lines = s.prompt().lines
-    assert lines[0] == outcome_of(s.game)[0] and lines[0].startswith("Bartholomew-Alexander wins")
+    assert lines[0] == s.game.outcome()[0] and lines[0].startswith("Bartholomew-Alexander wins")
     screen = first_screen(lines)
     assert screen[0] == "Bartholomew-Alexander" and screen[1].startswith("wins")  # wrapped at a space, never cut
     assert screen[-1] == STORY_LINE
@@ -86,7 +86,7 @@ def test_long_names_stay_whole_and_the_story_line_fits_one_row(recorder: Recorde
 def test_without_the_web_view_the_last_screen_points_nowhere(tmp_path: Path) -> None:
     session, _ = run_script(SCRIPTS / "chess_resignation.txt")
     session.story_hint = False
-    assert STORY_LINE not in session.prompt().lines and session.prompt().lines[0] == outcome_of(session.game)[0]
+    assert STORY_LINE not in session.prompt().lines and session.prompt().lines[0] == session.game.outcome()[0]
     from companion.config.load import parse_config
     from companion.journal.store import Journal
     from companion.session.headless import new_record, open_session

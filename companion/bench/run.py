@@ -25,6 +25,8 @@
   them counted), and press_to_frame_200_ms the device's press→frame meanwhile, next to press_to_frame_idle_ms
   measured the same way with no browser (companion/bench/web.py).
 * web_server — cold_start_ms and peak_rss_mb as above, with the web view's server started as `companion run` does.
+* history_500_ms — the phone's history (every saved game, standings, luck, dice) over 500 saved games of every kind,
+  their summaries cached; history_500_cold_ms the same when nothing is cached yet (companion/bench/history.py).
 """
 from __future__ import annotations
 
@@ -34,6 +36,7 @@ from typing import Any, Callable
 
 from companion.bench.chess_presses import chess_presses
 from companion.bench.common import peak_rss_mb
+from companion.bench.history import history_500
 from companion.bench.journal_io import bytes_written_per_press
 from companion.bench.loop import child, clock_child, clock_idle_cpu, cold_start, idle_cpu, press_to_frame
 from companion.bench.web import web_update, web_update_loaded
@@ -63,6 +66,7 @@ MEASUREMENTS: list[Callable[[], dict[str, Any]]] = [
     web_update,
     web_update_loaded,
     lambda: {"web_server": cold_start("cold-web")},
+    history_500,
     _chess_perft,
 ]
 

@@ -6,7 +6,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, ClassVar
 
-from fsm.base import GameMachine
+from fsm.base import GameMachine, SeatResult
 from fsm.clock_spec import ClockSpec
 from fsm.prompts import Choice, Dice, Info, Number, Option, Prompt, Random, View
 from fsm.turns import next_seat, order_from, rolloff_lines, rolloff_next, rolloff_record, rolloff_start, rolloff_tie
@@ -65,6 +65,7 @@ class TomlGame(GameMachine):
         elif d["phase"] + 1 < len(s.phases):
             d["phase"], d["turn"] = d["phase"] + 1, 0
         else:
+            self._counters_story()
             if self._check_end("round"):
                 return
             d["round"] += 1
@@ -97,8 +98,15 @@ class TomlGame(GameMachine):
     def _counter(self, cid: str) -> Any:
         return next(c for c in self.spec.counters if c.id == cid)
 
+    def _counters_story(self) -> None:
+        """The story: every counter of every seat at the end of the round (or of the game)."""
+        for c in self.spec.counters:
+            self.story_point(c.id, int(self.data["round"]), {p.seat: self.data["counters"][str(p.seat)][c.id]
+                                                             for p in self.players})
+
     def _finish(self, why: str) -> None:
         d, s = self.data, self.spec
+        self._counters_story()
         d["active"] = None
         d["end_reason"] = why
         if s.winner_counter is not None:
@@ -186,6 +194,36 @@ class TomlGame(GameMachine):
         _, seat_text, cid = str(value).split(":")
         d["adjust"] = [int(seat_text), cid]
 
+    # ------------------------------------------------------------------ the end
+    def start_seat(self) -> int | None:
+        """The first player of round 1 (with ``rotate_first`` it has moved one seat a round since)."""
+        if self.state not in ("playing", "game_over"):
+            return None
+        first = int(self.data["first"])
+        if self.spec.rotate_first:
+            first = (first - 1 - (int(self.data["round"]) - 1)) % len(self.players) + 1
+        return first
+
+    def results(self) -> list[SeatResult]:
+        """The winner counter is the score (``winner_order`` says which way it counts); without one, no score."""
+        won = set(self.winner_seats())
+        wc = self.spec.winner_counter
+        out = []
+        for p in self.players:
+            score = self.data["counters"][str(p.seat)][wc] if wc is not None else None
+            key = 0.0 if score is None else (float(score) if self.high_score_wins else -float(score))
+            out.append(SeatResult(p.seat, p.seat in won, score, (1.0 if p.seat in won else 0.0, key)))
+        return out
+
+    def outcome(self) -> tuple[str, str]:
+        wc = self.spec.winner_counter
+        won = self.winner_seats()
+        if not self.is_over or wc is None or not won:
+            return super().outcome()
+        result, why = super().outcome()
+        value = self.data["counters"][str(won[0])][wc]
+        return f"{result} with {value} {self._counter(wc).name}", why
+
     # ------------------------------------------------------------------ output
     def _score_line(self, seat: int) -> str:
         vals = self.data["counters"][str(seat)]
@@ -213,7 +251,8 @@ def _cached(path: Path, mtime: float) -> type[TomlGame]:
     attrs = {"spec": spec, "source_path": path, "game_id": spec.id, "name": spec.name,
              "description": spec.description, "min_players": spec.min_players, "max_players": spec.max_players,
              "default_players": spec.default_players, "STATES": states, "TRANSITIONS": transitions,
-             "INITIAL": states[0]}
+             "INITIAL": states[0], "scored": spec.winner_counter is not None,
+             "high_score_wins": spec.winner_order != "lowest"}
     return type(f"TomlGame_{spec.id.replace('-', '_')}", (TomlGame,), attrs)
 
 

@@ -112,6 +112,8 @@ def run(cfg: Config, *, mode: str | None = None, game: str | None = None,
             from companion.web import start_web
 
             web = start_web(cfg, mode, events.put, stack)
+            if web is not None:  # the history's figures: read when a phone asks, on the server's threads
+                _history_for(web, cfg)
             say(f"Web view: open {web.address} on a phone" if web is not None else
                 "Web view: off (see the log for why)")
         if mode == "pi":
@@ -215,6 +217,17 @@ def _build_headless(cfg: Config, events: "queue.SimpleQueue[Event]", stack: Exit
     """A box with no panel (or one unplugged): the web view and the roller are its screen and its input."""
     roller = _start_reader(cfg.roller.port, events, stack) if cfg.roller.port != "none" else None
     return HeadlessOutput(), roller
+
+
+def _history_for(web: Any, cfg: Config) -> None:
+    """Hand the web view the saved games' figures (companion/stats/provider.py); if they cannot be set up, one line
+    in the log and the table plays on without the history page."""
+    try:
+        from companion.stats.provider import web_callables
+
+        web.history, web.story, web.player_names = web_callables(cfg)
+    except Exception as e:  # the box stands on its own: no history is better than no game
+        log.error("the history page is off: %s", e)
 
 
 def _headless_pin(web: Any) -> None:

@@ -4,8 +4,8 @@ When the game is over, the session asks this for the prompt in place of the game
 the game's :meth:`~fsm.base.GameMachine.outcome` — the result ("Ana wins with 31 points"), then what decided it
 ("Ana took Ben's capital in round 9") — given whole (the OLED wraps them at spaces, never cutting a name), then
 what the game's own final screen said that these do not (a SOVERANA table's votes cards), with :data:`STORY_LINE`
-on the first screen's last row when the web view is on (the rest below it, for whoever scrolls). The phone shows the
-same prompt, with a link to the story.
+on the first screen's last row when the web view is on (right after the result and its decider when those two fill
+the screen; the rest below it, for whoever scrolls). The phone shows the same prompt, with a link to the story.
 """
 from __future__ import annotations
 
@@ -19,28 +19,11 @@ STORY_LINE = "See the story on a phone"  #: one row of the OLED (110 of its 120 
 TITLE = "Game over"
 
 
-def outcome_of(game: GameMachine) -> tuple[str, str]:
-    """(result, decider): the game's own ``outcome()``; a machine without one says who won and the game's reason."""
-    own = getattr(game, "outcome", None)
-    if callable(own):
-        result, decider = own()
-        return str(result), str(decider or "")
-    w = game.winner_seat()
-    winners = [x for x in game.data.get("winners") or [] if isinstance(x, str)]
-    if w is not None:
-        result = f"{game.player_name(w)} wins"
-    elif winners:
-        result = " and ".join(winners) + (" win" if len(winners) > 1 else " wins")
-    else:
-        result = "Nobody wins"
-    return result, str(game.data.get("win_reason") or "")
-
-
 def end_prompt(game: GameMachine, own: Prompt, story: bool = True) -> Info:
     """The final screen for ``game`` (over) in place of its own last prompt ``own``: the result and what decided
     it, then as much of the game's own lines as leaves the first screen's last row (measured in the OLED's font,
     lines wrapped as drawn) for :data:`STORY_LINE`, then the rest of them."""
-    lines = [x for x in outcome_of(game) if x]
+    lines = [x for x in game.outcome() if x]
     said = " ".join(lines).casefold()
     rest = [x for x in own.lines if x.strip() and x.casefold() not in said]
     if story:
@@ -52,4 +35,4 @@ def end_prompt(game: GameMachine, own: Prompt, story: bool = True) -> Info:
     return Info(title=TITLE, lines=tuple(lines + rest))
 
 
-__all__ = ["STORY_LINE", "end_prompt", "outcome_of"]
+__all__ = ["STORY_LINE", "end_prompt"]
