@@ -334,3 +334,53 @@ def test_a_history_still_being_read_says_so_and_fills_in(browser: Any, box: Box)
     finally:
         box.hub.history = real
         box.server.answers.forget()
+
+
+@pytest.fixture(scope="module")
+def played(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Box, Any]]:
+    """The statistics' own provider over 12 saved games played through the companion (every kind: both chess
+    games, Society, SOVERANA, the two example TOML games; finished, ended, active), summarised once."""
+    from types import SimpleNamespace
+
+    from companion.config.load import parse_config
+    from companion.stats.provider import History, web_callables
+    from stats_kit import journal_of
+
+    folder = tmp_path_factory.mktemp("played")
+    cfg = parse_config({"journal": {"path": str(journal_of(folder, games=12, distinct=12, seed=7))}})
+    hist = History(cfg)
+    hist.document(full=True)  # summarised here, once: the web view's callables read the cache
+    history, story, names = web_callables(cfg, hist)
+    b = Box(folder, source=SimpleNamespace(history=history, story=story, names=names))
+    try:
+        yield b, json.loads(history({}))
+    finally:
+        b.close()
+        hist.close()
+
+
+def test_games_played_through_the_companion_render_with_every_chart(browser: Any,
+                                                                    played: tuple[Box, Any]) -> None:
+    box, doc = played
+    ended = {g["game"] for g in doc["games"] if g["status"] == "ended"}
+    assert doc["pending"] == 0 and ended >= {"sovereign", "soverana", "sovereigns-chain", "sovereign-chess",
+                                             "sovereign-chess-royale", "society", "race-to-ten", "vp-tracker"}
+    open_page(browser, box, "/history", "#games li")
+    live = sum(g["status"] == "active" for g in doc["games"])
+    assert text(browser, "count") == f"{len(doc['games'])} games ({live} in progress)" and fits(browser)
+    shot(browser, "played-history-390")
+    open_page(browser, box, "/history#standings", "table.standings")
+    assert charts(browser)[0]["drawn"] and fits(browser)
+    open_page(browser, box, "/history#luck", "#chart-calibration canvas")
+    assert all(c["drawn"] for c in charts(browser)) and fits(browser)
+    shown: set[str] = set()
+    for g in doc["games"]:
+        if g["status"] != "ended" or g["game"] in shown:
+            continue
+        shown.add(g["game"])
+        story = json.loads(box.hub.story(g["id"]))  # type: ignore[misc]
+        open_page(browser, box, f"/story/{g['id']}", "#story-result")
+        wait(browser, f"{g['game']}'s charts", lambda b: len(charts(b)) == len(story["charts"]) and all(
+            c["drawn"] for c in charts(b)))
+        assert story["charts"] and text(browser, "story-result") == story["result"] and fits(browser), g["game"]
+        shot(browser, f"played-story-{g['game']}-390", whole=True)

@@ -99,6 +99,7 @@ const Charts = (() => {
       opts.scales.y.range = chart.y_floor === false ? () => [lo - pad, hi + pad] :
         () => [Math.min(0, lo - (lo < 0 ? pad : 0)), Math.max(0, hi + (hi > 0 ? pad : 0)) || 1];
     }
+    if (hi === lo && chart.kind !== "bar") opts.scales.y.range = () => [lo - 1, hi + 1];  // a flat line: near it
     if (whole([data.x])) opts.axes[0].incrs = INTEGERS;
     if (whole(values)) opts.axes[1].incrs = INTEGERS;
     if (chart.x_labels) {
