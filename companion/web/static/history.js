@@ -34,6 +34,7 @@ function problem(r) { show(el("p", {class: "problem", role: "alert", text: r.dat
 function duration(s) {
   if (typeof s !== "number") return "";
   const m = Math.round(s / 60);
+  if (m < 1) return "under a minute";
   return m < 60 ? m + " min" : Math.floor(m / 60) + " h" + (m % 60 ? " " + (m % 60) + " min" : "");
 }
 const DATE = new Intl.DateTimeFormat(undefined, {weekday: "short", day: "numeric", month: "short", year: "numeric",
