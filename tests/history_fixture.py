@@ -1,5 +1,6 @@
 """A table's history written from design-32's contract (the document of ``GET /api/history`` and each game's story of
-``GET /api/story/<id>``), for the history pages' tests until the stats' own provider is used, and beside it.
+``GET /api/story/<id>``): 216 games in a tenth of a second for the history pages' tests, beside the slower games
+played through the companion and read by the statistics' own provider (tests/test_history_browser.py).
 
 :func:`evenings` builds ``n`` saved games across every game (Sovereign, SOVERANA, Sovereign's Chain, both chess
 games, Society and a TOML game), deterministic for a seed; :class:`FixtureSource` answers the web view's provider
@@ -12,6 +13,8 @@ import math
 import random
 from datetime import datetime, timedelta, timezone
 from typing import Any, Mapping
+
+from companion.stats import history as H
 
 PEOPLE = ["Ana", "Ben", "Cleo", "Dev", "Eli", "Fay", "Gus", "<b>Hana</b>", "Bartholomew-Alexander"]
 GAMES = [  # id, title, players (lo, hi), cooperative, has a score
@@ -182,16 +185,6 @@ def _story(rng: random.Random, game: dict[str, Any], names: list[str], rounds: i
 
 
 # ------------------------------------------------------------------ the document, filtered
-def _agg(rows: list[dict[str, Any]], fought: list[tuple[float, bool]]) -> dict[str, Any]:
-    placed = [r["place"] for r in rows if r["place"] is not None]
-    scored = [r["score"] for r in rows if "score" in r]
-    wins = sum(1 for r in rows if r["winner"])
-    return {"plays": len(rows), "wins": wins, "win_rate": round(wins / len(rows), 4) if rows else None,
-            "luck": round(sum(w - p for p, w in fought), 4), "battles": len(fought),
-            "avg_place": round(sum(placed) / len(placed), 4) if placed else None,
-            "avg_score": round(sum(scored) / len(scored), 4) if scored else None}
-
-
 def exact_band(ps: list[float], exact_up_to: int = 60) -> list[tuple[float, float]]:
     """The 95% band of Σ(won − chance) after each battle: Poisson-binomial quantiles, then ±1.96σ."""
     dist, mean, var, out = [1.0], 0.0, 0.0, []
@@ -212,13 +205,9 @@ def exact_band(ps: list[float], exact_up_to: int = 60) -> list[tuple[float, floa
     return out
 
 
-def _h(counts: list[int]) -> int:
-    return max((i + 1 for i, n in enumerate(sorted(counts, reverse=True)) if n >= i + 1), default=0)
-
-
 def document(base: dict[str, Any], query: Mapping[str, str], aliases: Mapping[str, str]) -> dict[str, Any]:
-    """The history document for ``query`` (``game``, ``player``), names merged as ``aliases`` says (as the
-    statistics' provider writes it: newest first, plays of ended games, luck series, ``pending``)."""
+    """The history document for ``query`` (``game``, ``player``), names merged as ``aliases`` says, its figures
+    counted by the statistics' own functions (companion/stats/history.py) as the provider writes them."""
     canon = lambda n: aliases.get(n.casefold(), n)  # noqa: E731
     games = []
     for g in reversed(base["games"]):
@@ -231,51 +220,11 @@ def document(base: dict[str, Any], query: Mapping[str, str], aliases: Mapping[st
     ids = {g["id"] for g in games}
     battles = [{**b, "attacker": canon(b["attacker"]), "defender": canon(b["defender"])} for b in base["battles"]
                if b["game_id"] in ids]
-    ended = [g for g in games if g["status"] == "ended"]
-    game_of = {g["id"]: g["game"] for g in games}
-    fights: dict[str, dict[str, list[tuple[float, bool]]]] = {}
-    for b in battles:
-        p, w = b["p_attacker_wins"], b["attacker_won"]
-        fights.setdefault(b["attacker"], {}).setdefault(game_of[b["game_id"]], []).append((p, w))
-        fights.setdefault(b["defender"], {}).setdefault(game_of[b["game_id"]], []).append((1 - p, not w))
-    rows: dict[str, dict[str, list[dict[str, Any]]]] = {}
-    for g in games:
-        for p in g["players"]:
-            rows.setdefault(p["name"], {}).setdefault(g["game"], []).extend([p] if g["status"] == "ended" else [])
-    players = {}
-    for name in sorted(rows, key=str.casefold):
-        per, mine = rows[name], fights.get(name, {})
-        players[name] = {**_agg([p for ps in per.values() for p in ps], [x for xs in mine.values() for x in xs]),
-                         "h_index": _h([len(ps) for ps in per.values()]),
-                         "games": {gid: _agg(ps, mine.get(gid, [])) for gid, ps in sorted(per.items())}}
-    standings: dict[str, Any] = {}
-    for g in ended:
-        s = standings.setdefault(g["game"], {"title": g["title"], "plays": 0, "longest_s": None, "longest_id": None,
-                                             "shortest_s": None, "shortest_id": None, "players": []})
-        s["plays"] += 1
-        if s["longest_s"] is None or g["duration_s"] > s["longest_s"]:
-            s["longest_s"], s["longest_id"] = g["duration_s"], g["id"]
-        if s["shortest_s"] is None or g["duration_s"] < s["shortest_s"]:
-            s["shortest_s"], s["shortest_id"] = g["duration_s"], g["id"]
-    for gid, s in standings.items():
-        s["players"] = sorted(({"name": n, **t["games"][gid]} for n, t in players.items()
-                               if t["games"].get(gid, {}).get("plays")),
-                              key=lambda r: (-(r["win_rate"] or 0), -r["wins"], r["name"].casefold()))
-    luck = {}
-    for name in sorted(fights, key=str.casefold):
-        results = [x for b in battles for x in ([(b["p_attacker_wins"], b["attacker_won"])] if b["attacker"] == name
-                                                else [(1 - b["p_attacker_wins"], not b["attacker_won"])]
-                                                if b["defender"] == name else [])]
-        total, values = 0.0, []
-        for p, w in results:
-            total += w - p
-            values.append(round(total, 4))
-        band = exact_band([p for p, _ in results])
-        luck[name] = {"x": list(range(1, len(results) + 1)), "values": values,
-                      "lo": [round(lo, 6) for lo, _ in band], "hi": [round(hi, 6) for _, hi in band]}
-    return {"games": games, "players": players, "battles": battles, "standings": standings, "luck": luck,
-            "dice": _dice(len(ended)), "names": dict(aliases),
-            "h_index": _h([s["plays"] for s in standings.values()]), "pending": 0}
+    table = H.players(games, battles)  # the statistics' own counting, over these games
+    standings = H.standings(games, table)
+    return {"games": games, "players": table, "battles": battles, "standings": standings,
+            "luck": H.luck_series(battles), "dice": _dice(sum(g["status"] == "ended" for g in games)),
+            "names": dict(aliases), "h_index": H.h_index(s["plays"] for s in standings.values()), "pending": 0}
 
 
 def _dice(n_games: int) -> dict[str, Any]:
