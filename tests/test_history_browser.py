@@ -36,11 +36,8 @@ def browser() -> Iterator[Any]:
 
 @pytest.fixture(scope="module")
 def box(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Box]:
-    b = Box(tmp_path_factory.mktemp("history"), source=FixtureSource(n=216))
-    try:
+    with Box(tmp_path_factory.mktemp("history"), source=FixtureSource(n=216)) as b:
         yield b
-    finally:
-        b.close()
 
 
 @pytest.fixture(autouse=True)

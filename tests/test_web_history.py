@@ -51,14 +51,17 @@ class Box:
     def close(self) -> None:
         self.server.stop()
 
+    def __enter__(self) -> "Box":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
 
 @pytest.fixture
 def box(tmp_path: Path) -> Iterator[Box]:
-    b = Box(tmp_path)
-    try:
+    with Box(tmp_path) as b:
         yield b
-    finally:
-        b.close()
 
 
 def get(c: Client, path: str, **headers: str) -> tuple[int, dict[str, str], bytes]:
@@ -202,16 +205,13 @@ def test_a_partial_history_is_not_kept(box: Box) -> None:
 
 
 def test_a_paired_view_shows_the_history_to_paired_phones_only(tmp_path: Path) -> None:
-    b = Box(tmp_path, view="paired")
-    try:
+    with Box(tmp_path, view="paired") as b:
         stranger = Client(b.port)
         for path in ("/api/history", "/api/story/2"):
             status, data = stranger.json("GET", path)
             assert status == 401 and "enter the PIN" in data["error"], path
         phone = b.phone()
         assert phone.json("GET", "/api/history")[0] == 200 and phone.json("GET", "/api/story/2")[0] == 200
-    finally:
-        b.close()
 
 
 def test_only_the_host_phone_renames_and_merges_and_nothing_is_journaled(box: Box) -> None:
