@@ -18,6 +18,7 @@ from fsm.prompts import Dice, InvalidAnswer, Prompt, Random, SecretVote, validat
 
 from companion.events import AnswerEvent, EntryEvent, Key, RollEvent
 from companion.journal.store import RollRecord
+from companion.session.ending import end_prompt
 from companion.session.history import (ActionGroup, Overlay, back_span, describe, entered_from, point_at,
                                        returned_to, round_trip)
 from companion.events import ClockEvent, KeyEvent
@@ -79,6 +80,7 @@ class SessionCore:
         self.closed = False  #: OK on the game-over screen: back to the main menu
         self.left = False  #: BACK before the game began: back to the game list (the record is kept, hidden)
         self.away = False  #: Leave game from the menu: back to the home menu, the game kept active for later
+        self.story_hint = True  #: the last screen points at the phones' History (off when the web view is)
         self._map_seq = -1  #: the prompt BACK last opened a board game's control map on
         #: issue 22's BACK and cursor rules (no round trips in the history, the cursor back on the entry left, BACK
         #: out of setup); off only to replay a game saved before them exactly as it was played
@@ -106,6 +108,8 @@ class SessionCore:
         if self._memo is not None:
             return self._memo
         p: Prompt = self.model.prompt()
+        if self.game is not None and self.game.is_over:  # the last screen: who won, what decided it, the story
+            p = end_prompt(self.game, p, self.story_hint)
         if self._handling:
             self._memo = p
         return p
@@ -311,7 +315,7 @@ class SessionCore:
         if notes:
             roll = self.toast if self._rolled is None or not roll_said(notes, *self._rolled) else None
             self.toast, self.toast_more = compose(notes, roll)
-            self.toast_sticky = True
+            self.toast_sticky = not self._game_over  # the last screen says the result: it shows once the toast is gone
 
     @property
     def _start_note(self) -> str:

@@ -125,6 +125,7 @@ def replay(journal: Journal, record: GameRecord, cfg: Config, roller_connected: 
         rows, brk = journal.verified_from(record.id, at, digest)
     else:
         rows, brk = journal.verified_inputs(record.id)
+    session.story_hint = cfg.web.enabled  # the last screen points at the phones' History only when they have one
     for n, t, text in rows:
         try:
             ev = decode_event(text)
