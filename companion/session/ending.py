@@ -13,7 +13,7 @@ from fsm.base import GameMachine
 from fsm.prompts import Info, Prompt
 
 from companion.ui.draw import LIST_W, wrap
-from companion.ui.prompt_screens import ROWS
+from companion.ui.prompt_screens import INFO_ROWS
 
 STORY_LINE = "See the story on a phone"  #: one row of the OLED (110 of its 120 pixels): the web page's History
 TITLE = "Game over"
@@ -22,13 +22,13 @@ TITLE = "Game over"
 def end_prompt(game: GameMachine, own: Prompt, story: bool = True) -> Info:
     """The final screen for ``game`` (over) in place of its own last prompt ``own``: the result and what decided
     it, then as much of the game's own lines as leaves the first screen's last row (measured in the OLED's font,
-    lines wrapped as drawn) for :data:`STORY_LINE`, then the rest of them."""
+    lines wrapped as drawn, above the row that says what OK does) for :data:`STORY_LINE`, then the rest of them."""
     lines = [x for x in game.outcome() if x]
     said = " ".join(lines).casefold()
     rest = [x for x in own.lines if x.strip() and x.casefold() not in said]
     if story:
         used = sum(len(wrap(x, LIST_W)) for x in lines)
-        while rest and used + len(wrap(rest[0], LIST_W)) < ROWS:
+        while rest and used + len(wrap(rest[0], LIST_W)) < INFO_ROWS:
             used += len(wrap(rest[0], LIST_W))
             lines.append(rest.pop(0))
         lines.append(STORY_LINE)

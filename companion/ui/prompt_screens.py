@@ -14,6 +14,7 @@ from companion.ui.widgets import (Back, ButtonRow, ConfirmWidget, Done, Item, Li
                       Toast, draw_lines)
 
 ROWS = (HEIGHT - BAR) // ROW  #: text rows under the title bar (5)
+INFO_ROWS = ROWS - 1  #: an information screen's rows of text: its last row says what OK does
 NUMBER_LINES = 3  #: context lines above a number: the large digits still fit under three
 
 
@@ -236,7 +237,7 @@ class InfoScreen(PromptScreen):
         self.action = said or "OK: continue"
         self.said = said
         body = [w for line in prompt.lines[:-1 if said else None] for w in wrap(line, LIST_W)]
-        self.view = TextView(body, top=0, rows=ROWS - 1)
+        self.view = TextView(body, top=0, rows=INFO_ROWS)
 
     def key(self, k: Key, repeat: bool = False) -> Outcome:
         if k is Key.OK:
