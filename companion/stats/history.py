@@ -199,10 +199,12 @@ def standings(summaries: list[dict[str, Any]], table: dict[str, dict[str, Any]])
     return out
 
 
-def luck_series(fights: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
-    """Per player, luck battle by battle over every game, with the band chance alone explains."""
+def luck_series(fights: list[dict[str, Any]], ds: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    """Per player, luck battle by battle over every game, oldest game first (``ds``, the games, come newest first),
+    with the band chance alone explains."""
+    oldest = {d["id"]: i for i, d in enumerate(reversed(ds))}
     per: dict[str, list[tuple[float, bool]]] = {}
-    for b in fights:
+    for b in sorted(fights, key=lambda b: oldest.get(b["game_id"], 0)):  # stable: each game's battles in order
         att, dfn = L.sides(b["p_attacker_wins"], b["attacker_won"])
         per.setdefault(b["attacker"], []).append(att)
         per.setdefault(b["defender"], []).append(dfn)
@@ -232,7 +234,7 @@ def document(summaries: list[dict[str, Any]], names: Names, *, game: str | None 
         doc["battles"] = [{k: round(v, ROUND) if k == "p_attacker_wins" else v for k, v in b.items()
                            if k not in ("odds_args", "p_attacker_wins_exact")} for b in fights]
         doc["standings"] = standings(ds, table)
-        doc["luck"] = luck_series(fights)
+        doc["luck"] = luck_series(fights, ds)
         doc["dice"] = dice() if dice is not None else {}
         doc["names"] = names.mapping()
         doc["h_index"] = h_index(sum(1 for d in ds if d["status"] == "ended" and d["game"] == g)
