@@ -42,9 +42,9 @@ def cmd_stats(args: argparse.Namespace) -> int:
             book = hist.names()
             try:
                 if args.rename:
-                    book.rename(*args.rename)
+                    book.rename(*args.rename, hist.tables())
                 else:
-                    book.merge(*args.merge)
+                    book.merge(*args.merge, hist.tables())
             except NamesError as e:
                 raise CompanionError(str(e)) from None
             print(json.dumps({"names": book.mapping()}, indent=2, ensure_ascii=False))

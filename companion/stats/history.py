@@ -98,10 +98,11 @@ def collect(journal: Journal, cfg: Config, cache: SummaryCache, compute: bool = 
 
 # ---------------------------------------------------------------------------------------------- the document
 def shown(summaries: Iterable[dict[str, Any]], names: Names) -> list[dict[str, Any]]:
-    """The summaries with every player named as shown now."""
+    """The summaries with every player named as shown now (and their id: ``pid``)."""
     out = []
     for d in summaries:
-        players = [{**p, "name": names.shown(p["name"])} for p in d["players"]]
+        seats = names.seats([p["name"] for p in d["players"]])
+        players = [{**p, "name": shown, "pid": pid} for p, (pid, shown) in zip(d["players"], seats)]
         out.append({**d, "players": players})
     return out
 
@@ -226,7 +227,7 @@ def document(summaries: list[dict[str, Any]], names: Names, *, game: str | None 
         ds = [d for d in ds if d["game"] == game]
     if player:
         who = names.id_of(player)
-        ds = [d for d in ds if any(names.id_of(p["name"]) == who for p in d["players"])]
+        ds = [d for d in ds if any(p["pid"] == who for p in d["players"])]
     fights = battles(ds)
     table = players(ds, fights)
     doc: dict[str, Any] = {"games": [game_entry(d) for d in ds], "players": table, "battles": fights}

@@ -56,6 +56,11 @@ class History:
     def names(self) -> Names:
         return Names.beside(self.path)  # read afresh: a rename from a phone shows at once
 
+    def tables(self, compute: bool = True) -> list[tuple[int, list[str]]]:
+        """Each saved game's seats as played, (game id, names), for a rename or merge to be checked against (without
+        ``compute``, the games summarised so far)."""
+        return [(d["id"], [p["name"] for p in d["players"]]) for d in self.summaries(compute)[0]]
+
     def summaries(self, compute: bool = True) -> tuple[list[dict[str, Any]], int]:
         with self._lock:
             return H.collect(self.journal(), self.cfg, self.cache, compute)
@@ -169,9 +174,11 @@ def web_callables(cfg: Config, hist: History | None = None) -> tuple[Callable[[d
         try:
             book = hist.names()
             if isinstance(body.get("rename"), dict):
-                book.rename(str(body["rename"].get("from", "")), str(body["rename"].get("to", "")))
+                book.rename(str(body["rename"].get("from", "")), str(body["rename"].get("to", "")),
+                            hist.tables(compute=False))
             elif isinstance(body.get("merge"), dict):
-                book.merge(str(body["merge"].get("from", "")), str(body["merge"].get("into", "")))
+                book.merge(str(body["merge"].get("from", "")), str(body["merge"].get("into", "")),
+                           hist.tables(compute=False))
             else:
                 return _error('send {"rename": {"from": NAME, "to": NAME}} or {"merge": {"from": NAME, '
                               '"into": NAME}}')
