@@ -58,3 +58,48 @@ def test_a_merge_made_before_two_names_sat_together_counts_neither_twice() -> No
     assert doc["players"]["Bob"]["plays"] == doc["players"]["Cat"]["plays"] == 1
     assert [(b["attacker"], b["defender"]) for b in doc["battles"]] == [("Bob", "Cat")]
     assert len({s.player for s in plays([game], book)[0].seats}) == 3
+
+
+def test_a_game_the_journal_cannot_give_back_is_one_line_listed_and_counted_for_nobody(
+        tmp_path: Path, monkeypatch: Any, caplog: Any) -> None:
+    import sqlite3
+
+    from stats_kit import journal_of, stats
+
+    j = journal_of(tmp_path, games=3, distinct=3, game="race-to-ten")
+    ended = [g for g in stats(j)["games"] if g["status"] == "ended"]
+    (tmp_path / "stats-cache.sqlite").unlink()
+    real = H.summarize
+
+    def damaged(journal: Any, rec: Any, cfg: Any) -> Any:
+        if rec.id == ended[0]["id"]:
+            raise sqlite3.DatabaseError("database disk image is malformed")
+        return real(journal, rec, cfg)
+
+    monkeypatch.setattr(H, "summarize", damaged)
+    caplog.clear()
+    doc = stats(j)
+    lines = [r for r in caplog.records if r.levelname in ("WARNING", "ERROR")]
+    assert len(lines) == 1 and lines[0].exc_info is None and "companion journal salvage" in lines[0].getMessage()
+    listed = next(g for g in doc["games"] if g["id"] == ended[0]["id"])
+    assert listed["result"] == "cannot be read: the journal is damaged"
+    assert sum(p["plays"] for p in doc["players"].values()) == sum(len(g["players"]) for g in ended[1:])
+
+
+def test_a_toml_game_whose_file_is_gone_keeps_its_last_summary_or_counts_for_nobody(tmp_path: Path) -> None:
+    from stats_kit import cli, stats
+
+    game = tmp_path / "one-round.toml"
+    text = (Path(__file__).parent.parent / "examples" / "vp-tracker.toml").read_text()
+    game.write_text(text.replace("rounds = 5 ", "rounds = 1 "))
+    (tmp_path / "s.txt").write_text("ok\n" * 6)  # three players, each scores nothing: a shared win
+    j = tmp_path / "journal.sqlite"
+    assert cli("play", str(game), "--script", str(tmp_path / "s.txt"), "--journal", str(j))[0] == 0
+    before = stats(j)
+    assert [p["wins"] for p in before["players"].values()] == [1, 1, 1]
+    game.rename(tmp_path / "moved.toml")
+    assert stats(j)["players"] == before["players"]  # the game is what it was: its last summary holds
+    (tmp_path / "stats-cache.sqlite").unlink()
+    after = stats(j)
+    assert "does not exist" in after["games"][0]["result"]
+    assert all(p["plays"] == p["wins"] == 0 for p in after["players"].values())  # listed, counted for nobody

@@ -53,18 +53,12 @@ def summarize(journal: Journal, record: GameRecord, cfg: Config) -> dict[str, An
         return None
     from companion.games import load
 
-    doc: dict[str, Any] = {"id": record.id, "game": record.game, "title": record.title,
-                           "hidden": record.status == "hidden", "started": iso(record.created),
-                           "t_start": record.created, "ended": None, "t_end": None, "duration_s": None,
-                           "rounds": None, "result": None, "decider": None, "players": [], "battles": [],
-                           "charts": [], "start_seat": None, "genesis": journal._genesis(record.id)}
+    doc = stub(record, journal._genesis(record.id))
     try:
         cls = load(record.game, cfg.games.folder)
     except CompanionError as e:  # a TOML game whose file is gone: listed, not read
         log.warning("game %d (%s) cannot be read for the history: %s", record.id, record.title, e)
-        names = list(record.setup.get("names", ()))
-        return {**doc, "status": STATUS.get(record.status, "abandoned"), "unreadable": str(e),
-                "players": [{"name": n, "seat": i + 1, "place": None, "winner": False} for i, n in enumerate(names)]}
+        return unreadable(doc, record, str(e))
     doc.update(game=cls.game_id, title=cls.name, cooperative=cls.cooperative, scored=cls.scored,
                high_score_wins=cls.high_score_wins)
     from fsm.base import GameMachine
@@ -116,6 +110,21 @@ def summarize(journal: Journal, record: GameRecord, cfg: Config) -> dict[str, An
     return doc
 
 
+def stub(record: GameRecord, genesis: str = "") -> dict[str, Any]:
+    """A summary's fields as known before the game is replayed."""
+    return {"id": record.id, "game": record.game, "title": record.title, "hidden": record.status == "hidden",
+            "started": iso(record.created), "t_start": record.created, "ended": None, "t_end": None,
+            "duration_s": None, "rounds": None, "result": None, "decider": None, "players": [], "battles": [],
+            "charts": [], "start_seat": None, "genesis": genesis}
+
+
+def unreadable(doc: dict[str, Any], record: GameRecord, why: str) -> dict[str, Any]:
+    """A game listed with ``why`` it cannot be read (its players as set up): it counts in no figure."""
+    names = list(record.setup.get("names", ()))
+    return {**doc, "status": STATUS.get(record.status, "abandoned"), "unreadable": why, "result": why,
+            "players": [{"name": n, "seat": i + 1, "place": None, "winner": False} for i, n in enumerate(names)]}
+
+
 class _Mover:
     """An observer of the replay timing each move: (move number, the seat that made it, seconds since the move
     before — or since the game began — with the gaps between inputs capped as for the duration)."""
@@ -144,4 +153,4 @@ class _Mover:
         self.seat = game.active_seat()
 
 
-__all__ = ["GAP_CAP_S", "STATUS", "iso", "places", "play_time", "summarize"]
+__all__ = ["GAP_CAP_S", "STATUS", "iso", "places", "play_time", "stub", "summarize", "unreadable"]
