@@ -103,3 +103,21 @@ def test_a_toml_game_whose_file_is_gone_keeps_its_last_summary_or_counts_for_nob
     after = stats(j)
     assert "does not exist" in after["games"][0]["result"]
     assert all(p["plays"] == p["wins"] == 0 for p in after["players"].values())  # listed, counted for nobody
+
+
+def test_a_folder_an_empty_file_or_an_unknown_game_is_one_plain_line(tmp_path: Path, capsys: Any) -> None:
+    from companion.cli import main
+    from stats_kit import journal_of
+
+    j = journal_of(tmp_path / "j", games=2, distinct=2, game="race-to-ten")
+    (tmp_path / "empty.sqlite").write_bytes(b"")
+    for args, says in ((["--journal", str(tmp_path)], "is a folder, not a journal"),
+                       (["--journal", str(tmp_path / "empty.sqlite")], "holds no companion journal"),
+                       (["--journal", str(tmp_path / "none" / "j.sqlite")], "no journal at"),
+                       (["--journal", str(j), "--game", "nope"], "--game nope: no game has that id")):
+        capsys.readouterr()
+        assert main(["stats", *args]) == 2
+        err = capsys.readouterr().err.strip()
+        assert says in err and len(err.splitlines()) == 1, err
+    assert main(["stats", "--journal", str(j), "--game", "soverana"]) == 0  # a game not played yet: no games
+    assert "no saved game of soverana" in capsys.readouterr().out

@@ -41,10 +41,19 @@ class History:
     def __init__(self, cfg: Config, path: Path | None = None) -> None:
         self.cfg = cfg
         self.path = Path(path) if path is not None else cfg.journal_path()
-        self.cache = SummaryCache.beside(self.path)
+        self._cache: SummaryCache | None = None
         self._journal: Any = None
         self._lock = threading.Lock()
         self._warmer: subprocess.Popen[bytes] | None = None
+
+    @property
+    def cache(self) -> SummaryCache:
+        """The summaries' cache beside the journal, opened once the journal has been (a journal that is not there
+        is the one line said, not a cache that cannot be made beside it)."""
+        if self._cache is None:
+            self.journal()
+            self._cache = SummaryCache.beside(self.path)
+        return self._cache
 
     def journal(self) -> Any:
         if self._journal is None:
@@ -135,7 +144,8 @@ class History:
             if self._journal is not None:
                 self._journal.close()
                 self._journal = None
-            self.cache.close()
+            if self._cache is not None:
+                self._cache.close()
 
 
 def _error(text: str) -> str:
