@@ -121,3 +121,69 @@ def test_a_folder_an_empty_file_or_an_unknown_game_is_one_plain_line(tmp_path: P
         assert says in err and len(err.splitlines()) == 1, err
     assert main(["stats", "--journal", str(j), "--game", "soverana"]) == 0  # a game not played yet: no games
     assert "no saved game of soverana" in capsys.readouterr().out
+
+
+def clock_game(path: Path) -> None:
+    """A Sovereign Chess game with a Fischer 300+5 clock, journaled as the loop does (each input, then the clock's
+    line when it changed or every 10 s while it runs) on a made-up monotonic clock: Ann moves first, Bob takes
+    White, and Ann's clock is paused ten minutes during her second move."""
+    import time
+
+    from companion.config.load import parse_config
+    from companion.journal.store import Journal
+    from companion.session import encode_event
+    from companion.session.headless import new_record, open_session, parse_script
+
+    cfg = parse_config({"players": {"names": ["Ann", "Bob"]}, "games": {"sovereign-chess": {"clock": "fischer 300+5"}}})
+    journal = Journal(path)
+    rec = new_record(journal, "sovereign-chess", cfg, 1)
+    s = open_session(journal, rec, cfg)
+    t0, clock = time.time() + 1, [0.0]
+
+    def save(ev: Any) -> None:
+        records = s.handle(ev, t0 + clock[0], clock[0])
+        journal.commit(rec.id, s.n_inputs, encode_event(ev), records, s.summary(), t=s._t)
+
+    def at(when: float, text: str) -> None:
+        while clock[0] + 10 <= when:  # the loop's checkpoints while a clock runs
+            clock[0] += 10
+            if s.timekeeper is not None and s.timekeeper.checkpoint_due(clock[0]):
+                save(s.clock_checkpoint(clock[0]))
+        clock[0] = when
+        for ln in parse_script(text):
+            save(ln.event)
+            line = s.clock_checkpoint(clock[0])
+            if line is not None:
+                save(line)
+
+    pause = "hold\n" + "down\n" * 10 + "ok\n"  # the game menu's Pause clock / Resume clock
+    for when, text in ((0, "ok\ndown\nok"), (12, "move wPe2-e4"), (20, "move accept"), (35, "move bPf15-f13"),
+                       (40, "move wPh2-h3"), (44, pause), (644, pause), (650, "move bPf13-f12"),
+                       (700, "move wPh3-h4"), (703, "move bPi15-i13"),
+                       (705, "hold\n" + "down\n" * 9 + "ok\nup\nok")):  # then a resignation
+        at(when, text)
+    journal.set_status(rec.id, s.status, s.summary())
+    journal.close()
+
+
+def test_a_clocks_time_per_move_is_the_clocks_own(tmp_path: Path) -> None:
+    import json
+    import sqlite3
+
+    from stats_kit import cli
+
+    j = tmp_path / "journal.sqlite"
+    clock_game(j)
+    # what the clock charged each turn, from its own journaled lines: time left before - after, + the increment
+    db = sqlite3.connect(j)
+    lines = [json.loads(e[12:]) for (e,) in db.execute("SELECT event FROM inputs ORDER BY n")
+             if e.startswith("clock state")]
+    db.close()
+    charged = [(a["running"], (a["left"][str(a["running"])] - b["left"][str(a["running"])]) / 1000 + 5)
+               for a, b in zip(lines, lines[1:]) if a["running"] is not None and b["running"] != a["running"]]
+    assert charged == [(1, 12), (2, 8), (1, 15), (2, 5), (1, 10), (2, 50), (1, 3), (2, 2)]  # 8 s: taking White
+    status, text = cli("stats", "--journal", str(j), "--game-id", "1")
+    chart = next(c for c in json.loads(text)["charts"] if c["id"] == "moves")
+    took = [(s["seat"], v) for i in range(len(chart["x"])) for s in chart["series"] if s["values"][i] is not None
+            for v in [s["values"][i]]]
+    assert took == [(1, 12), (1, 15), (2, 5), (1, 10), (2, 50), (1, 3)]  # the pause is no thinking; no move of 23 s

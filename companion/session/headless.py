@@ -105,11 +105,11 @@ def open_session(journal: Journal, record: GameRecord, cfg: Config, roller_conne
 
 
 def replay(journal: Journal, record: GameRecord, cfg: Config, roller_connected: Any = None,
-           observe: Callable[[Session, float], bool | None] | None = None) -> tuple[Session, ChainBreak | None]:
+           observe: Callable[[Session, float, Any], bool | None] | None = None) -> tuple[Session, ChainBreak | None]:
     """Replay a saved game's verified inputs. Replay stops at the first input failing its check (see
     :meth:`Journal.verified_inputs`) or that cannot be decoded, and returns that break with the session.
-    ``observe`` is called after every input with its time (the game is then replayed from its start, not from a
-    snapshot); when it returns True the replay stops there."""
+    ``observe`` is called after every input with its time and the input (the game is then replayed from its start,
+    not from a snapshot); when it returns True the replay stops there."""
     from companion.games import load
 
     cls = load(record.game, cfg.games.folder)
@@ -130,7 +130,7 @@ def replay(journal: Journal, record: GameRecord, cfg: Config, roller_connected: 
         except (ValueError, IndexError):
             return session, ChainBreak(record.id, n, f"is not an input the companion writes ({text[:20]!r})")
         session.handle(ev, t)
-        if observe is not None and observe(session, t):
+        if observe is not None and observe(session, t, ev):
             break
     return session, brk
 
