@@ -187,3 +187,20 @@ def test_a_clocks_time_per_move_is_the_clocks_own(tmp_path: Path) -> None:
     took = [(s["seat"], v) for i in range(len(chart["x"])) for s in chart["series"] if s["values"][i] is not None
             for v in [s["values"][i]]]
     assert took == [(1, 12), (1, 15), (2, 5), (1, 10), (2, 50), (1, 3)]  # the pause is no thinking; no move of 23 s
+
+
+def test_companion_play_journals_the_clock_so_the_saved_game_has_it(tmp_path: Path) -> None:
+    import json
+
+    from stats_kit import cli
+
+    (tmp_path / "c.toml").write_text('[players]\nnames = ["Ann", "Bob"]\n[games.sovereign-chess]\n'
+                                     'clock = "fischer 300+5"\n')
+    (tmp_path / "s.txt").write_text("ok\ndown\nok\nwait 1.2\nmove wPe2-e4\nmove accept\n")
+    j, state = tmp_path / "journal.sqlite", tmp_path / "state.json"
+    assert cli("--config", str(tmp_path / "c.toml"), "play", "sovereign-chess", "--script", str(tmp_path / "s.txt"),
+               "--journal", str(j), "--state-json", str(state))[0] == 0
+    live = json.loads(state.read_text())["clocks"]
+    status, text = cli("--config", str(tmp_path / "c.toml"), "export", "--journal", str(j))
+    replayed = json.loads(text)["outcome"]["clocks"]
+    assert 300.0 < live["1"] <= 303.8 and replayed["1"] == live["1"]  # Ann's 1.2 s and her increment, as saved
