@@ -1,5 +1,6 @@
 """The game menu (a long press of OK): undo, redo, the game log, dice history, the game's own pages and actions,
-the clock, pairing a phone, this game's settings, and ending the game."""
+the clock, the phones (pair one, forget one, move the host), this game's settings, leaving the game to play on later,
+and ending it."""
 from __future__ import annotations
 
 from typing import Any
@@ -30,14 +31,18 @@ class GameMenu(SessionCore):
                 if self.timekeeper is not None:
                     paused = self.timekeeper.clock.paused
                     items.append(Item("clock", "Resume clock" if paused else "Pause clock"))
-        items += [Item("pair", "Pair a phone"), Item("settings", "Settings"), Item("end", "End game")]
+        # "pair" (its key since saved games began): the phones, during the game: Pair a phone, forget, make host
+        items += [Item("pair", "Phones"), Item("settings", "Settings")]
+        if self.pass4:  # a game saved before Leave was here replays its menu presses as they were pressed
+            items.append(Item("leave", "Leave: resume later"))
+        items.append(Item("end", "End game"))
         self.overlays.append(Overlay("menu", "Game menu", ListWidget(items)))
 
     def _overlay_key(self, ev: KeyEvent) -> None:
         top = self.overlays[-1]
         out = top.widget.key(ev.key, ev.repeat)
-        if isinstance(out, Toast):  # the screen refused the press (a greyed-out entry, a count out of range)
-            self.toast = self.refused = out.text
+        if isinstance(out, Toast):  # the screen refused the press (a greyed-out entry), or says what moves on
+            self.toast, self.refused = out.text, out.text if out.refusal else None
         elif isinstance(out, Back):
             self.overlays.pop()
         elif isinstance(out, Done):
@@ -88,12 +93,15 @@ class GameMenu(SessionCore):
             i = int(key[5:])
             if i < len(views):
                 self.overlays.append(Overlay("page", views[i].title, TextView(list(views[i].lines), top=0)))
-        elif key == "pair":  # always the same effect on the session (replay has no hook): the App shows the PIN
+        elif key == "pair":  # always the same effect on the session (replay has no hook): the App shows the Phones
             self.overlays.clear()
             if self.pair_hook is not None:
                 self.pair_hook()
         elif key == "settings":
             self.overlays.append(Overlay("page", "Settings", TextView(self.settings_lines(), top=0)))
+        elif key == "leave":  # the game stays active: the home menu's Resume has it
+            self.overlays.clear()
+            self.away = True
         elif key == "end":
             self.overlays.append(Overlay("end", "End game?", ConfirmWidget("End", "Keep", value=False, back_ok=True)))
 

@@ -5,26 +5,30 @@ sees a game object. Routes (JSON errors are ``{"error": "one plain line"}``):
 
 =========================  ===================================================================================
 ``GET /``                  the page (plain HTML; its script and style from ``/static/``; no outside assets)
-``GET /static/<file>``     ``app.js``, ``app.css``
+``GET /static/<file>``     ``app.js``, ``host.js`` (the host phone's panel), ``app.css``
 ``GET /api/state``         ``{"snapshot": ..., "me": ...}`` now (401 when ``view = "paired"`` and not paired)
 ``GET /api/events``        the same as Server-Sent Events (``event: snapshot``), pushed on every change
-``POST /api/pair``         ``{"pin": "123456"}`` → a session cookie and ``{"csrf": ...}``; wrong PINs rate-limited
+``POST /api/pair``         ``{"pin": "123456"}`` or ``{"owner": "ABCD-EFGH"}`` (paired and the host at once) → a
+                           session cookie and ``{"csrf", "code", "host"}``; wrong tries ban their address
 ``POST /api/answer``       ``{"seq": N, "value": ...}`` → ``{"ok": bool, "message": str}`` once the loop handled it
-``POST /api/claim``        ``{"seat": N | "host" | null}``: ask the device for a seat or host rights (202: confirm
-                           on the device), or give them up (null)
+``POST /api/claim``        ``{"seat": N | "host" | null}``: ask the table for a seat or host rights (202: the
+                           device's OK or the host phone confirms), or give them up (null)
 ``POST /api/unpair``       forget this phone
+``POST /api/pin`` …        the host phone's routes (:mod:`.host_routes`): a PIN, grant, forget, host, key, owner-code
 ``GET /manual/<game-id>``  the game's manual as a page (``companion/web/manual.py``), linked from the game's view
+``GET /history`` …         every saved game, standings, luck, dice, each game's story: :mod:`companion.web.history`
 =========================  ===================================================================================
 
 Every POST needs ``Content-Type: application/json``, the session cookie and the session's ``X-CSRF-Token`` header.
 Every request needs a ``Host`` naming this companion (its LAN address or name, localhost, ``[web] allowed_hosts``):
 a page on another site cannot read the table through DNS rebinding. A phone answers only for the seat it holds
-(given on the device); the host phone for everyone but a secret ballot; a refusal goes back to that phone alone.
+(given by the table); the host phone for everyone but a secret ballot; a refusal goes back to that phone alone.
 Connections are capped fairly per address and dropped when slow or idle (:mod:`.guard`).
 """
 from __future__ import annotations
 
 import asyncio
+import gzip
 import json
 import logging
 import threading
@@ -36,11 +40,13 @@ from aiohttp import web
 from companion.errors import CompanionError
 
 from companion.web.guard import HEADER_S, ConnectionGuard, RateLimit, allowed_host, split_host
+from companion.web.history import Answers, HistoryRoutes
 from companion.web.hub import Hub
 from companion.web.manual import current_game, manual_page
 from companion.web.pairing import HOST, PairError, WebSession
 from companion.web.snapshot import Snapshot
-from companion.web.writes import COOKIE, SECURITY_HEADERS, Writes, _error
+from companion.web.host_routes import HostRoutes
+from companion.web.writes import COOKIE, SECURITY_HEADERS, _error
 from companion.web.writes import Refused as _Refused
 
 log = logging.getLogger(__name__)
@@ -65,14 +71,20 @@ if not any(isinstance(f, _ClientFaults) for f in _SERVER_LOG.filters):
 KEEPALIVE_S = 15.0
 WRITE_TIMEOUT_S = 10.0  #: a live stream whose reader takes longer than this to take one event is dropped
 MAX_BODY = 16 * 1024  #: bytes a request body may have (a PIN, an answer, a seat: far less)
-STATIC = {"app.js": "text/javascript", "app.css": "text/css", "index.html": "text/html"}
+STATIC = {"app.js": "text/javascript", "host.js": "text/javascript", "app.css": "text/css",
+          "index.html": "text/html", "dom.js": "text/javascript",
+          "history.html": "text/html", "history.js": "text/javascript", "history.css": "text/css",
+          "charts.js": "text/javascript", "uPlot.iife.min.js": "text/javascript", "uPlot.min.css": "text/css"}
+#: files that never change under their name (the pages ask for them with the version: ``?v=1.6.32``): phones keep them
+VENDORED = ("uPlot.iife.min.js", "uPlot.min.css")
+KEEP = {**SECURITY_HEADERS, "Cache-Control": "public, max-age=31536000, immutable"}
 
 
 class WebError(CompanionError):
     """The web view could not start (the port is taken, the address is not this machine's)."""
 
 
-class WebServer(Writes):
+class WebServer(HostRoutes, HistoryRoutes):
     def __init__(self, hub: Hub, host: str, port: int, *, max_connections: int = 256,
                  hosts: tuple[str, ...] = ()) -> None:
         self.hub, self.host, self.port = hub, host, port
@@ -81,7 +93,10 @@ class WebServer(Writes):
         self.guard: ConnectionGuard | None = None
         self._anon: tuple[Any, str] = (None, "")
         self.header_s = HEADER_S  #: seconds a connection has for a whole request head (tests make it short)
-        self.limits = {"session": RateLimit(4.0, 20), "address": RateLimit(8.0, 40), "claim": RateLimit(0.1, 3)}
+        self.limits = {"session": RateLimit(4.0, 20), "address": RateLimit(8.0, 40), "claim": RateLimit(0.1, 3),
+                       "history": RateLimit(4.0, 20)}
+        self.answers = Answers()
+        self._packed: dict[str, bytes] = {}
         self.loop: asyncio.AbstractEventLoop | None = None
         self._thread: threading.Thread | None = None
         self._stop: asyncio.Event | None = None
@@ -108,6 +123,7 @@ class WebServer(Writes):
             self.loop.call_soon_threadsafe(self._shutdown)
         if self._thread is not None:
             self._thread.join(10)
+        self.answers.close()
 
     def _shutdown(self) -> None:
         self._closing = True
@@ -170,7 +186,14 @@ class WebServer(Writes):
         app.router.add_post("/api/answer", self.answer)
         app.router.add_post("/api/claim", self.claim)
         app.router.add_post("/api/unpair", self.unpair)
+        app.router.add_post("/api/pin", self.new_pin)
+        app.router.add_post("/api/grant", self.grant)
+        app.router.add_post("/api/forget", self.forget)
+        app.router.add_post("/api/host", self.hand_host)
+        app.router.add_post("/api/key", self.press)
+        app.router.add_post("/api/owner-code", self.owner_code)
         app.router.add_get("/manual/{name}", self.manual)
+        self.add_history_routes(app)
         return app
 
     def names(self) -> set[str]:
@@ -233,10 +256,17 @@ class WebServer(Writes):
 
     async def static(self, request: web.Request) -> web.Response:
         name = request.match_info["name"]
-        if name not in STATIC or name == "index.html":
+        if name not in STATIC or name.endswith(".html"):
             raise web.HTTPNotFound()
-        return web.Response(body=self._files[name], content_type=STATIC[name], charset="utf-8",
-                            headers=SECURITY_HEADERS)
+        if name not in VENDORED:
+            return web.Response(body=self._files[name], content_type=STATIC[name], charset="utf-8",
+                                headers=SECURITY_HEADERS)
+        if "gzip" not in request.headers.get("Accept-Encoding", ""):
+            return web.Response(body=self._files[name], content_type=STATIC[name], charset="utf-8", headers=KEEP)
+        if name not in self._packed:  # once, on the first phone's ask (51 KB of uPlot → 22 KB)
+            self._packed[name] = gzip.compress(self._files[name], 9)
+        return web.Response(body=self._packed[name], content_type=STATIC[name], charset="utf-8",
+                            headers={**KEEP, "Content-Encoding": "gzip", "Vary": "Accept-Encoding"})
 
     async def manual(self, request: web.Request) -> web.Response:
         self._watcher(request)
@@ -259,17 +289,21 @@ class WebServer(Writes):
 
     def _me(self, s: WebSession | None, snap: Snapshot) -> dict[str, Any]:
         me: dict[str, Any] = {"paired": s is not None, "view": self.hub.view, "seat": s.seat if s else None,
-                              "seats_held": sorted(self.hub.pairing.seats())}
+                              "seats_held": sorted(self.hub.pairing.seats()), "panel": self.hub.panel}
         if s is not None:
-            me.update(csrf=s.csrf, code=s.code, host=s.host,
-                      pending=("host" if s.pending == HOST else s.pending) if s.pending is not None else None)
+            waiting = {p.key for p in self.hub.pairing.pending()}  # requests still open (they run out)
+            me.update(csrf=s.csrf, code=s.code, host=s.host, pending=_asks(s.pending) if s.key in waiting else None)
             if snap.ballot is not None and s.seat is not None and s.seat == snap.prompt_player:
                 me["ballot"] = json.loads(snap.ballot)
+            if s.host:  # the host phone does what the device's OK does: it sees every phone and what each asks
+                me["phones"] = [{"code": p.code, "seat": p.seat, "host": p.host, "me": p.key == s.key,
+                                 "pending": _asks(p.pending) if p.key in waiting else None}
+                                for p in self.hub.pairing.phones()]
         return me
 
     def _payload(self, s: WebSession | None, snap: Snapshot) -> str:
         if s is None:  # every unpaired reader gets the same text: built once per snapshot and seat map
-            key = (snap.version, tuple(sorted(self.hub.pairing.seats().items())))
+            key = (snap.version, tuple(sorted(self.hub.pairing.seats().items())), self.hub.panel)
             cached = self._anon
             if cached[0] == key:
                 return cached[1]
@@ -312,5 +346,10 @@ class WebServer(Writes):
         finally:
             self._streams.discard(wake)
         return resp
+
+def _asks(pending: int | None) -> int | str | None:
+    """A request as the page shows it: a seat number, "host", or None."""
+    return "host" if pending == HOST else pending
+
 
 __all__ = ["WebServer", "WebError", "COOKIE"]
