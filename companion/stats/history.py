@@ -216,10 +216,10 @@ def standings(summaries: list[dict[str, Any]], table: dict[str, dict[str, Any]])
     return out
 
 
-def luck_series(fights: list[dict[str, Any]], ds: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
-    """Per player, luck battle by battle over every game, oldest game first (``ds``, the games, come newest first),
-    with the band chance alone explains."""
-    oldest = {d["id"]: i for i, d in enumerate(reversed(ds))}
+def luck_series(fights: list[dict[str, Any]], ds: list[dict[str, Any]] | None = None) -> dict[str, dict[str, Any]]:
+    """Per player, luck battle by battle over every game, with the band chance alone explains: oldest game first
+    when ``ds``, the games, are given (newest first, as collected), else in the order of ``fights``."""
+    oldest = {d["id"]: i for i, d in enumerate(reversed(ds or []))}
     per: dict[str, list[tuple[float, bool]]] = {}
     for b in sorted(fights, key=lambda b: oldest.get(b["game_id"], 0)):  # stable: each game's battles in order
         att, dfn = L.sides(b["p_attacker_wins"], b["attacker_won"])
