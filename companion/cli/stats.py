@@ -42,9 +42,9 @@ def cmd_stats(args: argparse.Namespace) -> int:
             book = hist.names()
             try:
                 if args.rename:
-                    book.rename(*args.rename)
+                    book.rename(*args.rename, hist.tables())
                 else:
-                    book.merge(*args.merge)
+                    book.merge(*args.merge, hist.tables())
             except NamesError as e:
                 raise CompanionError(str(e)) from None
             print(json.dumps({"names": book.mapping()}, indent=2, ensure_ascii=False))
@@ -57,13 +57,28 @@ def cmd_stats(args: argparse.Namespace) -> int:
             print(json.dumps(story, indent=2, ensure_ascii=False))
             return 0
         doc = hist.document(game=args.game, player=args.player)
+        if args.game and not doc["games"]:
+            _known_game(args.game, hist.cfg)
         if args.json:
             print(json.dumps(doc, indent=2, ensure_ascii=False))
         else:
             _table(doc)
+            if not doc["games"]:
+                who = f" with {args.player} at the table" if args.player else ""
+                print(f"no saved game{' of ' + args.game if args.game else ''}{who} in {hist.path}")
         return 0
     finally:
         hist.close()
+
+
+def _known_game(game: str, cfg: Any) -> None:
+    """An id no game has is one line naming the ids (a known game not played yet shows no games)."""
+    from companion.errors import CompanionError
+    from companion.games import builtin_ids, toml_for_id
+
+    if game not in builtin_ids() and toml_for_id(game, cfg.games.folder) is None:
+        raise CompanionError(f"--game {game}: no game has that id; give one of {', '.join(builtin_ids())} or a TOML "
+                             "game's [game] id (companion games --ids)")
 
 
 def _table(doc: dict[str, Any]) -> None:

@@ -105,11 +105,11 @@ def open_session(journal: Journal, record: GameRecord, cfg: Config, roller_conne
 
 
 def replay(journal: Journal, record: GameRecord, cfg: Config, roller_connected: Any = None,
-           observe: Callable[[Session, float], bool | None] | None = None) -> tuple[Session, ChainBreak | None]:
+           observe: Callable[[Session, float, Any], bool | None] | None = None) -> tuple[Session, ChainBreak | None]:
     """Replay a saved game's verified inputs. Replay stops at the first input failing its check (see
     :meth:`Journal.verified_inputs`) or that cannot be decoded, and returns that break with the session.
-    ``observe`` is called after every input with its time (the game is then replayed from its start, not from a
-    snapshot); when it returns True the replay stops there."""
+    ``observe`` is called after every input with its time and the input (the game is then replayed from its start,
+    not from a snapshot); when it returns True the replay stops there."""
     from companion.games import load
 
     cls = load(record.game, cfg.games.folder)
@@ -132,7 +132,7 @@ def replay(journal: Journal, record: GameRecord, cfg: Config, roller_connected: 
         except (ValueError, IndexError):
             return session, ChainBreak(record.id, n, f"is not an input the companion writes ({text[:20]!r})")
         session.handle(ev, t)
-        if observe is not None and observe(session, t):
+        if observe is not None and observe(session, t, ev):
             break
     return session, brk
 
@@ -263,6 +263,7 @@ def play(game: str, script: Path, *, seed: int | None = None, journal_path: Path
         if record is None:
             record = new_record(journal, game, cfg, seed)
         session, record, damage = resume_verified(journal, record, cfg, roller_connected=lambda: True)
+        session.restart_clock(time.monotonic())  # as the loop after a restart: the time between runs is free
         if damage and notify is not None:
             notify(damage)
         events = [ln for ln in lines if ln.event is not None]
@@ -272,6 +273,15 @@ def play(game: str, script: Path, *, seed: int | None = None, journal_path: Path
         # the script's events already journaled (clock lines are the companion's own, not the script's)
         done = sum(1 for _n, _t, text in journal.inputs(record.id) if not text.startswith("clock "))
 
+        def clock_line() -> None:
+            """The clock's state after an input, journaled as the loop does (a resume, a replay and the figures then
+            see the clock the table saw)."""
+            ev = session.clock_checkpoint(time.monotonic())
+            if ev is not None:
+                session.handle(ev, time.time(), time.monotonic())
+                journal.commit(record.id, session.n_inputs, encode_event(ev), [], session.summary(), t=session._t)
+                snapshot.after_commit(journal, record.id, session)
+
         def flag_check() -> None:
             """A game clock that ran out during a ``wait`` ends the game (journaled, as at the table)."""
             ev = session.clock_flag(time.monotonic())
@@ -279,6 +289,7 @@ def play(game: str, script: Path, *, seed: int | None = None, journal_path: Path
                 session.handle(ev, time.time(), time.monotonic())
                 journal.commit(record.id, session.n_inputs, encode_event(ev), [], session.summary(), t=session._t)
                 snapshot.after_commit(journal, record.id, session)
+                clock_line()
                 if writer:  # the game-over screen, even when no press follows
                     writer.add(session)
 
@@ -300,6 +311,7 @@ def play(game: str, script: Path, *, seed: int | None = None, journal_path: Path
             journal.commit(record.id, session.n_inputs, encode_event(ln.event), records, session.summary(),
                            t=session._t)  # the time the session took it: a snapshot then equals the replay
             snapshot.after_commit(journal, record.id, session)
+            clock_line()
             if writer:
                 writer.add(session)
         flag_check()
@@ -319,7 +331,8 @@ def play(game: str, script: Path, *, seed: int | None = None, journal_path: Path
 
 def _check_same_script(journal: Journal, record: GameRecord, events: list[ScriptLine], script: Path) -> None:
     """--resume with another script would mix two games: the journaled inputs must be where the script starts."""
-    for i, (_n, _t, text) in enumerate(journal.verified_inputs(record.id)[0]):
+    done = [text for _n, _t, text in journal.verified_inputs(record.id)[0] if not text.startswith("clock ")]
+    for i, text in enumerate(done):  # the clock's lines are the companion's own, not the script's
         if i >= len(events):
             return  # the journal went further than this script: nothing left to play
         ln = events[i]

@@ -16,14 +16,16 @@ What counts (the figures a reviewer can recompute from the ``games`` and ``battl
 from __future__ import annotations
 
 import logging
+import sqlite3
 from typing import Any, Callable, Iterable
 
 from companion.config.load import Config
+from companion.errors import JournalError
 from companion.journal.store import GameRecord, Journal
 from companion.stats import luck as L
 from companion.stats.cache import SummaryCache
 from companion.stats.names import Names
-from companion.stats.summary import summarize
+from companion.stats.summary import stub, summarize, unreadable
 
 log = logging.getLogger(__name__)
 
@@ -64,12 +66,20 @@ def cached(journal: Journal, cfg: Config, cache: SummaryCache, rec: GameRecord, 
     ``compute`` is false) and kept; None for a damaged original or a game that cannot be summarised (logged)."""
     if rec.status == "damaged":
         return None
-    key = _key(journal, rec.id, rec.status, _code(rec.game, cfg, memo))
-    doc = cache.get(rec.id, key, charts, stale=not compute)
+    code = _code(rec.game, cfg, memo)
+    key = _key(journal, rec.id, rec.status, code)
+    # a TOML game whose file is gone: its game is what it was, so its last summary still holds
+    doc = cache.get(rec.id, key, charts, stale=not compute or code == "unreadable")
     if doc is not None or not compute:
         return doc
     try:
         doc = summarize(journal, rec, cfg)
+    except (sqlite3.DatabaseError, JournalError) as e:  # listed, counted for nobody: one line, not a traceback
+        path = journal.path
+        why = str(e) if isinstance(e, JournalError) else \
+            f"{path} is damaged ({e}); 'companion journal salvage {path} -o NEW' copies what is readable"
+        log.warning("game %d cannot be read for the history: %s", rec.id, why)
+        return unreadable(stub(rec), rec, "cannot be read: the journal is damaged")
     except Exception:  # one game that cannot be read must not hide the others
         log.exception("game %d could not be summarised for the history", rec.id)
         return None
@@ -98,10 +108,11 @@ def collect(journal: Journal, cfg: Config, cache: SummaryCache, compute: bool = 
 
 # ---------------------------------------------------------------------------------------------- the document
 def shown(summaries: Iterable[dict[str, Any]], names: Names) -> list[dict[str, Any]]:
-    """The summaries with every player named as shown now."""
+    """The summaries with every player named as shown now (and their id: ``pid``)."""
     out = []
     for d in summaries:
-        players = [{**p, "name": names.shown(p["name"])} for p in d["players"]]
+        seats = names.seats([p["name"] for p in d["players"]])
+        players = [{**p, "name": shown, "pid": pid} for p, (pid, shown) in zip(d["players"], seats)]
         out.append({**d, "players": players})
     return out
 
@@ -135,6 +146,12 @@ def battles(summaries: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
     return out
 
 
+def counted(d: dict[str, Any]) -> bool:
+    """A game the standings count: played to its end, and readable (a game whose file or rows are gone is only
+    listed)."""
+    return d["status"] == "ended" and not d.get("unreadable")
+
+
 def h_index(counts: Iterable[int]) -> int:
     ordered = sorted(counts, reverse=True)
     return max((i + 1 for i, n in enumerate(ordered) if n >= i + 1), default=0)
@@ -157,7 +174,7 @@ def players(summaries: list[dict[str, Any]], fights: list[dict[str, Any]]) -> di
     for d in summaries:
         for p in d["players"]:
             per = rows.setdefault(p["name"], {})
-            if d["status"] == "ended":
+            if counted(d):
                 per.setdefault(d["game"], []).append(p)
             else:
                 per.setdefault(d["game"], [])
@@ -184,7 +201,7 @@ def standings(summaries: list[dict[str, Any]], table: dict[str, dict[str, Any]])
     """Per game: plays, the longest and shortest game, and a row per player (best win rate first)."""
     out: dict[str, Any] = {}
     for d in summaries:
-        if d["status"] != "ended":
+        if not counted(d):
             continue
         s = out.setdefault(d["game"], {"title": d["title"], "plays": 0, "longest_s": None, "longest_id": None,
                                        "shortest_s": None, "shortest_id": None, "players": []})
@@ -199,10 +216,12 @@ def standings(summaries: list[dict[str, Any]], table: dict[str, dict[str, Any]])
     return out
 
 
-def luck_series(fights: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
-    """Per player, luck battle by battle over every game, with the band chance alone explains."""
+def luck_series(fights: list[dict[str, Any]], ds: list[dict[str, Any]] | None = None) -> dict[str, dict[str, Any]]:
+    """Per player, luck battle by battle over every game, with the band chance alone explains: oldest game first
+    when ``ds``, the games, are given (newest first, as collected), else in the order of ``fights``."""
+    oldest = {d["id"]: i for i, d in enumerate(reversed(ds or []))}
     per: dict[str, list[tuple[float, bool]]] = {}
-    for b in fights:
+    for b in sorted(fights, key=lambda b: oldest.get(b["game_id"], 0)):  # stable: each game's battles in order
         att, dfn = L.sides(b["p_attacker_wins"], b["attacker_won"])
         per.setdefault(b["attacker"], []).append(att)
         per.setdefault(b["defender"], []).append(dfn)
@@ -224,7 +243,7 @@ def document(summaries: list[dict[str, Any]], names: Names, *, game: str | None 
         ds = [d for d in ds if d["game"] == game]
     if player:
         who = names.id_of(player)
-        ds = [d for d in ds if any(names.id_of(p["name"]) == who for p in d["players"])]
+        ds = [d for d in ds if any(p["pid"] == who for p in d["players"])]
     fights = battles(ds)
     table = players(ds, fights)
     doc: dict[str, Any] = {"games": [game_entry(d) for d in ds], "players": table, "battles": fights}
@@ -232,10 +251,10 @@ def document(summaries: list[dict[str, Any]], names: Names, *, game: str | None 
         doc["battles"] = [{k: round(v, ROUND) if k == "p_attacker_wins" else v for k, v in b.items()
                            if k not in ("odds_args", "p_attacker_wins_exact")} for b in fights]
         doc["standings"] = standings(ds, table)
-        doc["luck"] = luck_series(fights)
+        doc["luck"] = luck_series(fights, ds)
         doc["dice"] = dice() if dice is not None else {}
         doc["names"] = names.mapping()
-        doc["h_index"] = h_index(sum(1 for d in ds if d["status"] == "ended" and d["game"] == g)
+        doc["h_index"] = h_index(sum(1 for d in ds if counted(d) and d["game"] == g)
                                  for g in {d["game"] for d in ds})
     return doc
 

@@ -18,12 +18,13 @@ import json
 import logging
 import os
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterable, Sequence
 
 log = logging.getLogger(__name__)
 
 FILE = "player-names.json"
 MAX_NAME = 40
+Tables = Iterable[tuple[int, Sequence[str]]]  #: saved games' seats: (game id, the names as played)
 
 
 class NamesError(ValueError):
@@ -108,24 +109,34 @@ class Names:
         return {k: self.shown(k) for k in sorted(self.ids) if self.shown(k).casefold() != k}
 
     # ------------------------------------------------------------------ changing
-    def rename(self, old: str, new: str) -> None:
-        """Show the player now called ``old`` as ``new`` from now on (games keep what they were played with)."""
-        new = clean(new)
+    def rename(self, old: str, new: str, tables: Tables = ()) -> None:
+        """Show the player now called ``old`` as ``new`` from now on (games keep what they were played with).
+        ``tables``: the saved games' seats, (game id, names as played); a name another player played under is
+        refused as a rename (that would be a merge)."""
+        new, tables = clean(new), list(tables)
         pid = self.id_of(clean(old))
         other = self.id_of(new)
-        if other != pid and other in self.display:
+        seated = [(gid, {self.id_of(n) for n in names}) for gid, names in tables]
+        if other != pid and (other in self.display or any(other in ids for _gid, ids in seated)):
+            both = next((gid for gid, ids in seated if {pid, other} <= ids), None)
+            if both is not None:
+                raise NamesError(f"{new} is another player's name: they sat at one table in game {both}; pick "
+                                 "another name")
             raise NamesError(f"{new} is already a player's name; merge {old} into {new} instead")
+        ids, display = dict(self.ids), dict(self.display)
         self.ids.setdefault(fold(old), pid)
         self.ids[fold(new)] = pid
         self.ids.setdefault(pid, pid)
         self.display[pid] = new
-        self._save()
+        self._keep(ids, display, tables)
 
-    def merge(self, name: str, into: str) -> None:
-        """``name`` and ``into`` are one player, shown as ``into`` is."""
-        src, dst = self.id_of(clean(name)), self.id_of(clean(into))
+    def merge(self, name: str, into: str, tables: Tables = ()) -> None:
+        """``name`` and ``into`` are one player, shown as ``into`` is — refused when the two sat at one table in a
+        saved game of ``tables`` (game id, names as played): two seats are two people."""
+        src, dst, tables = self.id_of(clean(name)), self.id_of(clean(into)), list(tables)
         if src == dst:
             raise NamesError(f"{name} and {into} are already the same player")
+        ids, display = dict(self.ids), dict(self.display)
         for k, v in list(self.ids.items()):
             if v == src or k == src:
                 self.ids[k] = dst
@@ -134,7 +145,33 @@ class Names:
         self.ids.setdefault(dst, dst)
         self.display.pop(src, None)
         self.display[dst] = self.display.get(dst) or clean(into)
+        self._keep(ids, display, tables)
+
+    def _keep(self, ids: dict[str, str], display: dict[str, str], tables: Tables) -> None:
+        """Save the change just made, unless it makes one player of two seats at one table: then undo it
+        (``ids`` and ``display`` are the mappings before it) and say which game."""
+        for gid, names in tables:
+            seen: dict[str, str] = {}
+            for n in names:
+                pid = self.id_of(n)
+                if pid in seen and fold(seen[pid]) != fold(n):
+                    self.ids, self.display = ids, display
+                    raise NamesError(f"{seen[pid]} and {n} sat at the same table in game {gid}: they are two "
+                                     "players, not one")
+                seen[pid] = n
         self._save()
+
+    def seats(self, names: Sequence[str]) -> list[tuple[str, str]]:
+        """(id, name as shown) for each seat of one game. A merge never makes one player of two seats: where it
+        would (a merge made before this game was played), the seat played under the player's own id — else the
+        first — is the player, and the others keep the names they were played with, as players of their own."""
+        ids = [self.id_of(n) for n in names]
+        out: list[tuple[str, str]] = []
+        for i, (n, pid) in enumerate(zip(names, ids)):
+            twins = [j for j, other in enumerate(ids) if other == pid]
+            keeper = next((j for j in twins if fold(names[j]) == pid), twins[0])
+            out.append((pid, self.shown(n)) if i == keeper else (fold(n), " ".join(str(n).split())))
+        return out
 
     def _save(self) -> None:
         if self.path is None:

@@ -106,9 +106,8 @@ def plays(summaries: Sequence[dict[str, Any]], names: Names) -> list[Play]:
         finished = d["status"] == "ended"
         team = d.get("team_won") if d.get("cooperative") else None
         seats = []
-        for p in d["players"]:
-            pid = names.id_of(p["name"])
-            seats.append(Seat(pid, names.shown(p["name"]), p["seat"], p.get("score") if finished else None,
+        for p, (pid, shown) in zip(d["players"], names.seats([p["name"] for p in d["players"]])):
+            seats.append(Seat(pid, shown, p["seat"], p.get("score") if finished else None,
                               bool(team) if team is not None and finished else bool(p.get("winner")),
                               p["seat"] == d.get("start_seat"), int(p.get("place") or 0) if finished else 0,
                               (d["game"], pid) not in seen))

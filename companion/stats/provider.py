@@ -41,10 +41,19 @@ class History:
     def __init__(self, cfg: Config, path: Path | None = None) -> None:
         self.cfg = cfg
         self.path = Path(path) if path is not None else cfg.journal_path()
-        self.cache = SummaryCache.beside(self.path)
+        self._cache: SummaryCache | None = None
         self._journal: Any = None
         self._lock = threading.Lock()
         self._warmer: subprocess.Popen[bytes] | None = None
+
+    @property
+    def cache(self) -> SummaryCache:
+        """The summaries' cache beside the journal, opened once the journal has been (a journal that is not there
+        is the one line said, not a cache that cannot be made beside it)."""
+        if self._cache is None:
+            self.journal()
+            self._cache = SummaryCache.beside(self.path)
+        return self._cache
 
     def journal(self) -> Any:
         if self._journal is None:
@@ -55,6 +64,11 @@ class History:
 
     def names(self) -> Names:
         return Names.beside(self.path)  # read afresh: a rename from a phone shows at once
+
+    def tables(self, compute: bool = True) -> list[tuple[int, list[str]]]:
+        """Each saved game's seats as played, (game id, names), for a rename or merge to be checked against (without
+        ``compute``, the games summarised so far)."""
+        return [(d["id"], [p["name"] for p in d["players"]]) for d in self.summaries(compute)[0]]
 
     def summaries(self, compute: bool = True) -> tuple[list[dict[str, Any]], int]:
         with self._lock:
@@ -130,7 +144,8 @@ class History:
             if self._journal is not None:
                 self._journal.close()
                 self._journal = None
-            self.cache.close()
+            if self._cache is not None:
+                self._cache.close()
 
 
 def _error(text: str) -> str:
@@ -169,9 +184,11 @@ def web_callables(cfg: Config, hist: History | None = None) -> tuple[Callable[[d
         try:
             book = hist.names()
             if isinstance(body.get("rename"), dict):
-                book.rename(str(body["rename"].get("from", "")), str(body["rename"].get("to", "")))
+                book.rename(str(body["rename"].get("from", "")), str(body["rename"].get("to", "")),
+                            hist.tables(compute=False))
             elif isinstance(body.get("merge"), dict):
-                book.merge(str(body["merge"].get("from", "")), str(body["merge"].get("into", "")))
+                book.merge(str(body["merge"].get("from", "")), str(body["merge"].get("into", "")),
+                           hist.tables(compute=False))
             else:
                 return _error('send {"rename": {"from": NAME, "to": NAME}} or {"merge": {"from": NAME, '
                               '"into": NAME}}')

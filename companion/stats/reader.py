@@ -27,6 +27,9 @@ class ReadOnlyJournal(Journal):
         self._geneses = {}
         if not self.path.exists():
             raise JournalError(f"no journal at {self.path}; play a game first or pass --journal PATH")
+        if self.path.is_dir():
+            raise JournalError(f"{self.path} is a folder, not a journal; pass the journal file itself, e.g. "
+                               f"--journal {self.path / 'journal.sqlite'}")
         try:
             self.db = sqlite3.connect(f"file:{quote(str(self.path.resolve()))}?mode=ro", uri=True,
                                       isolation_level=None, check_same_thread=False)
@@ -34,9 +37,19 @@ class ReadOnlyJournal(Journal):
             err = schema.problem(self.db, self.path)
         except sqlite3.Error as e:
             raise sqlite_error(e, self.path, "read the journal") from None
+        if err is None and not self._has_games():
+            err = JournalError(f"{self.path} holds no companion journal (an empty file or another program's "
+                               "database); pass the journal itself with --journal PATH")
         if err is not None:
             self.db.close()
             raise err
+
+    def _has_games(self) -> bool:
+        try:
+            return self.db.execute("SELECT 1 FROM sqlite_master WHERE type='table' AND name='games'").fetchone() \
+                is not None
+        except sqlite3.Error as e:
+            raise sqlite_error(e, self.path, "read the journal") from None
 
     def head_of(self, game_id: int) -> tuple[int, str]:
         """The game's last input number and its chained hash as stored (0 and the genesis hash before any)."""

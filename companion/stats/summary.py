@@ -19,6 +19,7 @@ from typing import Any
 
 from companion.config.load import Config
 from companion.errors import CompanionError
+from companion.events import ClockEvent
 from companion.journal.store import GameRecord, Journal
 from companion.stats import story
 
@@ -53,18 +54,12 @@ def summarize(journal: Journal, record: GameRecord, cfg: Config) -> dict[str, An
         return None
     from companion.games import load
 
-    doc: dict[str, Any] = {"id": record.id, "game": record.game, "title": record.title,
-                           "hidden": record.status == "hidden", "started": iso(record.created),
-                           "t_start": record.created, "ended": None, "t_end": None, "duration_s": None,
-                           "rounds": None, "result": None, "decider": None, "players": [], "battles": [],
-                           "charts": [], "start_seat": None, "genesis": journal._genesis(record.id)}
+    doc = stub(record, journal._genesis(record.id))
     try:
         cls = load(record.game, cfg.games.folder)
     except CompanionError as e:  # a TOML game whose file is gone: listed, not read
         log.warning("game %d (%s) cannot be read for the history: %s", record.id, record.title, e)
-        names = list(record.setup.get("names", ()))
-        return {**doc, "status": STATUS.get(record.status, "abandoned"), "unreadable": str(e),
-                "players": [{"name": n, "seat": i + 1, "place": None, "winner": False} for i, n in enumerate(names)]}
+        return unreadable(doc, record, str(e))
     doc.update(game=cls.game_id, title=cls.name, cooperative=cls.cooperative, scored=cls.scored,
                high_score_wins=cls.high_score_wins)
     from fsm.base import GameMachine
@@ -73,7 +68,7 @@ def summarize(journal: Journal, record: GameRecord, cfg: Config) -> dict[str, An
 
     moves: list[tuple[int, int, float]] = []
     if record.status == "active":  # its players and start only: replayed until the game began, no further
-        session, brk = replay(journal, record, cfg, observe=lambda s, _t: s.game is not None)
+        session, brk = replay(journal, record, cfg, observe=lambda s, _t, _ev: s.game is not None)
         return {**doc, "status": "active",
                 "players": [{"name": n, "seat": i + 1} for i, n in enumerate(session.names)]}
     observe = _Mover(moves) if cls.move_count is not GameMachine.move_count else None
@@ -116,32 +111,56 @@ def summarize(journal: Journal, record: GameRecord, cfg: Config) -> dict[str, An
     return doc
 
 
+def stub(record: GameRecord, genesis: str = "") -> dict[str, Any]:
+    """A summary's fields as known before the game is replayed."""
+    return {"id": record.id, "game": record.game, "title": record.title, "hidden": record.status == "hidden",
+            "started": iso(record.created), "t_start": record.created, "ended": None, "t_end": None,
+            "duration_s": None, "rounds": None, "result": None, "decider": None, "players": [], "battles": [],
+            "charts": [], "start_seat": None, "genesis": genesis}
+
+
+def unreadable(doc: dict[str, Any], record: GameRecord, why: str) -> dict[str, Any]:
+    """A game listed with ``why`` it cannot be read (its players as set up): it counts in no figure."""
+    names = list(record.setup.get("names", ()))
+    return {**doc, "status": STATUS.get(record.status, "abandoned"), "unreadable": why, "result": why,
+            "players": [{"name": n, "seat": i + 1, "place": None, "winner": False} for i, n in enumerate(names)]}
+
+
 class _Mover:
-    """An observer of the replay timing each move: (move number, the seat that made it, seconds since the move
-    before — or since the game began — with the gaps between inputs capped as for the duration)."""
+    """An observer of the replay timing each move: (move number, the seat that made it, seconds it took). A move
+    took the time from its player's turn beginning — the move before, or a choice such as taking White after the
+    first move — to the move. With a game clock, that is the clock's own count: not while it is paused, and each
+    journaled clock line sets it to the time the clock says this turn has used (the time the box was off is not);
+    without one, the time between the inputs, each gap counted up to :data:`GAP_CAP_S`."""
 
     def __init__(self, out: list[tuple[int, int, float]]) -> None:
         self.out = out
         self.moves = 0
-        self.clock = 0.0  #: play time so far (capped gaps)
-        self.last: float | None = None  #: the play time at the move before
+        self.took = 0.0  #: seconds of this turn so far
         self.prev_t: float | None = None
         self.seat: int | None = None  #: the seat to move after the input before
+        self.counting = False  #: the time ran after the input before (with a clock: it ran and was not paused)
 
-    def __call__(self, session: Any, t: float) -> None:
+    def __call__(self, session: Any, t: float, ev: Any) -> None:
         game = session.game
         if game is None:
             return
-        if self.prev_t is not None:
-            self.clock += min(max(0.0, t - self.prev_t), GAP_CAP_S)
+        if self.prev_t is not None and self.counting:
+            self.took += min(max(0.0, t - self.prev_t), GAP_CAP_S)
         self.prev_t = t
-        if self.last is None:
-            self.last = self.clock
+        clock = session.timekeeper.clock if session.timekeeper is not None else None
+        if clock is not None and isinstance(ev, ClockEvent) and ev.kind == "state":
+            self.took = clock.used / 1000
         n = game.move_count() or 0
+        seat = game.active_seat()
         if n > self.moves:
-            self.out.append((n, int(self.seat or 0), self.clock - self.last))
-            self.moves, self.last = n, self.clock
-        self.seat = game.active_seat()
+            self.out.append((n, int(self.seat or 0), self.took))
+            self.moves = n
+            self.took = 0.0
+        elif seat != self.seat:  # the turn passed without a move (an opening choice): its time is no move's
+            self.took = 0.0
+        self.seat = seat
+        self.counting = clock is None or (clock.running is not None and not clock.paused and clock.flagged is None)
 
 
-__all__ = ["GAP_CAP_S", "STATUS", "iso", "places", "play_time", "summarize"]
+__all__ = ["GAP_CAP_S", "STATUS", "iso", "places", "play_time", "stub", "summarize", "unreadable"]

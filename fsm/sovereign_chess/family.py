@@ -136,7 +136,7 @@ class ChessMachine(GameMachine, Generic[E]):
         return sum(m not in ("accept", "reject") for m in self.data["moves"])
 
     def start_seat(self) -> int | None:
-        """The seat playing White (the first move)."""
+        """The seat that made the first move (White's; in Sovereign Chess the other may then take White)."""
         return self.seat_of(1) if self.state not in ("first", "draw_first") else None
 
     def outcome(self) -> tuple[str, str]:
