@@ -130,26 +130,31 @@ class Pairing:
             for p in self._pins.values():  # each compared in constant time, whichever matches
                 if hmac.compare_digest(typed, p.pin.encode()) and now < p.until:
                     hit = p
-            if hit is None:
-                raise self._wrong(client, WRONG_PIN)
-            if hit.left <= 0:
-                raise PairError("This PIN has paired its phones: show a new one (Pair a phone)", 410)
-            if len(self._sessions) >= MAX_SESSIONS:
-                raise PairError(f"{MAX_SESSIONS} phones are paired: the host phone or the companion's Phones menu "
-                                "forgets one", 503)
-            hit.left -= 1
-            out = self._new_session(now)
+            if hit is not None:
+                out = self._pin_session(hit, now)
+        if hit is None:
+            raise self._wrong(client, WRONG_PIN)  # counted outside the lock the loop's thread shares
         self.bans.good(client)
         return out
+
+    def _pin_session(self, hit: _Pin, now: float) -> tuple[WebSession, str]:
+        """(Under the lock.) A new session for a PIN that matched."""
+        if hit.left <= 0:
+            raise PairError("This PIN has paired its phones: show a new one (Pair a phone)", 410)
+        if len(self._sessions) >= MAX_SESSIONS:
+            raise PairError(f"{MAX_SESSIONS} phones are paired: the host phone or the companion's Phones menu "
+                            "forgets one", 503)
+        hit.left -= 1
+        return self._new_session(now)
 
     def pair_owner(self, code: str, client: str, token: str | None = None) -> tuple[WebSession, str | None]:
         """A new session that is the host at once, for the owner code; the host before it loses host rights. A phone
         already paired (its cookie ``token``) keeps its session and seat and becomes the host (no new cookie: None).
         Raises :class:`PairError` (403 wrong code, 429 this address must wait)."""
         self.not_banned(client)
+        if self.owner is None or not self.owner.matches(code):  # the code has its own lock
+            raise self._wrong(client, WRONG_OWNER)
         with self._lock:
-            if self.owner is None or not self.owner.matches(code):
-                raise self._wrong(client, WRONG_OWNER)
             now = self.clock()
             self._expire(now)
             mine = self._sessions.get(_hash(token)) if isinstance(token, str) and token else None

@@ -112,6 +112,7 @@ class WebServer(HostRoutes):
             self.loop.call_soon_threadsafe(self._shutdown)
         if self._thread is not None:
             self._thread.join(10)
+        self.hub.pairing.bans.flush()  # a ban of the last second is kept too
 
     def _shutdown(self) -> None:
         self._closing = True

@@ -1,0 +1,63 @@
+"""A fresh review of issue 31 (the phones as the panel), each test failing on the code before its fix:
+
+1. Every wrong PIN rewrote the whole ``web-bans.json`` (under the lock the loop's thread shares), and banned addresses
+   were never forgotten: 250 guessing addresses slowed the host phone's button presses from 2 ms to 270 ms (3000: to
+   2.2 s), and a file grown past its 1 MB limit would have been set aside at the next start, lifting every ban. A new
+   address seen when the table of addresses was full was forgotten at once, so it was never banned. Now the file is
+   written when a ban starts, once a second at most, outside that lock, and holds 1024 addresses at most.
+"""
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+
+import pytest
+
+from companion.web.bans import MAX_ADDRESSES, MAX_FILE, SAVE_GAP_S, WRONG_PER_MINUTE, Bans
+from test_web_units import Clock
+
+
+# ------------------------------------------------------------------ 1: wrong tries cost the guesser, not the table
+def test_a_flood_of_wrong_codes_writes_the_bans_file_once_a_second_and_keeps_it_small(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    path = tmp_path / "web-bans.json"
+    clock = Clock()
+    bans = Bans(path, clock)
+    writes = []
+    real = Bans._save
+
+    def counted(self: Bans) -> None:
+        writes.append(1)
+        real(self)
+
+    monkeypatch.setattr(Bans, "_save", counted)
+    for i in range(WRONG_PER_MINUTE - 1):  # tries that ban nobody write nothing
+        bans.wrong("10.1.0.1")
+    assert writes == []
+    guessers = [f"10.2.{i // 256}.{i % 256}" for i in range(MAX_ADDRESSES + 500)]
+    start = time.monotonic()
+    for address in guessers:
+        for _ in range(WRONG_PER_MINUTE):
+            bans.wrong(address)
+        clock.t += 0.01
+    bans.flush()  # as the server does when it stops
+    # the bans of a flood are written together, once a second: not once per ban, nor once per wrong try
+    assert len(writes) <= 3 + (time.monotonic() - start) / SAVE_GAP_S  # the first, one a second, the last
+    rows = json.loads(path.read_text())
+    assert len(rows) <= MAX_ADDRESSES and path.stat().st_size < MAX_FILE // 4
+    assert bans.wait_s(guessers[-1]) > 0  # the latest bans are kept; the ones ending soonest made room
+    again = Bans(path, clock)  # the next start reads it whole: nothing set aside, the bans still hold
+    assert again.set_aside == [] and again.wait_s(guessers[-1]) > 0
+
+
+def test_a_new_address_is_remembered_and_banned_when_the_table_of_addresses_is_full() -> None:
+    clock = Clock()
+    bans = Bans(None, clock)
+    for i in range(MAX_ADDRESSES + 1):  # as many addresses as are remembered, each one try short of a ban
+        for _ in range(WRONG_PER_MINUTE - 1):
+            bans.wrong(f"10.3.{i // 256}.{i % 256}")
+    clock.t += 1
+    for _ in range(WRONG_PER_MINUTE):
+        ban = bans.wrong("10.9.9.9")
+    assert ban > 0 and bans.wait_s("10.9.9.9") > 0
