@@ -5,6 +5,8 @@
    2.2 s), and a file grown past its 1 MB limit would have been set aside at the next start, lifting every ban. A new
    address seen when the table of addresses was full was forgotten at once, so it was never banned. Now the file is
    written when a ban starts, once a second at most, outside that lock, and holds 1024 addresses at most.
+2. The Phones menu under the PIN screen was not redrawn while the PIN was up (a phone paired with it, a seat given by
+   the device's OK): closing the PIN screen then sent every watcher an event, saying exactly when it closed.
 """
 from __future__ import annotations
 
@@ -15,7 +17,10 @@ from pathlib import Path
 import pytest
 
 from companion.web.bans import MAX_ADDRESSES, MAX_FILE, SAVE_GAP_S, WRONG_PER_MINUTE, Bans
+from companion.web.screen import PairScreen
+from test_web_trust import Probe, _demo_games, table  # noqa: F401  (the live table's fixtures)
 from test_web_units import Clock
+from webtable import LiveTable
 
 
 # ------------------------------------------------------------------ 1: wrong tries cost the guesser, not the table
@@ -61,3 +66,35 @@ def test_a_new_address_is_remembered_and_banned_when_the_table_of_addresses_is_f
     for _ in range(WRONG_PER_MINUTE):
         ban = bans.wrong("10.9.9.9")
     assert ban > 0 and bans.wait_s("10.9.9.9") > 0
+
+
+# ------------------------------------------------------------------ 2: nothing public says when a PIN closes
+def test_closing_the_pin_screen_over_the_phones_menu_changes_nothing_a_watcher_sees(table: LiveTable) -> None:
+    from companion.ui.phones import PhonesScreen
+
+    table.press("hold")
+    table.settle()
+    labels = [it.label for it in table.app.session.overlays[-1].widget.items]
+    table.press(*["down"] * labels.index("Phones"), "ok")  # the game menu's Phones
+    table.settle()
+    assert isinstance(table.app.pair_screen, PhonesScreen)
+    probe = Probe(table.port)
+    try:
+        table.wait(lambda: probe.events and probe.polls > 3, "the probe's first reads")
+        table.press("ok")  # Pair a phone: the PIN over the Phones menu
+        table.settle()
+        assert isinstance(table.app.pair_screen, PairScreen)
+        ben = table.client()
+        assert ben.pair(table.app.pair_screen.pin) == 200  # a phone pairs with it while it is up
+        table.settle()
+        rows = [it.label for it in table.app.pair_screen.under.menu.stack[0][2].items]
+        assert f"{ben.code} watching" in rows  # the menu under the PIN lists it at once
+        time.sleep(0.3)
+        events, states = list(probe.events), list(probe.states)
+        table.press("back")  # the PIN screen closes: the Phones menu, as the mirror already showed it
+        table.settle()
+        time.sleep(0.3)
+        assert isinstance(table.app.pair_screen, PhonesScreen)
+        assert probe.events == events and probe.states == states  # not one event, not one byte
+    finally:
+        probe.close()
