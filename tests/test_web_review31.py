@@ -7,6 +7,8 @@
    written when a ban starts, once a second at most, outside that lock, and holds 1024 addresses at most.
 2. The Phones menu under the PIN screen was not redrawn while the PIN was up (a phone paired with it, a seat given by
    the device's OK): closing the PIN screen then sent every watcher an event, saying exactly when it closed.
+3. A host phone the owner took back with the owner code kept the PIN it had asked for: after being forgotten, it (or
+   seven friends) paired again with it.
 """
 from __future__ import annotations
 
@@ -17,10 +19,12 @@ from pathlib import Path
 import pytest
 
 from companion.web.bans import MAX_ADDRESSES, MAX_FILE, SAVE_GAP_S, WRONG_PER_MINUTE, Bans
+from companion.web.owner import OwnerCode, normalize
+from companion.web.pairing import Pairing, PairError
 from companion.web.screen import PairScreen
 from test_web_trust import Probe, _demo_games, table  # noqa: F401  (the live table's fixtures)
 from test_web_units import Clock
-from webtable import LiveTable
+from webtable import OWNER, LiveTable
 
 
 # ------------------------------------------------------------------ 1: wrong tries cost the guesser, not the table
@@ -98,3 +102,19 @@ def test_closing_the_pin_screen_over_the_phones_menu_changes_nothing_a_watcher_s
         assert probe.events == events and probe.states == states  # not one event, not one byte
     finally:
         probe.close()
+
+
+# ------------------------------------------------------------------ 3: the owner takes the table back
+def test_the_owner_code_voids_the_pin_the_host_before_it_showed() -> None:
+    p = Pairing(Clock(), owner=OwnerCode(normalize(OWNER) or ""))
+    hostile, _token = p.pair_owner(OWNER, "10.0.0.5")
+    pin = p.new_pin("host")  # the host phone's Pair a phone
+    owner, token = p.pair_owner(OWNER, "10.0.0.6")  # the owner takes the table back ...
+    assert owner.host and not hostile.host
+    p.unpair(hostile.key)  # ... and forgets that phone
+    with pytest.raises(PairError) as e:
+        p.pair(pin, "10.0.0.5")  # its PIN pairs nobody now
+    assert e.value.status == 403
+    mine = p.new_pin("host")
+    assert p.pair_owner(OWNER, "10.0.0.6", token)[0] is owner  # the owner's own phone again: its PIN stays
+    assert p.pair(mine, "10.0.0.7")[0].code

@@ -150,7 +150,8 @@ class Pairing:
     def pair_owner(self, code: str, client: str, token: str | None = None) -> tuple[WebSession, str | None]:
         """A new session that is the host at once, for the owner code; the host before it loses host rights. A phone
         already paired (its cookie ``token``) keeps its session and seat and becomes the host (no new cookie: None).
-        Raises :class:`PairError` (403 wrong code, 429 this address must wait)."""
+        Raises :class:`PairError` (403 wrong code, 429 this address must wait). The PIN the host before it showed
+        stops (the owner takes the table back from a lost or hostile host phone: its PIN pairs no more phones)."""
         self.not_banned(client)
         if self.owner is None or not self.owner.matches(code):  # the code has its own lock
             raise self._wrong(client, WRONG_OWNER)
@@ -158,6 +159,8 @@ class Pairing:
             now = self.clock()
             self._expire(now)
             mine = self._sessions.get(_hash(token)) if isinstance(token, str) and token else None
+            if mine is None or not mine.host:
+                self._pins.pop("host", None)
             if mine is not None:
                 for o in self._sessions.values():
                     o.host = o is mine
