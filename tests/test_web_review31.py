@@ -9,6 +9,8 @@
    the device's OK): closing the PIN screen then sent every watcher an event, saying exactly when it closed.
 3. A host phone the owner took back with the owner code kept the PIN it had asked for: after being forgotten, it (or
    seven friends) paired again with it.
+4. The host phone's Yes to a request that had changed since it was shown answered 200 ``{"ok": true}`` ("asked again")
+   though nothing was given: now 409 with that line, as a request that asks for nothing.
 """
 from __future__ import annotations
 
@@ -20,7 +22,7 @@ import pytest
 
 from companion.web.bans import MAX_ADDRESSES, MAX_FILE, SAVE_GAP_S, WRONG_PER_MINUTE, Bans
 from companion.web.owner import OwnerCode, normalize
-from companion.web.pairing import Pairing, PairError
+from companion.web.pairing import GRACE_S, Pairing, PairError
 from companion.web.screen import PairScreen
 from test_web_trust import Probe, _demo_games, table  # noqa: F401  (the live table's fixtures)
 from test_web_units import Clock
@@ -118,3 +120,19 @@ def test_the_owner_code_voids_the_pin_the_host_before_it_showed() -> None:
     mine = p.new_pin("host")
     assert p.pair_owner(OWNER, "10.0.0.6", token)[0] is owner  # the owner's own phone again: its PIN stays
     assert p.pair(mine, "10.0.0.7")[0].code
+
+
+# ------------------------------------------------------------------ 4: a grant that gives nothing is not a success
+def test_the_hosts_yes_to_a_request_that_changed_is_refused_not_ok(table: LiveTable) -> None:
+    host = table.client()
+    assert host.pair(OWNER, owner=True) == 200
+    ben = table.phone()
+    assert ben.json("POST", "/api/claim", {"seat": 2})[0] == 202
+    assert ben.json("POST", "/api/claim", {"seat": None})[0] == 200
+    assert ben.json("POST", "/api/claim", {"seat": 1})[0] == 202  # it asked again, for another seat
+    table.hub.pairing.by_code(ben.code).asked_at -= GRACE_S
+    status, data = host.json("POST", "/api/grant", {"code": ben.code, "yes": True, "asked": 2})  # what it saw
+    assert status == 409 and data == {"error": f"Phone {ben.code} asked again: answer its new request"}
+    assert ben.me()["seat"] is None and ben.me()["pending"] == 1
+    assert host.json("POST", "/api/grant", {"code": ben.code, "yes": True, "asked": 1})[0] == 200
+    assert ben.me()["seat"] == 1

@@ -289,14 +289,17 @@ class Pairing:
     def grant(self, key: str, yes: bool, asked: int | None = None, *, grace: bool = False) -> str:
         """The table's answer to a phone's request (the device's OK, or the host phone); returns one line for the
         screen. ``asked`` is the request the table saw: if the phone has since asked for something else, nothing is
-        given. With ``grace``, a yes within :data:`GRACE_S` of the request is refused (:class:`PairError` 409
-        "Read the request first") and the request stays."""
+        given. With ``grace`` (the host phone), a yes within :data:`GRACE_S` of the request is refused
+        (:class:`PairError` 409 "Read the request first") and the request stays, and an answer that gives nothing (the
+        phone is gone, asks for nothing now, or asked again) is a :class:`PairError` 409 too, never a success."""
         with self._lock:
             s = self._sessions.get(key)
-            if s is None or s.pending is None:
-                return "That phone is gone" if s is None else f"Phone {s.code} asks for nothing now"
-            if asked is not None and s.pending != asked:
-                return f"Phone {s.code} asked again: answer its new request"
+            if s is None or s.pending is None or (asked is not None and s.pending != asked):
+                nothing = "That phone is gone" if s is None else f"Phone {s.code} asks for nothing now" \
+                    if s.pending is None else f"Phone {s.code} asked again: answer its new request"
+                if grace:
+                    raise PairError(nothing, 409)
+                return nothing
             if grace and yes and self.clock() - s.asked_at < GRACE_S:
                 raise PairError("Read the request first", 409)
             seat, s.pending = s.pending, None
