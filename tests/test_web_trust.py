@@ -86,6 +86,8 @@ class Probe:
 
     def close(self) -> None:
         self._stop.set()
+        if self._conn.sock is not None:  # wakes the reader blocked on a quiet stream at once
+            self._conn.sock.shutdown(socket.SHUT_RDWR)
         self._conn.close()
         for th in self._threads:
             th.join(5)

@@ -123,8 +123,7 @@ class WebSide:
         if isinstance(screen, PairScreen) and screen.pin is not None and self.web is not None and \
                 not self.web.pairing.pin_valid():
             self.open_pairing(under=screen.under)
-        elif screen is not None and hasattr(screen, "refresh"):
-            screen.refresh()
+        self._refresh_phones()
         if said and self.pair_screen is not None:
             if isinstance(self.pair_screen, PairScreen):
                 self.pair_screen.note = said
@@ -141,10 +140,19 @@ class WebSide:
         if isinstance(scr, SeatRequestScreen) and self.web is not None and not any(
                 p.key == scr.key and p.pending == scr.asked for p in self.web.pairing.pending()):
             self._back_to(scr.under)  # answered by the host phone, asked again, or ran out: show what is asked now
-        elif scr is not None and hasattr(scr, "refresh"):
-            scr.refresh()  # the Phones menu lists the phones as they are now
+        else:
+            self._refresh_phones()
         self.next_request()
         self.draw()
+
+    def _refresh_phones(self) -> None:
+        """The Phones menu lists the phones as they are now, under the PIN screen too: the mirror shows it there, so
+        it must not wait for the PIN screen to close (closing it would then change what every watcher sees)."""
+        node = self.pair_screen
+        while node is not None:
+            if hasattr(node, "refresh"):
+                node.refresh()
+            node = getattr(node, "under", None)
 
     def web_key(self, ev: WebEvent) -> None:
         """The host phone pressed one of the companion's buttons: handled exactly as the device's own press (and

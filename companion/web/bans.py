@@ -6,8 +6,13 @@ a ban that ends: an address that sends :data:`WRONG_PER_MINUTE` wrong PINs or ow
 strikes fade after :data:`FORGIVE_S` without a ban. Nothing here touches a PIN or the owner code: no number of wrong
 tries ever voids them for anyone else.
 
-Bans (and the tries still counting) live in ``<state dir>/web-bans.json``. A file that cannot be read is set aside
-(renamed, dated) with one line and the box starts with no bans; one that cannot be written is said once in the log.
+Bans live in ``<state dir>/web-bans.json``, written when one starts, at most once a second (:data:`SAVE_GAP_S`: the
+bans of a flood are written together a second later), so a flood of wrong codes costs the table no file write per
+request; a wrong try that bans nobody writes nothing. At most
+:data:`MAX_ADDRESSES` addresses are remembered, banned ones included, so the file stays small however many addresses
+guess (the oldest unbanned are forgotten first, then the bans that end soonest). A file that cannot be read is set
+aside (renamed, dated) with one line and the box starts with no bans; one that cannot be written is said once in the
+log.
 """
 from __future__ import annotations
 
@@ -27,8 +32,9 @@ WRONG_PER_MINUTE = 5  #: wrong tries one address may make within a minute; the n
 FIRST_BAN_S = 60.0  #: the first ban; each further one twice as long
 LONGEST_BAN_S = 24 * 3600.0
 FORGIVE_S = 24 * 3600.0  #: an address with no ban for this long starts again from the first ban
-MAX_ADDRESSES = 4096  #: addresses remembered at most (the oldest unbanned are forgotten first)
+MAX_ADDRESSES = 1024  #: addresses remembered at most, banned ones included (a /22 of guessers; the file stays small)
 MAX_FILE = 1 << 20  #: bytes of web-bans.json read at most
+SAVE_GAP_S = 1.0  #: seconds between two writes of the file at least
 
 
 @dataclass
@@ -47,6 +53,8 @@ class Bans:
         self._lock = threading.Lock()
         self._by: dict[str, _Record] = {}
         self._save_failed = False
+        self._saved_at = -SAVE_GAP_S  #: when the file was last written (time.monotonic)
+        self._timer: threading.Timer | None = None  #: the write a second after the last one, when one waits
         self.set_aside: list[str] = []  #: one line for the phones when the saved bans could not be used
         self._load()
 
@@ -63,7 +71,7 @@ class Bans:
             r = self._by.get(address)
             if r is None:
                 r = self._by[address] = _Record()
-                self._trim()
+                self._trim(address)
             if r.strikes and now - max(r.last, r.until) > FORGIVE_S:
                 r.strikes = 0
             r.tries = [t for t in r.tries if now - 60 < t <= now] + [now]
@@ -75,16 +83,38 @@ class Bans:
                 r.until, r.tries = now + ban, []
                 log.warning("web: %s is banned for %d s after %d wrong codes in a minute (ban %d)", address, ban,
                             WRONG_PER_MINUTE, r.strikes)
-            self._save()
+                self._save_soon()
             return ban
 
     def good(self, address: str) -> None:
         """``address`` paired: its tries so far are forgiven (its past bans still count if it guesses again)."""
         with self._lock:
             r = self._by.get(address)
-            if r is not None and r.tries:
+            if r is not None:
                 r.tries = []
+
+    def flush(self) -> None:
+        """Write a ban still waiting for its second now (the server stops)."""
+        with self._lock:
+            if self._timer is not None:
+                self._timer.cancel()
+                self._timer = None
                 self._save()
+
+    def _save_soon(self) -> None:
+        """(Under the lock.) Write the file now, or a second after the last write if that was less than one ago."""
+        wait = self._saved_at + SAVE_GAP_S - time.monotonic()
+        if wait <= 0:
+            self._save()
+        elif self._timer is None:
+            self._timer = threading.Timer(wait, self._flush_later)
+            self._timer.daemon = True
+            self._timer.start()
+
+    def _flush_later(self) -> None:
+        with self._lock:
+            self._timer = None
+            self._save()
 
     def banned(self) -> dict[str, float]:
         """Addresses banned now, and until when."""
@@ -93,12 +123,16 @@ class Bans:
             return {a: r.until for a, r in self._by.items() if r.until > now}
 
     # ------------------------------------------------------------------ the file
-    def _trim(self) -> None:
+    def _trim(self, new: str) -> None:
+        """At most :data:`MAX_ADDRESSES` remembered, ``new`` (just seen) among them: the unbanned whose last try is
+        oldest go first, then the bans that end soonest."""
         if len(self._by) <= MAX_ADDRESSES:
             return
         now = self.clock()
-        free = sorted((r.last, a) for a, r in self._by.items() if r.until <= now)
-        for _last, a in free[:len(self._by) - MAX_ADDRESSES]:
+        order = sorted((a for a in self._by if a != new),
+                       key=lambda a: (self._by[a].until > now, self._by[a].until if self._by[a].until > now else 0.0,
+                                      self._by[a].last))
+        for a in order[:len(self._by) - MAX_ADDRESSES]:
             del self._by[a]
 
     def _load(self) -> None:
@@ -139,6 +173,7 @@ class Bans:
     def _save(self) -> None:
         if self.path is None:
             return
+        self._saved_at = time.monotonic()
         now = self.clock()
         rows = {a: {"tries": r.tries, "strikes": r.strikes, "until": r.until, "last": r.last}
                 for a, r in self._by.items() if r.tries or r.until > now or r.strikes}
@@ -170,4 +205,4 @@ def _record(row: Any) -> _Record | None:
     return _Record(tries, strikes, until, last)
 
 
-__all__ = ["Bans", "WRONG_PER_MINUTE", "FIRST_BAN_S", "LONGEST_BAN_S"]
+__all__ = ["Bans", "WRONG_PER_MINUTE", "FIRST_BAN_S", "LONGEST_BAN_S", "MAX_ADDRESSES", "SAVE_GAP_S"]

@@ -130,29 +130,37 @@ class Pairing:
             for p in self._pins.values():  # each compared in constant time, whichever matches
                 if hmac.compare_digest(typed, p.pin.encode()) and now < p.until:
                     hit = p
-            if hit is None:
-                raise self._wrong(client, WRONG_PIN)
-            if hit.left <= 0:
-                raise PairError("This PIN has paired its phones: show a new one (Pair a phone)", 410)
-            if len(self._sessions) >= MAX_SESSIONS:
-                raise PairError(f"{MAX_SESSIONS} phones are paired: the host phone or the companion's Phones menu "
-                                "forgets one", 503)
-            hit.left -= 1
-            out = self._new_session(now)
+            if hit is not None:
+                out = self._pin_session(hit, now)
+        if hit is None:
+            raise self._wrong(client, WRONG_PIN)  # counted outside the lock the loop's thread shares
         self.bans.good(client)
         return out
+
+    def _pin_session(self, hit: _Pin, now: float) -> tuple[WebSession, str]:
+        """(Under the lock.) A new session for a PIN that matched."""
+        if hit.left <= 0:
+            raise PairError("This PIN has paired its phones: show a new one (Pair a phone)", 410)
+        if len(self._sessions) >= MAX_SESSIONS:
+            raise PairError(f"{MAX_SESSIONS} phones are paired: the host phone or the companion's Phones menu "
+                            "forgets one", 503)
+        hit.left -= 1
+        return self._new_session(now)
 
     def pair_owner(self, code: str, client: str, token: str | None = None) -> tuple[WebSession, str | None]:
         """A new session that is the host at once, for the owner code; the host before it loses host rights. A phone
         already paired (its cookie ``token``) keeps its session and seat and becomes the host (no new cookie: None).
-        Raises :class:`PairError` (403 wrong code, 429 this address must wait)."""
+        Raises :class:`PairError` (403 wrong code, 429 this address must wait). The PIN the host before it showed
+        stops (the owner takes the table back from a lost or hostile host phone: its PIN pairs no more phones)."""
         self.not_banned(client)
+        if self.owner is None or not self.owner.matches(code):  # the code has its own lock
+            raise self._wrong(client, WRONG_OWNER)
         with self._lock:
-            if self.owner is None or not self.owner.matches(code):
-                raise self._wrong(client, WRONG_OWNER)
             now = self.clock()
             self._expire(now)
             mine = self._sessions.get(_hash(token)) if isinstance(token, str) and token else None
+            if mine is None or not mine.host:
+                self._pins.pop("host", None)
             if mine is not None:
                 for o in self._sessions.values():
                     o.host = o is mine
@@ -281,14 +289,17 @@ class Pairing:
     def grant(self, key: str, yes: bool, asked: int | None = None, *, grace: bool = False) -> str:
         """The table's answer to a phone's request (the device's OK, or the host phone); returns one line for the
         screen. ``asked`` is the request the table saw: if the phone has since asked for something else, nothing is
-        given. With ``grace``, a yes within :data:`GRACE_S` of the request is refused (:class:`PairError` 409
-        "Read the request first") and the request stays."""
+        given. With ``grace`` (the host phone), a yes within :data:`GRACE_S` of the request is refused
+        (:class:`PairError` 409 "Read the request first") and the request stays, and an answer that gives nothing (the
+        phone is gone, asks for nothing now, or asked again) is a :class:`PairError` 409 too, never a success."""
         with self._lock:
             s = self._sessions.get(key)
-            if s is None or s.pending is None:
-                return "That phone is gone" if s is None else f"Phone {s.code} asks for nothing now"
-            if asked is not None and s.pending != asked:
-                return f"Phone {s.code} asked again: answer its new request"
+            if s is None or s.pending is None or (asked is not None and s.pending != asked):
+                nothing = "That phone is gone" if s is None else f"Phone {s.code} asks for nothing now" \
+                    if s.pending is None else f"Phone {s.code} asked again: answer its new request"
+                if grace:
+                    raise PairError(nothing, 409)
+                return nothing
             if grace and yes and self.clock() - s.asked_at < GRACE_S:
                 raise PairError("Read the request first", 409)
             seat, s.pending = s.pending, None

@@ -124,6 +124,7 @@ class WebServer(HostRoutes, HistoryRoutes):
         if self._thread is not None:
             self._thread.join(10)
         self.answers.close()
+        self.hub.pairing.bans.flush()  # a ban of the last second is kept too
 
     def _shutdown(self) -> None:
         self._closing = True

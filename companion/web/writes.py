@@ -105,6 +105,7 @@ class Writes:
             pin = body.get("pin")
             s, token = self.hub.pairing.pair(pin if isinstance(pin, str) else "", client)
             log.info("phone %s paired from %s", s.code, client)
+            self.hub.tell("phones")  # the device's Phones menu lists it (under the PIN screen too)
         resp = web.json_response({"csrf": s.csrf, "code": s.code, "host": s.host}, headers=SECURITY_HEADERS)
         if token is not None:  # None: a phone already paired, now the host; its cookie stays
             resp.set_cookie(COOKIE, token, httponly=True, samesite="Strict", path="/",
@@ -115,6 +116,7 @@ class Writes:
         await self._body(request)
         s = self._writer(request)
         self.hub.pairing.unpair(s.key)
+        self.hub.tell("phones")
         self._wake_all()
         resp = web.json_response({"ok": True}, headers=SECURITY_HEADERS)
         resp.del_cookie(COOKIE, path="/")
