@@ -103,6 +103,14 @@ class WebSide:
 
         return page_extras(state, prompt)
 
+    def game_manual(self, game_id: str) -> str | None:
+        """A TOML game's manual for the phone (``/manual/<id>``): the running game's own, else the game that id plays
+        here. Called on the web server's threads: it reads the running game's class (never changed) and game files."""
+        from companion.games.toml_manual import manual_for
+
+        s = self.session
+        return manual_for(game_id, self.cfg.games.folder, s.game_cls if s is not None else None)
+
     def _say(self, text: str) -> None:
         if self.session is not None:
             self.session.toast, self.session.toast_sticky = text, False

@@ -48,6 +48,9 @@ class Hub:
         self.history: Callable[[dict[str, Any]], str] | None = None
         self.story: Callable[[int], str] | None = None
         self.player_names: Callable[[dict[str, Any]], str] | None = None
+        #: a game described in TOML: its manual (Markdown, built from its spec) by id, or None; handed over by the loop
+        #: (companion/games/toml_manual.py through WebSide.game_manual) and called on the server's executor
+        self.game_manual: Callable[[str], str | None] | None = None
 
     # ------------------------------------------------------------------ main loop side
     def publish(self, app: "App", frame: Image.Image | None, t_input: float | None = None) -> None:
