@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from companion.errors import JournalError
 from companion.events import AnswerEvent, Key, KeyEvent, WebEvent
+from fsm.prompts import SecretVote
 
 log = logging.getLogger(__name__)
 
@@ -134,6 +135,7 @@ class WebSide:
         if s is None or rec is None:
             self.web.answered(ev.ref, False, "No game is running on the companion")
             return
+        ballot = isinstance(s.prompt(), SecretVote)
         rolls, why = s.try_remote(ev, time.time(), self.clock())
         if why is not None:
             self.web.answered(ev.ref, False, why)
@@ -148,7 +150,9 @@ class WebSide:
             self.web.answered(ev.ref, False, "Not saved on the companion: see its screen")
             return
         self.draw()
-        self.web.answered(ev.ref, True, s.toast or "")
+        # the voter's phone alone hears that its ballot counted (its HTTP answer): nothing public says so
+        said = " ".join(x for x in ("Vote received." if ballot else "", s.toast or "") if x)
+        self.web.answered(ev.ref, True, said)
 
 
 __all__ = ["WebSide"]
