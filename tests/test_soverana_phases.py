@@ -118,7 +118,8 @@ def test_event_menu_defaults_make_the_common_card_quick() -> None:
     t = started()
     t.intro()
     p = t.prompt()
-    assert isinstance(p, Choice) and p.default == "crisis" and p.lines[0] == "Mayor turns one card, reads it + real facts"
+    assert isinstance(p, Choice) and p.default == "crisis"
+    assert p.lines[0] == "Mayor turns one card, reads it + real facts"
     t.ans(Choice, "crisis")
     t.ans(MultiSelect, ["Hospital"])
     assert t.prompt().default == "pay"

@@ -1,6 +1,6 @@
 """Each game's manual on every phone (issue 28): ``GET /manual/<game-id>`` renders companion/manuals/<game-id>.md
-(a TOML game gets its own, built from its spec: tests/test_web_toml_manual.py), linked from the game's view as "How this table plays GAME"; nothing in a manual passes
-through as HTML. The browser test looks at it on a phone-sized screen and leaves a screenshot in /work/wt/shots-28
+(a TOML game gets its own, built from its spec: tests/test_web_toml_manual.py), linked from the game's view as "How
+this table plays GAME"; nothing in a manual passes through as HTML. The browser test looks at it on a phone-sized screen and leaves a screenshot in /work/wt/shots-28
 when that folder exists."""
 from __future__ import annotations
 

@@ -189,7 +189,7 @@ def test_society_phones_see_only_what_they_can_do(phone: Any, tmp_path: Path) ->
             assert gm.answer(json.loads(t.hub.latest.host)["prompt"]["seq"], value)[0] == 200
         _open(phone, t)  # a watcher, not paired: no form above
         said = wait(phone, "the orders", lambda b: "None yet" in text(b, "game-view") and text(b, "game-view"))
-        assert "None yet: the game master enters them on the companion or the host's phone." in said
+        assert "None yet: the game master enters them on the host's phone or the companion." in said
         assert "form above" not in said
 
 

@@ -17,6 +17,9 @@
   (the loop wakes once a second to redraw the digits).
 * resume_sovereign_20k_ms — opening a journal holding a 20,000-input Sovereign game to its first frame (the
   latest verified snapshot and the tail replayed), next to replay_sovereign_20k_ms, the full replay of the same game.
+* resume_chess_clock_20k_ms, replay_chess_clock_20k_ms — the same for a 20,000-input Sovereign Chess game with a
+  Fischer clock running (its clock's state lines journaled as the loop writes them); resume_toml_20k_ms,
+  replay_toml_20k_ms — for 20,000 presses of the bench's TOML game.
 * bytes_written_per_press — bytes the journal writes (SQLite's -wal, its checkpoints into the main file, the head
   witness) per input of a Sovereign game, counted by the kernel (/proc/self/io wchar), close included.
 * web_update_ms — with the web view on: from a press journaled to the page's Server-Sent Event written to a
@@ -40,7 +43,8 @@ from companion.bench.history import history_500
 from companion.bench.journal_io import bytes_written_per_press
 from companion.bench.loop import child, clock_child, clock_idle_cpu, cold_start, idle_cpu, press_to_frame
 from companion.bench.web import web_update, web_update_loaded
-from companion.bench.replay import replay_10k, replay_10k_sovereign, resume_sovereign_20k, sovereign_script
+from companion.bench.replay import (replay_10k, replay_10k_sovereign, resume_chess_clock_20k, resume_sovereign_20k,
+                                    resume_toml_20k, sovereign_script)
 
 
 def _chess_perft() -> dict[str, Any]:
@@ -60,6 +64,8 @@ MEASUREMENTS: list[Callable[[], dict[str, Any]]] = [
     replay_10k,
     replay_10k_sovereign,
     resume_sovereign_20k,
+    resume_chess_clock_20k,
+    resume_toml_20k,
     lambda: {"bytes_written_per_press": bytes_written_per_press()},
     chess_presses,
     lambda: {"clock_idle_cpu_s_per_10s": clock_idle_cpu()},

@@ -22,6 +22,7 @@ COMMAND_MODULES: list[str] = [
     "companion.cli.journal",
     "companion.cli.society",
     "companion.cli.stats",
+    "companion.cli.web",
 ]
 
 

@@ -1,6 +1,7 @@
 """A game machine built from a :class:`~companion.games.toml_spec.GameSpec`: rounds of phases, counters, roll-off."""
 from __future__ import annotations
 
+import hashlib
 import tomllib
 from functools import lru_cache
 from pathlib import Path
@@ -16,11 +17,17 @@ from companion.games.toml_spec import GameSpec, read_spec
 FIRST_STATE = {"rolloff": "rolloff", "choose": "choose_first", "random": "random_first"}
 
 
-class TomlGame(GameMachine):
+class TomlGameType(type):
+    """The type of the classes :func:`load_toml_game` builds. Such a class lives in no module: a resume snapshot
+    names it by its file and that file's digest (:func:`class_reference`), and :func:`toml_class` builds it again."""
+
+
+class TomlGame(GameMachine, metaclass=TomlGameType):
     """Base of the classes :func:`load_toml_game` builds; the spec is a class attribute."""
 
     spec: ClassVar[GameSpec]
     source_path: ClassVar[Path]
+    source_digest: ClassVar[str]  #: of the file's bytes the spec was read from
 
     @property
     def clock_spec(self) -> Any:
@@ -242,18 +249,43 @@ class TomlGame(GameMachine):
 
 @lru_cache(maxsize=64)
 def _cached(path: Path, mtime: float) -> type[TomlGame]:
+    digest = file_digest(path)
     spec = read_spec(path)
     states = [FIRST_STATE[spec.first_player]] if spec.first_player in FIRST_STATE else []
     states += ["playing", "game_over"]
     transitions: list[dict[str, Any]] = [{"trigger": "finish", "source": "playing", "dest": "game_over"}]
     if states[0] != "playing":
         transitions.insert(0, {"trigger": "begin", "source": states[0], "dest": "playing"})
-    attrs = {"spec": spec, "source_path": path, "game_id": spec.id, "name": spec.name,
+    attrs = {"spec": spec, "source_path": path, "source_digest": digest, "game_id": spec.id, "name": spec.name,
              "description": spec.description, "min_players": spec.min_players, "max_players": spec.max_players,
              "default_players": spec.default_players, "STATES": states, "TRANSITIONS": transitions,
              "INITIAL": states[0], "scored": spec.winner_counter is not None,
              "high_score_wins": spec.winner_order != "lowest"}
-    return type(f"TomlGame_{spec.id.replace('-', '_')}", (TomlGame,), attrs)
+    return type(f"TomlGame_{spec.id.replace('-', '_')}", (TomlGame,), attrs)  # of TomlGame's type, TomlGameType
+
+
+def file_digest(path: Path) -> str:
+    """A TOML game file's digest ("?" when it cannot be read: read_spec then says why)."""
+    try:
+        return hashlib.blake2b(Path(path).read_bytes(), digest_size=16).hexdigest()
+    except OSError:
+        return "?"
+
+
+def class_reference(cls: TomlGameType) -> tuple[Any, tuple[str, str]]:
+    """How pickle names a TOML game's class (a ``__reduce__`` value): :func:`toml_class` of its file and digest."""
+    path = getattr(cls, "source_path", None)
+    if path is None:
+        raise TypeError(f"{cls.__name__} is the base of the TOML games, not a game")
+    return toml_class, (str(path), getattr(cls, "source_digest"))
+
+
+def toml_class(path: str, digest: str) -> type[TomlGame]:
+    """The class the TOML file ``path`` builds, when the file still holds what ``digest`` says (else ValueError)."""
+    cls = load_toml_game(Path(path))
+    if cls.source_digest != digest:
+        raise ValueError(f"the game file {path} has changed since")
+    return cls
 
 
 def load_toml_game(path: Path) -> type[TomlGame]:

@@ -75,8 +75,8 @@ def _winner(s: GameSpec) -> str:
 
 def how_to_play(s: GameSpec) -> str:
     """The game's manual in Markdown, headed by its name (the page makes that "How this table plays <name>")."""
-    lines: list[Any] = [f"# {s.name}", "", s.description.rstrip(".") + ".", "", _players(s), "", "## Who goes first", "",
-                        FIRST[s.first_player].format(die=s.die)]
+    lines: list[Any] = [f"# {s.name}", "", s.description.rstrip(".") + ".", "", _players(s), "",
+                        "## Who goes first", "", FIRST[s.first_player].format(die=s.die)]
     if s.rotate_first:
         lines.append("Each new round, the first player passes one seat to the left.")
     lines += ["", "## A round", ""]
@@ -102,7 +102,8 @@ def how_to_play(s: GameSpec) -> str:
               "(in an all-at-once phase: the phase); the rows below are the counters: OK on one opens its new total "
               "(UP/DOWN, then OK). The phone shows every counter in the players table, and a paired phone answers "
               "its own seat's steps. Hold OK for the game menu (undo, the scores page).",
-              "", f"This game comes from `{s.path.name}`; how such a file is written: [Your own game in TOML](toml.md)."]
+              "", f"This game comes from `{s.path.name}`; how such a file is written: "
+              "[Your own game in TOML](toml.md)."]
     return "\n".join(str(x) for x in lines) + "\n"
 
 

@@ -126,6 +126,12 @@ def run(cfg: Config, *, mode: str | None = None, game: str | None = None,
         if web is not None and isinstance(output, SimOutput):
             output.web = web.address
         app = App(cfg, journal, events, output, roller=roller, notifier=notifier, game=game, web=web)
+        if web is not None:  # every phone says what was set aside too (the log did at start)
+            owner = web.pairing.owner
+            app.notices += [*filter(None, [cfg.web.owner_code_problem]), *web.pairing.bans.set_aside,
+                            *(owner.set_aside if owner is not None else ())]
+        if mode == "headless":
+            app.set_panel(False)  # the phones are the panel: the host phone answers what the device's OK would
         if notice is not None:
             show_damaged_journal(app, foreign="is not a companion journal" in notice)
         hooks = hooks_folder()
@@ -231,13 +237,19 @@ def _history_for(web: Any, cfg: Config) -> None:
 
 
 def _headless_pin(web: Any) -> None:
-    """With no panel to show "Pair a phone", the PIN goes to the log (journalctl -u companion: root and adm only)."""
+    """With no panel to show "Pair a phone": the owner's phone pairs with the owner code (never logged: where it is
+    kept is), and a PIN goes to the log (journalctl -u companion: root and adm only) for whoever reads it."""
     if web is None:
         log.warning("headless with the web view off: nothing can be played; set [web] enabled = true")
         return
-    pin = web.pairing.new_pin()
-    log.warning("headless: pair a phone at %s with PIN %s (valid 10 minutes; restart the service for a new one)",
-                web.address, pin)
+    from companion.web.pairing import PIN_PHONES, PIN_TTL
+
+    owner = web.pairing.owner
+    pin = web.pairing.new_pin("log")
+    log.warning("headless: open %s on a phone; the owner's phone pairs with the owner code (it is then the host; "
+                "'companion owner-code' prints it, kept in %s), any phone with PIN %s (it lives %d minutes and "
+                "pairs %d phones; the host phone's Pair a phone gives a new one)", web.address,
+                owner.where if owner is not None else "nowhere", pin, PIN_TTL // 60, PIN_PHONES)
 
 
 def _build_sim(cfg: Config, events: "queue.SimpleQueue[Event]", stack: ExitStack) -> tuple[Any, Any]:

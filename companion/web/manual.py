@@ -3,8 +3,8 @@
 The manuals are the same files the README links (shipped in the package). They are read straight from the package
 by the game id the snapshot carries, so the web view needs no game object. A game described in TOML has no file: its
 manual (how to play it, built from its spec) comes from the loop, which hands the server a callable
-(``Hub.game_manual``: id → Markdown, or None). An id that is neither gets a phone-width 404 page. Rendered with markdown-it-py (CommonMark plus tables) with raw HTML **off**: any HTML
-in a file is shown as text, and markdown-it's own check drops ``javascript:`` and the like from links. Headings get
+(``Hub.game_manual``: id → Markdown, or None). An id that is neither gets a phone-width 404 page. Rendered with
+markdown-it-py (CommonMark plus tables) with raw HTML **off**: any HTML in a file is shown as text, and markdown-it's own check drops ``javascript:`` and the like from links. Headings get
 GitHub's anchor ids, and a link to a sibling manual (``clock.md#pause``) becomes ``/manual/clock#pause``, so the same
 links work on GitHub and on the phone.
 """
