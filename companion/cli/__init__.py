@@ -26,9 +26,14 @@ COMMAND_MODULES: list[str] = [
 ]
 
 
+#: the order load_config reads (companion/config/load.py), as the README's "Configuration" says
+CONFIG_HELP = ("config file (default: your own ~/.config/companion/config.toml ($XDG_CONFIG_HOME) if it exists, "
+               "else /etc/companion/config.toml, else the built-in defaults)")
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="companion", description="Sovereign Companion: the table companion.")
-    parser.add_argument("--config", metavar="PATH", help="config file (default /etc/companion/config.toml)")
+    parser.add_argument("--config", metavar="PATH", help=CONFIG_HELP)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in COMMAND_MODULES:
         importlib.import_module(name).register(sub)
@@ -46,7 +51,7 @@ def _config_everywhere(parser: argparse.ArgumentParser) -> None:
             for child in set(action.choices.values()):
                 if "--config" not in child._option_string_actions:
                     child.add_argument("--config", metavar="PATH", default=argparse.SUPPRESS,
-                                       help="config file (default /etc/companion/config.toml)")
+                                       help=CONFIG_HELP)
                 _config_everywhere(child)
 
 

@@ -56,6 +56,8 @@ class App(WebSide):
         self._shown_offset = (0, 0)
         self.draw_retry = DrawRetry()
         self.web = web  #: the web view's Hub (companion/web/hub.py), or None when [web] is off
+        if web is not None:
+            web.game_manual = self.game_manual
         self.pair_screen: Any = None  #: the "Pair a phone" screen while it is shown
         self._t_input: float | None = None
         self.notices: list[str] = []  #: one line each every phone shows (a file set aside at start, no panel)

@@ -51,13 +51,13 @@ class SimOutput:
     def __init__(self, terminal: Any, leds: Any) -> None:
         self.terminal, self.leds = terminal, leds
         self.status = "roller: starting"
-        self.web = ""  #: the web view's address, shown under the frame
+        self.web = ""  #: the web view's address: first on the status line, where a narrow terminal keeps it
         self._frame: Image.Image | None = None
 
     def present(self, frame: Image.Image, active: int | None, waiting: bool, alerts: tuple[int, ...] = ()) -> None:
         self._frame = frame
         self.leds.show(active, waiting, alerts)
-        status = self.status + (f"  web: {self.web}" if self.web else "")
+        status = (f"phones: {self.web}  " if self.web else "") + self.status
         self.terminal.draw(frame, self.leds.snapshot(), status, SIM_HELP)
 
     def set_roller(self, state: RollerState, detail: str) -> None:

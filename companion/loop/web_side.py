@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from companion.errors import JournalError
 from companion.events import AnswerEvent, Key, KeyEvent, WebEvent
+from fsm.prompts import SecretVote
 
 log = logging.getLogger(__name__)
 
@@ -211,6 +212,14 @@ class WebSide:
 
         return page_extras(state, prompt)
 
+    def game_manual(self, game_id: str) -> str | None:
+        """A TOML game's manual for the phone (``/manual/<id>``): the running game's own, else the game that id plays
+        here. Called on the web server's threads: it reads the running game's class (never changed) and game files."""
+        from companion.games.toml_manual import manual_for
+
+        s = self.session
+        return manual_for(game_id, self.cfg.games.folder, s.game_cls if s is not None else None)
+
     def _say(self, text: str) -> None:
         if self.session is not None:
             self.session.toast, self.session.toast_sticky = text, False
@@ -234,6 +243,7 @@ class WebSide:
         if s is None or rec is None:
             self.web.answered(ev.ref, False, "No game is running on the companion")
             return
+        ballot = isinstance(s.prompt(), SecretVote)
         rolls, why = s.try_remote(ev, time.time(), self.clock())
         if why is not None:
             self.web.answered(ev.ref, False, why)
@@ -250,7 +260,9 @@ class WebSide:
         if self.idle.wake():  # a taken answer is the table at work: the glance view waits from now, as after a press
             self._send_contrast()
         self.draw()
-        self.web.answered(ev.ref, True, s.toast or "")
+        # the voter's phone alone hears that its ballot counted (its HTTP answer): nothing public says so
+        said = " ".join(x for x in ("Vote received." if ballot else "", s.toast or "") if x)
+        self.web.answered(ev.ref, True, said)
 
 
 __all__ = ["WebSide"]

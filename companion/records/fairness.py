@@ -163,5 +163,26 @@ def assess(values: Iterable[int], die: str) -> FairnessResult:
     return _result(die, tuple(counts), peak, flagged_at)
 
 
-__all__ = ["BF_THRESHOLD", "PRIOR_ALPHA", "FairnessResult", "face_counts", "chi_square", "chi2_sf",
-           "log_bayes_factor", "assess", "assess_counts", "sides_of"]
+ENOUGH_ROLLS = 30  #: before this many rolls an unflagged die is "too few rolls to tell", not "fair so far"
+
+
+def in_words(r: FairnessResult) -> str:
+    """The verdict as the table reads it (the phone's Dice): a flagged die names the face it favours (or shuns) and
+    how often that face came up; the p-value and Bayes factor stay with the details."""
+    if r.flagged:
+        fair = r.n / r.sides
+        off = [c - fair for c in r.counts]
+        worst = max(off, key=abs)
+        faces = [str(i + 1) for i, d in enumerate(off) if d == worst]
+        count = r.counts[int(faces[0]) - 1]
+        said = " and ".join(faces)
+        where = f"{count} of {r.n} rolls{' each' if len(faces) > 1 else ''}, where a fair die gives about {fair:.0f}"
+        return (f"Looks loaded toward {said}: {where}." if worst > 0 else
+                f"Looks loaded against {said}: only {where}.")
+    if r.n < ENOUGH_ROLLS:
+        return f"Too few rolls to tell yet: {r.n} so far, about {ENOUGH_ROLLS} are needed."
+    return f"Fair so far: {r.n} rolls, nothing unusual."
+
+
+__all__ = ["BF_THRESHOLD", "ENOUGH_ROLLS", "PRIOR_ALPHA", "FairnessResult", "face_counts", "chi_square", "chi2_sf",
+           "log_bayes_factor", "assess", "assess_counts", "in_words", "sides_of"]

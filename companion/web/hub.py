@@ -54,6 +54,9 @@ class Hub:
         #: changes when the table's game or its status does: the history pages' answers kept before are stale
         self.history_epoch = 0
         self._status: object = ()
+        #: a game described in TOML: its manual (Markdown, built from its spec) by id, or None; handed over by the loop
+        #: (companion/games/toml_manual.py through WebSide.game_manual) and called on the server's executor
+        self.game_manual: Callable[[str], str | None] | None = None
 
     # ------------------------------------------------------------------ main loop side
     def publish(self, app: "App", frame: Image.Image | None, t_input: float | None = None) -> None:

@@ -1,9 +1,10 @@
 """Each game's manual on the phone: ``GET /manual/<game-id>`` renders ``companion/manuals/<game-id>.md``.
 
 The manuals are the same files the README links (shipped in the package). They are read straight from the package
-by the game id the snapshot carries, so the web view needs no game object: a game id with no manual of its own is a
-TOML game and gets ``toml.md``. Rendered with markdown-it-py (CommonMark plus tables) with raw HTML **off**: any HTML
-in a file is shown as text, and markdown-it's own check drops ``javascript:`` and the like from links. Headings get
+by the game id the snapshot carries, so the web view needs no game object. A game described in TOML has no file: its
+manual (how to play it, built from its spec) comes from the loop, which hands the server a callable
+(``Hub.game_manual``: id → Markdown, or None). An id that is neither gets a phone-width 404 page. Rendered with
+markdown-it-py (CommonMark plus tables) with raw HTML **off**: any HTML in a file is shown as text, and markdown-it's own check drops ``javascript:`` and the like from links. Headings get
 GitHub's anchor ids, and a link to a sibling manual (``clock.md#pause``) becomes ``/manual/clock#pause``, so the same
 links work on GitHub and on the phone.
 """
@@ -14,13 +15,13 @@ import re
 from functools import lru_cache
 from html import escape
 from importlib import resources
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Callable
 
 if TYPE_CHECKING:
     from markdown_it import MarkdownIt
 
-TOML_MANUAL = "toml"  #: the manual of every game described in a TOML file
-SHARED = {"clock", TOML_MANUAL}  #: manuals that are no one game's: a TOML game with such an id still gets toml.md
+TOML_MANUAL = "toml"  #: how to describe a game in TOML (the authoring page; a TOML game's own manual is built)
+SHARED = {"clock", TOML_MANUAL}  #: manuals that are no one game's: a running TOML game with such an id gets its own
 NAME = re.compile(r"[a-z0-9][a-z0-9-]{0,63}")  #: a game id, or a manual's file name without ``.md``
 SIBLING = re.compile(r"([a-z0-9][a-z0-9-]*)\.md(#[\w-]+)?")
 
@@ -79,7 +80,10 @@ def table_labels(state: Any) -> None:
 @lru_cache(maxsize=16)
 def _rendered(name: str) -> tuple[str, str]:
     """(the manual's first heading as plain text, its body as HTML) — the files do not change while it runs."""
-    text = (resources.files("companion") / "manuals" / f"{name}.md").read_text(encoding="utf-8")
+    return _split((resources.files("companion") / "manuals" / f"{name}.md").read_text(encoding="utf-8"))
+
+
+def _split(text: str) -> tuple[str, str]:
     first, _, rest = text.partition("\n")
     heading = re.sub(r"\s*\(`[^`]*`\)\s*$", "", first.removeprefix("# ")).replace("`", "")
     return heading, render(rest)
@@ -99,22 +103,35 @@ def current_game(public: str) -> tuple[str | None, str | None]:
         return None, None
 
 
-def manual_page(name: str, game_id: str | None = None, game_name: str | None = None) -> str | None:
+def manual_page(name: str, game_id: str | None = None, game_name: str | None = None,
+                game_manual: Callable[[str], str | None] | None = None) -> str | None:
     """The whole page for ``/manual/<name>`` (``name`` may end in ``.md``), or None when there is no such manual.
-    ``game_id``/``game_name``: the game the table is playing (its own name heads the page)."""
+    ``game_id``/``game_name``: the game the table is playing (its own name heads the page); ``game_manual``: the
+    loop's TOML games' manuals (Markdown headed ``# <name>``), asked for the running game and for ids with no file."""
     name = name.removesuffix(".md")
     if not NAME.fullmatch(name):
         return None
     names = manual_names()
-    toml_game = name == game_id and (name not in names or name in SHARED)
-    file = TOML_MANUAL if toml_game else name if name in names else None
-    if file is None:
+    text = game_manual(name) if game_manual is not None and (name == game_id or name not in names) else None
+    if text is not None:
+        heading, body = _split(text)
+        is_game = True
+    elif name in names and not (name == game_id and name in SHARED):
+        heading, body = _rendered(name)
+        is_game = name not in SHARED
+    else:
         return None
-    heading, body = _rendered(file)
-    is_game = file not in SHARED or toml_game
     title = (game_name if name == game_id and game_name else heading)
     h1 = f"How this table plays {title}" if is_game else title
     return PAGE.format(title=escape(h1, quote=False), body=body)
+
+
+def not_found_page(name: str) -> str:
+    """The 404 for a manual this table does not have: the same styled, phone-wide page, a way back."""
+    shown = escape(name.removesuffix(".md")[:64], quote=False)
+    return PAGE.format(title="No such manual", body=f"<p>This table has no manual called <code>{shown}</code>. "
+                       "The page of the game being played links its manual.</p>\n"
+                       '<p><a href="/">Back to the table</a></p>\n')
 
 
 PAGE = """<!doctype html>
@@ -133,4 +150,4 @@ PAGE = """<!doctype html>
 </html>
 """
 
-__all__ = ["manual_page", "current_game", "manual_names", "render", "slug"]
+__all__ = ["manual_page", "not_found_page", "current_game", "manual_names", "render", "slug"]

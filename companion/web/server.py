@@ -42,7 +42,7 @@ from companion.errors import CompanionError
 from companion.web.guard import HEADER_S, ConnectionGuard, RateLimit, allowed_host, split_host
 from companion.web.history import Answers, HistoryRoutes
 from companion.web.hub import Hub
-from companion.web.manual import current_game, manual_page
+from companion.web.manual import current_game, manual_page, not_found_page
 from companion.web.pairing import HOST, PairError, WebSession
 from companion.web.snapshot import Snapshot
 from companion.web.host_routes import HostRoutes
@@ -272,11 +272,12 @@ class WebServer(HostRoutes, HistoryRoutes):
     async def manual(self, request: web.Request) -> web.Response:
         self._watcher(request)
         name = request.match_info["name"]
-        page = manual_page(name, *current_game(self.hub.latest.public))
-        if page is None:
-            return web.Response(status=404, text=f"No manual called {name[:64]!r} on this table",
-                                headers=SECURITY_HEADERS)
-        return web.Response(text=page, content_type="text/html", charset="utf-8", headers=SECURITY_HEADERS)
+        game_id, game_name = current_game(self.hub.latest.public)
+        # a TOML game's manual is read from its file by the loop's callable: off this event loop
+        page = await asyncio.get_running_loop().run_in_executor(None, manual_page, name, game_id, game_name,
+                                                                self.hub.game_manual)
+        return web.Response(status=200 if page is not None else 404, text=page or not_found_page(name),
+                            content_type="text/html", charset="utf-8", headers=SECURITY_HEADERS)
 
     # --------------------------------------------------------------- reading
     def _session(self, request: web.Request) -> WebSession | None:

@@ -198,7 +198,7 @@ def _lines(text: str, width: int = 20) -> list[str]:
 
 
 def fairness_json(app: "App") -> list[dict[str, Any]]:
-    from companion.records.fairness import assess
+    from companion.records.fairness import ENOUGH_ROLLS, assess, in_words
 
     out = []
     for (roller, die), values in sorted(app.journal.physical_rolls().items()):
@@ -207,8 +207,8 @@ def fairness_json(app: "App") -> list[dict[str, Any]]:
         except ValueError:
             continue
         out.append({"roller": roller, "die": die, "n": r.n, "counts": list(r.counts), "p_value": round(r.p_value, 4),
-                    "bayes_factor": float(f"{r.bayes_factor:.3g}"), "flagged": r.flagged,
-                    "verdict": "suspect" if r.flagged else ("fair so far" if r.n >= 30 else "too few rolls")})
+                    "bayes_factor": float(f"{r.bayes_factor:.3g}"), "flagged": r.flagged, "words": in_words(r),
+                    "verdict": "suspect" if r.flagged else ("fair so far" if r.n >= ENOUGH_ROLLS else "too few rolls")})
     return out
 
 

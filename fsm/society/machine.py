@@ -18,7 +18,7 @@ from fsm.prompts import Info, Prompt, View, validate_answer
 from fsm.screen_text import plural
 
 from fsm.society import entry, report, setup
-from fsm.society.common import readings, soc, summary, world, wrap
+from fsm.society.common import readings, soc, summary, world
 
 log = logging.getLogger(__name__)
 
@@ -94,9 +94,9 @@ class SocietyGame(GameMachine):
             return entry.prompt(self)
         if st == "report":
             rep = self.data["reports"][-1]
-            lines = [x for e in rep["events"] for x in wrap(e["text"])] or ["nothing happened"]
+            lines = [e["text"] for e in rep["events"]] or ["nothing happened"]  # whole: the OLED wraps, a phone not
             return Info(f"Turn {rep['turn']} report", lines=tuple(lines))
-        return Info("Game over", lines=tuple(wrap(str(self.data["win_reason"]))))
+        return Info("Game over", lines=(str(self.data["win_reason"]),))
 
     def answer(self, value: Any) -> None:
         if self.state == "game_over":

@@ -21,7 +21,7 @@ class EventPhase(SoveranaCore):
     def _ask_missions(self) -> Prompt:
         r = self.data["round"]
         return Info(title=f"Round {r}/{self.options['rounds']}: missions", lines=lines(
-            "Managers without a", "mission draw one and", "keep it secret.", f"Mayor: {self.mayor_name()}"))
+            "Managers without a mission draw one and keep it secret.", f"Mayor: {self.mayor_name()}"))
 
     def _take_missions(self, value: Any) -> None:
         self._start_event("major", 1)
@@ -83,8 +83,8 @@ class EventPhase(SoveranaCore):
         summary = self._event_summary()
         if ev["kind"] == "major":
             default = "done" if ev["paid"] else ("pay" if ev["crisis"] else "crisis")
-            head = "Mayor turns one card," if not summary else None
-            head2 = "reads it + real facts" if not summary else None
+            head = "Mayor turns one card, reads it + real facts" if not summary else None
+            head2 = None
         else:
             default = "done" if summary else "crisis"
             head = "Mayor turns a card" if not summary else None

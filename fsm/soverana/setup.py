@@ -48,7 +48,7 @@ class SetupPhase(SoveranaCore):
         self.data["first_mayor"] = winner  # BG Stats' start player
         self.data["rolloff"] = None
         self.note(f"{self.player_name(winner)} wins the roll-off and is mayor")
-        self.notify("Mayor elected", (f"{self.nm(winner)} is mayor", "and assigns the", "departments"), winner)
+        self.notify("Mayor elected", (f"{self.nm(winner)} is mayor and assigns the departments",), winner)
         self.set_step("assign")
         self.fire("mayor_elected")
 

@@ -142,7 +142,7 @@ def prompt(g: "SovereignGame") -> Prompt:
         return Choice(title="Central tile?", lines=(f"Does {short(g, dfn)} hold this city's central tile?",),
                       player=dfn, options=opts, back=BACK, default="yes" if b.get("central", True) else "no")
     if step == "adjacent":
-        return Number(title="Adjacent tiles", lines=("City tiles next to the", "defended tile (0-6)"),
+        return Number(title="Adjacent tiles", lines=("City tiles next to the defended tile (0-6)",),
                       player=seat_of(b, Side.DEFEND), lo=0, hi=6, default=int(b["adjacent"]))
     if step == "fort":
         forts = pl(g, seat_of(b, Side.DEFEND))["forts"]

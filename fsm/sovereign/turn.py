@@ -36,7 +36,7 @@ def rolloff_prompt(g: "SovereignGame") -> Prompt:
     if seat is None:
         raise RuntimeError("invariant: seat is set here")
     names = [p.name for p in g.players]
-    lines = ("Highest d12 starts;", "ties roll again") if not ro["history"] else _rolloff_lines(ro, names)
+    lines = ("Highest d12 starts; ties roll again",) if not ro["history"] else _rolloff_lines(ro, names)
     title = "Who starts?" if ro["pass"] == 1 else f"Tie: roll {ro['pass']}"
     return Dice(title=title, lines=lines, player=seat, die="d12", count=1,
                 purpose="first player")
@@ -62,7 +62,7 @@ def rolloff_answer(g: "SovereignGame", value: Any) -> None:
 def place_prompt(g: "SovereignGame") -> Prompt:
     seat = g.data["order"][g.data["placing"]]
     return Info(title="First city",
-                lines=("Place a 4-tile city,", "8+ empty hexes from", "every other city.", "OK when placed"), player=seat)
+                lines=("Place a 4-tile city, 8+ empty hexes from every other city.", "OK when placed"), player=seat)
 
 
 def place_answer(g: "SovereignGame", value: Any) -> None:

@@ -119,7 +119,7 @@ class SovereignChessRoyaleGame(ChessMachine[SovereignChessRoyale]):
     # ------------------------------------------------------------------ prompts
     def prompt(self) -> Prompt:
         if self.state == "assign":
-            return Choice("Armies", lines=("Who plays White, Ash,", "Slate and Black?"),
+            return Choice("Armies", lines=("Who plays White, Ash, Slate and Black?",),
                           options=(Option("random", "Draw at random"), Option("choose", "Choose")))
         if self.state == "draw_armies":
             return Random("Drawing the armies", keys=DRAWS)

@@ -124,7 +124,7 @@ class EffectQuestions(ChainBase):
             v = None if target is None else solitaire.effective_value(target)
             if v is not None and not VALUE_LO <= v + 1 <= VALUE_HI:
                 why = f"no card can cover this {v}"
-        return self._op_prompt("Extra play", ("Played faceup or", "facedown?"),
+        return self._op_prompt("Extra play", ("Played faceup or facedown?",),
                                (Option("up", "Faceup", not why, why), Option("down", "Facedown")),
                                "down" if why else "up")
 

@@ -110,7 +110,7 @@ class ScoringPhase(ChainBase):
         card = self._tracked(i)
         prev = self._prev(i)
         default = ch.modifier_net(card) if card["mods"] else (prev["modifier"] if prev else 0)
-        return Number(self._card_title_last(), ("Modifier tokens, net", f"(count on {self.sc['cards'][-1]['suit']})"),
+        return Number(self._card_title_last(), (f"Modifier tokens, net (count on {self.sc['cards'][-1]['suit']})",),
                       lo=MOD_LO, hi=MOD_HI, default=max(MOD_LO, min(MOD_HI, default)), player=self.data["active"])
 
     def _a_score_mod(self, value: int) -> None:
@@ -124,7 +124,7 @@ class ScoringPhase(ChainBase):
     def _p_score_star(self) -> Prompt:
         seat = self.data["active"]
         prev = self.data["scores"].get(str(seat))
-        return Number("Star total", ("Stars in your chain,", "modifiers included"),
+        return Number("Star total", ("Stars in your chain, modifiers included",),
                       lo=TOTAL_LO, hi=TOTAL_HI, default=prev["star"] if prev else 0, player=seat)
 
     def _a_score_star(self, value: int) -> None:
@@ -133,7 +133,7 @@ class ScoringPhase(ChainBase):
     def _p_score_planet(self) -> Prompt:
         seat = self.data["active"]
         prev = self.data["scores"].get(str(seat))
-        return Number("Planet total", (f"Stars {self.ui['star']}; planets", "modifiers included"),
+        return Number("Planet total", (f"Stars {self.ui['star']}; planets, modifiers included",),
                       lo=TOTAL_LO, hi=TOTAL_HI, default=prev["planet"] if prev else 0, player=seat)
 
     def _a_score_planet(self, value: int) -> None:

@@ -137,7 +137,7 @@ class SetupPhase(ChainBase):
         opts = [Option("none", "Not recorded")] + [Option(f"e{i}", nm) for i, nm in
                                                    enumerate(names, start=1)]
         deal = self.ui.get("ctx") == "deal"
-        lines = ("Draw the first event", "faceup as active") if deal else ("New event replaces", "the active one")
+        lines = ("Draw the first event faceup as active",) if deal else ("New event replaces the active one",)
         return Choice("Active event" if deal else "New event (E)", lines, options=tuple(opts), default="none",
                       back=None if deal else "back", player=None if deal else self.data["active"])
 

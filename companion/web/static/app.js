@@ -157,10 +157,11 @@ function renderPrompt() {
       href: "/story/" + snap.game.record}, "See this game's story") : null);
     return;
   }
+  if (p.seq === null || p.seq === undefined) return;  // nothing to answer (a sealed turn): no button to refuse
   if (p.kind === "secret_vote") { box.append(secretVote(p)); return; }
   if (p.kind === "random") { box.append(el("p", {text: "The companion draws this itself."})); return; }
   if (!me.paired) { box.append(el("p", {text: "Pair this phone (below) to answer from here."})); return; }
-  if (p.seq !== null && !me.host && !(p.player && me.seat === p.player)) {
+  if (!mayAnswer(p)) {
     const where = me.panel === false ? "" : " or the companion";
     box.append(el("p", {class: "not-mine", text: p.player ? (p.player_name || "Seat " + p.player) +
       " answers this on their phone" + where + "." : "The whole table answers this on the host's phone" + where +
@@ -169,6 +170,12 @@ function renderPrompt() {
   }
   const form = FORMS[p.kind];
   if (form) box.append(...[form(p)].flat(Infinity));
+}
+
+// whether this phone gets the form for prompt p (the server refuses the others: nothing to show them)
+function mayAnswer(p) {
+  return !!p && p.seq !== null && p.seq !== undefined && !snap.over && me.paired &&
+    (me.host || (!!p.player && me.seat === p.player));
 }
 
 function secretVote(p) {
@@ -373,7 +380,28 @@ function renderPlayers(st) {
 }
 
 const COMMON = ["game", "state", "round", "active_player", "players", "winner", "winner_name", "winners",
-  "journal_entries", "ended", "phase"];
+  "journal_entries", "ended", "phase", "clocks"];
+
+// a clock's seconds left as the companion shows them: m:ss (h:mm:ss from an hour), rounded up so 0:00 is the flag;
+// under 10 s with tenths (0:09.4)
+function clockText(seconds) {
+  if (typeof seconds !== "number" || !isFinite(seconds)) return fmt(seconds);
+  const tenths = Math.max(0, Math.ceil(seconds * 10 - 1e-6));
+  if (tenths < 100) return "0:0" + (tenths / 10).toFixed(1);
+  const s = Math.ceil(tenths / 10), two = (n) => String(n).padStart(2, "0");
+  return s >= 3600 ? Math.floor(s / 3600) + ":" + two(Math.floor(s % 3600 / 60)) + ":" + two(s % 60) :
+    Math.floor(s / 60) + ":" + two(s % 60);
+}
+
+function renderClocks(st, box) {
+  const clocks = Object.entries(st.clocks || {});
+  if (!clocks.length) return;
+  box.append(el("h2", {text: "Clocks"}), el("ul", {class: "clocks"}, clocks.map(([seat, left]) => {
+    const mine = parseInt(seat, 10) === st.active_player && !snap.over;
+    return el("li", {class: mine ? "active" : null}, el("span", {text: playerName(st, parseInt(seat, 10)) ||
+      "Seat " + seat}), el("span", {class: "time", text: clockText(left)}));
+  })));
+}
 
 let gameKey = null;  // the game view is rebuilt only when what it shows changes (not on every cursor move)
 function renderGame(st) {
@@ -381,6 +409,7 @@ function renderGame(st) {
   if (key === gameKey) return;
   gameKey = key;
   const box = clear($("game-view"));
+  renderClocks(st, box);
   const special = GAME_VIEWS[st.game];
   if (special) special(st, box);
   const rest = Object.keys(st).filter((k) => !COMMON.includes(k) && !(special && special.keys || []).includes(k));
@@ -507,14 +536,29 @@ function chessBoard(st, board, box) {
   box.append(el("h3", {text: "Control map"}), el("ul", {class: "control"}, rows));
 }
 
+// the moves as the table says them: the pie rule's answer in words, not "accept"/"reject"
+const PIE = {accept: "first move accepted: the sides swap (pie rule)",
+  reject: "first move declined: the sides stay (pie rule)"};
+function chessMoves(st, box) {
+  const moves = st.moves || [];
+  if (st.result) box.append(el("p", {class: "whose", text: "Result " + st.result +
+    (st.termination ? " (" + String(st.termination).replaceAll("_", " ") + ")" : "")}));
+  box.append(el("h3", {text: "Moves (" + moves.filter((m) => !(m in PIE)).length + ")"}),
+    moves.length ? el("p", {class: "moves", text: moves.map((m) => PIE[m] || m).join(", ")}) :
+      el("p", {text: "No move yet."}));
+}
+
+const CHESS_KEYS = ["position", "owned", "controlled", "check", "to_move", "moves", "result", "termination"];
 GAME_VIEWS["sovereign-chess"] = Object.assign((st, box) => {
   if (snap.chess) chessBoard(st, snap.chess, box);
-}, {keys: ["position", "owned", "controlled", "check", "to_move"]});
+  chessMoves(st, box);
+}, {keys: CHESS_KEYS});
 GAME_VIEWS["sovereign-chess-royale"] = Object.assign((st, box) => {
   if (snap.chess) chessBoard(st, snap.chess, box);
   if (st.interregnum && st.interregnum.length) box.append(el("p", {text: "Interregnum: " +
     st.interregnum.map((s) => playerName(st, s)).join(", ")}));
-}, {keys: ["position", "owned", "controlled", "check", "to_move", "kings", "interregnum"]});
+  chessMoves(st, box);
+}, {keys: [...CHESS_KEYS, "kings", "interregnum"]});
 
 // ------------------------------------------------------------------ Society: the GM's console
 const seatHue = (seat) => Math.round((seat * 137.508) % 360);
@@ -573,7 +617,9 @@ GAME_VIEWS.society = Object.assign((st, box) => {
   if (st.orders) box.append(el("h3", {text: "Orders entered this turn (" + st.orders.length + ")"}),
     st.orders.length ? el("ol", {id: "society-orders"}, st.orders.map((o) => el("li", {text:
       (o.seat !== undefined ? (playerName(st, parseInt(o.seat, 10)) || "seat " + o.seat) + ": " : "") + o.text}))) :
-      el("p", {text: "None yet: pick a society in the form above to enter its orders."}));
+      el("p", {text: mayAnswer(snap.prompt) ? "None yet: pick a society in the form above to enter its orders." :
+        "None yet: the game master enters them on the host's phone" + (me.panel === false ? "" :
+          " or the companion") + "."}));
   const rep = snap.report;
   if (rep) {
     const area = el("textarea", {id: "report-text", readonly: true, rows: 12, "aria-label": "Turn report"});
@@ -611,11 +657,27 @@ function renderDice() {
     (h) => el("th", {scope: "col", text: h})))) : null, el("tbody", {}, rows));
 }
 
+// each die: the verdict in a sentence, its faces as bars against what a fair die gives, the numbers one tap away
 function renderFairness() {
   const f = snap ? snap.fairness || [] : [];
-  clear($("fairness"), f.length ? f.map((r) => el("li", {class: r.flagged ? "suspect" : null},
-    r.roller + " " + r.die + ": " + r.verdict + " (n=" + r.n + ", p=" + r.p_value + ", BF=" + r.bayes_factor + ")"))
+  clear($("fairness"), f.length ? f.map((r) => el("li", {class: "die-check"},
+    el("p", {}, el("strong", {text: r.die + (r.roller === "typed" ? " typed in" : " from " + r.roller) + ": "}),
+      el("span", {class: r.flagged ? "suspect" : null, text: r.words || r.verdict})),
+    faceBars(r),
+    el("details", {}, el("summary", {text: "The numbers"}), el("p", {class: "hint", text: r.n + " rolls; " +
+      "chi-square p = " + r.p_value + "; Bayes factor " + r.bayes_factor + " (20 or more flags the die)"}))))
     : [el("li", {text: "No physical rolls yet."})]);
+}
+
+function faceBars(r) {
+  const k = r.counts.length, W = 22, H = 56, top = Math.max(1, ...r.counts), fair = r.n / k;
+  const y = (c) => 4 + (H - 4) * (1 - c / Math.max(top, fair));
+  const bars = r.counts.map((c, i) => [
+    svg("rect", {x: i * W + 3, y: y(c), width: W - 6, height: H - y(c), class: "bar"}),
+    svg("text", {x: i * W + W / 2, y: H + 12, "text-anchor": "middle", "font-size": 10}, i + 1)]);
+  return svg("svg", {class: "faces", viewBox: `0 0 ${k * W} ${H + 15}`, role: "img", "aria-label": "How often " +
+    "each face came up: " + r.counts.map((c, i) => (i + 1) + ": " + c).join(", ") + "; a fair die about " +
+    Math.round(fair) + " each"}, bars, svg("line", {x1: 0, x2: k * W, y1: y(fair), y2: y(fair), class: "fair"}));
 }
 
 document.addEventListener("DOMContentLoaded", start);
