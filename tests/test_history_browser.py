@@ -250,6 +250,7 @@ def test_the_host_phone_renames_and_merges(browser: Any, box: Box, names_kept: N
     phone = next(p for p in box.hub.pairing.phones() if p.code == code)
     box.hub.pairing.request(phone.key, HOST)
     box.hub.pairing.grant(phone.key, True, HOST)  # the table pressed OK on the device
+    box.calm()
     open_page(browser, box, "/history#names", "#names li")
     card = next(c for c in browser.find_elements(By.CSS_SELECTOR, "#names li") if c.text.startswith("Cleo\n"))
     field = card.find_element(By.TAG_NAME, "input")
