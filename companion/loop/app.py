@@ -58,6 +58,7 @@ class App(WebSide):
         self.web = web  #: the web view's Hub (companion/web/hub.py), or None when [web] is off
         self.pair_screen: Any = None  #: the "Pair a phone" screen while it is shown
         self._t_input: float | None = None
+        self.notices: list[str] = []  #: one line each every phone shows (a file set aside at start, no panel)
 
     # ------------------------------------------------------------------ games
     def start_new(self, game: str) -> None:

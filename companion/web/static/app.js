@@ -91,8 +91,15 @@ async function start() {
 }
 
 // ------------------------------------------------------------------ the page
+// one line each from the companion itself (a file it set aside at start, its screen off): above everything else
+function renderNotices() {
+  const lines = (snap && Array.isArray(snap.notices)) ? snap.notices : [];
+  clear($("notices"), lines.map((line) => el("li", {text: line})));
+}
+
 function render() {
   renderPhone();
+  renderNotices();
   if (!snap) return;
   $("oled").src = snap.oled || "";
   $("oled").alt = "The companion's screen" + (snap.prompt ? ": " + snap.prompt.title : "");
