@@ -228,8 +228,10 @@ def load_toml_game(path: Path) -> type[TomlGame]:
 
 def peek_id(path: Path) -> str | None:
     """The [game] id of a TOML file, or None if it cannot be read (the menu skips it)."""
+    from companion.config.files import read_small
+
     try:
-        gid = tomllib.loads(Path(path).read_text(encoding="utf-8-sig")).get("game", {}).get("id")
+        gid = tomllib.loads(read_small(path).decode("utf-8-sig")).get("game", {}).get("id")
         return gid if isinstance(gid, str) else None
     except (OSError, ValueError, RecursionError, AttributeError):  # ValueError: not UTF-8, not TOML
         return None
