@@ -127,6 +127,7 @@ class _Walk:
     lost: int
     lost_frames: int
     salts: bytes  #: the salts this log's frames carry
+    marks: tuple[int, ...] = ()  #: frames at or after the damage that end a transaction (1-based)
 
 
 def scan(journal: Path) -> WalDamage | None:
@@ -149,24 +150,13 @@ def scan(journal: Path) -> WalDamage | None:
         return None  # whole (in the byte order its magic names)
     w = max(walks, key=lambda w: (w.lost, w.lost_frames))
     lost = w.lost
-    if lost == 0 and w.first_bad:  # damage in the last transaction: lost only if the index counted it committed
-        committed = _shm_committed(journal, w.salts)
-        if committed is not None and committed >= w.first_bad:
-            lost = max(1, _commits(raw, page, w.first_bad, committed))
+    # damage in the last transaction is told from a last write cut short by the wal-index: what it counted committed
+    committed = _shm_committed(journal, w.salts) if w.first_bad else None
+    if committed is not None and committed >= w.first_bad:
+        lost = max(lost, 1, sum(1 for m in w.marks if m <= committed))
     if lost == 0:
         return None
     return WalDamage(wal, w.first_bad, frames, lost, w.lost_frames)
-
-
-def _commits(raw: bytes, page: int, first: int, last: int) -> int:
-    """The commit marks in frames ``first``..``last`` (1-based), their headers as written."""
-    size = FRAME_HEADER + page
-    n = 0
-    for i in range(first - 1, last):
-        at = WAL_HEADER + i * size
-        if at + FRAME_HEADER <= len(raw) and struct.unpack(">I", raw[at + 4:at + 8])[0]:
-            n += 1
-    return n
 
 
 def _walk(raw: bytes, page: int, frames: int, big: bool) -> _Walk:
@@ -180,8 +170,8 @@ def _walk(raw: bytes, page: int, frames: int, big: bool) -> _Walk:
     prev = {stored} if header_ok else {stored, computed}
     salts = raw[16:24] if header_ok else raw[WAL_HEADER + 8:WAL_HEADER + 16]  # a damaged header: the frames' own
     first_bad = None if header_ok else 0
-    lost = lost_frames = 0
-    bad_commit = False
+    lost_frames = last_whole = 0
+    marks: list[int] = []  # frames at or after the damage that end a transaction (1-based)
     for i in range(frames):
         at = WAL_HEADER + i * size
         head, body = raw[at:at + FRAME_HEADER], raw[at + FRAME_HEADER:at + size]
@@ -190,19 +180,21 @@ def _walk(raw: bytes, page: int, frames: int, big: bool) -> _Walk:
         whole = its in options and head[8:16] == salts
         if head[8:12] != salts[:4] and head[12:16] != salts[4:]:
             break  # neither salt: this log ends here (an older log's frames, or nothing, follow)
-        if first_bad is None and not whole:
-            first_bad = i + 1
-            # a commit mark, unless the damage is that mark itself (the frame sums right without it)
-            bad_commit = bool(struct.unpack(">I", head[4:8])[0]) and its not in {
-                checksum(head[:4] + bytes(4) + body, p[0], p[1], big) for p in prev}
-        elif first_bad is not None and whole:
+        commit = bool(struct.unpack(">I", head[4:8])[0])
+        if not whole:
+            first_bad = i + 1 if first_bad is None else first_bad
+            # a damaged frame's commit mark counts unless the damage is that mark itself (it sums right without)
+            commit = commit and its not in {checksum(head[:4] + bytes(4) + body, p[0], p[1], big) for p in prev}
+        elif first_bad is not None:
             lost_frames += 1
-            lost += bool(struct.unpack(">I", head[4:8])[0])
+            last_whole = i + 1
+        if commit and first_bad is not None:
+            marks.append(i + 1)
         prev = {its} if whole else {its} | options
-    if first_bad and lost_frames and bad_commit:  # the damaged frame ended a transaction too (whole frames were
-        lost += 1  # written after it, so it was written whole: not a last write cut short)
-    return _Walk(frames + 1 if first_bad is None else first_bad, lost, lost_frames, salts)
-
+    # a transaction ending in a damaged frame was written whole when a whole frame follows it (frames are written in
+    # order); one at the very end may be a last write cut short: the wal-index decides (see scan)
+    lost = sum(1 for m in marks if m <= last_whole)
+    return _Walk(frames + 1 if first_bad is None else first_bad, lost, lost_frames, salts, tuple(marks))
 
 
 def before_open(journal: Path) -> tuple[WalDamage | None, Path | None]:
