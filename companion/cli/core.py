@@ -111,15 +111,20 @@ def cmd_export(args: argparse.Namespace) -> int:
         raise JournalError(f"no journal at {path}; play a game first or pass --journal PATH")
     journal = Journal(path)
     try:
-        if args.list:
-            for r in journal.games():
-                print(f"{r.id:4}  {r.status:8}  {time.strftime('%Y-%m-%d %H:%M', time.localtime(r.updated))}  "
-                      f"{r.summary or r.title}")
-            return 0
-        records = journal.games()
-        if not records:
-            raise JournalError(f"no saved games in {path}")
-        record = journal.game(args.game_id) if args.game_id is not None else records[0]
+        if args.game_id is not None and not args.list:
+            record = journal.game(args.game_id)  # (one whose row is damaged: one line saying so)
+        else:
+            records = journal.games()
+            for line in journal.unreadable.values():  # a game whose row is damaged is left out: said once
+                print(f"companion: {line}", file=sys.stderr)
+            if args.list:
+                for r in records:
+                    print(f"{r.id:4}  {r.status:8}  {time.strftime('%Y-%m-%d %H:%M', time.localtime(r.updated))}  "
+                          f"{r.summary or r.title}")
+                return 0
+            if not records:
+                raise JournalError(f"no saved games in {path}")
+            record = records[0]
         if args.report and args.format not in REPORT_FORMATS:
             raise JournalError(f"--format {args.format!r}: use markdown or bbcode")
         if args.notation not in ("companion", "osc"):

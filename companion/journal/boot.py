@@ -100,7 +100,9 @@ def open_for_run(path: Path) -> Opened:
                     journal.games()  # a game whose row cannot be played is left out: said now, once
                 except JournalError as e:
                     log.warning("%s", e)
-                lines += list(journal.unreadable.values())
+                for line in journal.unreadable.values():
+                    log.warning("%s", line)
+                    lines.append(line)
                 return Opened(journal, lines)
             why = f"SQLite's check: {one_line(problem, 100)}"
             journal.close(checkpoint=False)

@@ -132,8 +132,8 @@ def _read(db: sqlite3.Connection, path: Path, note: str | None) -> CheckReport:
             raise refusal  # what play and run say of this file, and they refuse it too
         games = db.execute("SELECT id, game, title, status, seed, setup, created, summary FROM games "
                            "ORDER BY id").fetchall()
-    except sqlite3.Error as e:
-        return CheckReport(path, quick or str(e), [], str(e), losses=_losses(path, []), note=note)
+    except sqlite3.Error as e:  # the games cannot be listed: nothing can be said of what the witness saw
+        return CheckReport(path, quick or one_line(str(e)), [], one_line(str(e)), note=note)
     out = [_check_game(db, GameCheck(*g)) for g in games]
     return CheckReport(path, quick, out, losses=_losses(path, out), note=note)
 

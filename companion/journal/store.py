@@ -17,7 +17,7 @@ from typing import Any, Iterable, Iterator
 from companion.config.load import default_journal_path
 from companion.errors import JournalDamagedError, JournalError
 from companion.journal import schema, snapshots, walscan, witness
-from companion.journal.chain import ChainBreak, GameRecord, RollRecord, _record, chain_hash, genesis_hash
+from companion.journal.chain import ChainBreak, GameRecord, RollRecord, _record, chain_hash, genesis_hash, row_problem
 from companion.journal.guard import InstanceLock, sqlite_error, usable_path
 from companion.journal.schema import APP_ID, SCHEMA_VERSION
 from companion.journal.witness import Head, Loss, Witness
@@ -79,8 +79,10 @@ class Journal:
             self.db.execute(f"PRAGMA wal_autocheckpoint={WAL_PAGES}")
             self.db.execute(f"PRAGMA journal_size_limit={WAL_LIMIT}")
             self._prepare()
-            if not memory:
-                self._heads = witness.read(self.path, self._genesis) or {}
+            if not memory:  # (a game whose row is damaged is blamed on its row, not on the -wal: left out here)
+                damaged = {gid for gid, game, seed, setup in self.db.execute("SELECT id, game, seed, setup FROM games")
+                           if row_problem(game, seed, setup) is not None}
+                self._heads = witness.read(self.path, self._genesis, skip=damaged) or {}
                 self.losses = witness.compare(self.db, self.path, self._heads)
         except sqlite3.Error as e:
             self.db.close()
@@ -167,8 +169,7 @@ class Journal:
             try:
                 out.append(self._record(r))
             except JournalDamagedError as e:
-                if r[0] not in self.unreadable:  # said once per game, not at each listing
-                    log.warning("%s", e)
+                log.debug("%s", e)  # said by whoever lists the games for a person (run, play, export)
                 self.unreadable[r[0]] = str(e)
         return out
 

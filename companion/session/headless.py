@@ -260,6 +260,8 @@ def play(game: str, script: Path, *, seed: int | None = None, journal_path: Path
         if resume:  # the latest game of this kind, whatever became of it (an ended game stays ended)
             record = next((r for r in journal.games() if r.game == key and r.status != "damaged"), None)
         if notify is not None:  # a game lost whole (its creation was in the damaged -wal) has no resume to say it
+            for line in journal.unreadable.values():  # (a game whose row is damaged is left out: said once)
+                notify(line)
             for gid, loss in journal.losses.items():
                 if record is None or gid != record.id:
                     notify(loss.message(journal_path or ""))
