@@ -5,6 +5,7 @@ stops the box (issue #31). Used by :mod:`companion.loop.runtime` (the lines) and
 from __future__ import annotations
 
 import logging
+import re
 import traceback
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Sequence
@@ -19,6 +20,7 @@ log = logging.getLogger(__name__)
 
 TITLE = "Set aside at start"
 PHONE_CHARS = 200  #: a notice on a phone is one line of at most this many characters
+PATH = re.compile(r"(?:/[^\s:;,()'\"/]+)+/?")  #: an absolute path in a line (the screen shows its file name)
 
 DAMAGED_LINES = ("The saved-games file", "was damaged. It is", "kept beside it, dated,", "and a new one started.",
                  "Recover its games:", "companion journal", "salvage (see the log)", "", "OK: continue")
@@ -26,6 +28,11 @@ DAMAGED_LINES = ("The saved-games file", "was damaged. It is", "kept beside it, 
 
 FOREIGN_LINES = ("The saved-games file", "is no companion", "journal. It is kept", "beside it, dated, and",
                  "a new one started.", "Check [journal] path", "(see the log)", "", "OK: continue")
+
+
+def short(line: str, limit: int) -> str:
+    """A line for the screen or the phones: one line, files named without their folders (the log has it whole)."""
+    return one_line(PATH.sub(lambda m: Path(m.group(0)).name or m.group(0), line), limit)
 
 
 def show_damaged_journal(app: "App", foreign: bool = False) -> None:
@@ -56,18 +63,20 @@ def games_folder_lines(cfg: Config) -> list[str]:
 
 def present(app: "App", lines: Sequence[str], journal_aside: str | None = None) -> None:
     """Say what was set aside (each line is in the log already) on every phone and on the screen."""
-    app.notices.extend(one_line(line, PHONE_CHARS) for line in lines if line)
+    app.notices.extend(short(line, PHONE_CHARS) for line in lines if line)
     if journal_aside is not None:
         show_damaged_journal(app, foreign=journal_aside == "foreign")
     others = [line for line in lines if line and "a new journal started" not in line and
               "a new one started" not in line]
     if others:
+        from companion.ui.draw import LIST_W, wrap
         from companion.ui.widgets import TextView
 
         text: list[str] = []
-        for line in others:
-            text += [one_line(line, 400), ""]
-        app.home.stack.append(("page", TITLE, TextView(text + ["OK: continue"], top=0)))
+        for line in others:  # each whole, wrapped to the screen (UP/DOWN scroll), a file named without its folder
+            text += wrap(short(line, 400), LIST_W) + [""]
+        app.home.stack.append(("page", TITLE, TextView(text + ["Also on the phones", "and in the log.", "",
+                                                              "OK: continue"], top=0)))
 
 
 def booted(app: "App") -> None:
@@ -78,8 +87,7 @@ def booted(app: "App") -> None:
     if s.toast and s.toast.startswith(("Inputs lost", "Journal damaged")):  # the resume found damage: phones too
         app.notices.append(f"Saved game {app.record.id if app.record else '?'}: {s.toast} (see the log)")
     if app.notices and not s.toast:
-        n = len(app.notices)
-        s.toast = f"{n} {'thing' if n == 1 else 'things'} set aside at start: see a phone or the log"
+        s.toast = f"{len(app.notices)} set aside at start: see a phone or the log"
         s.toast_sticky = True
 
 
@@ -100,7 +108,7 @@ def boot_failed(app: "App", e: Exception) -> None:
     if isinstance(e, CompanionError):  # its game file or a rule switch: the table can mend it and start again
         line = f"{what} could not be resumed ({one_line(str(e), 160)}): it is kept; mend that and restart"
         log.error("%s", line)
-        app.notices.append(one_line(line, PHONE_CHARS))
+        app.notices.append(short(line, PHONE_CHARS))
         app.home.toast = "A saved game could not be resumed: see the log"
         return
     line = f"{what} could not be resumed ({type(e).__name__}{where}: {one_line(str(e), 80)})"
@@ -111,7 +119,7 @@ def boot_failed(app: "App", e: Exception) -> None:
         except CompanionError as again:
             log.error("%s", again)
     log.error("%s", line)
-    app.notices.append(one_line(line, PHONE_CHARS))
+    app.notices.append(short(line, PHONE_CHARS))
     app.home.toast = "A saved game could not be resumed: see the log"
 
 
