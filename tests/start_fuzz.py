@@ -38,6 +38,9 @@ names = ["Ana", "Ben"]
 """
 
 
+PRESSES = ["ok", "ok", "down", "ok", "ok", "ok", "down", "ok", "ok", "up", "ok", "ok"]  #: the box's game so far
+
+
 def free_port() -> int:
     import socket
 
@@ -63,7 +66,7 @@ def make_box(box: Path, port: int | None = None) -> None:
     s = open_session(j, rec, cfg)
     from companion.events import Key, KeyEvent
 
-    for key in ["ok", "ok", "down", "ok", "ok", "ok", "down", "ok", "ok", "up", "ok", "ok"]:
+    for key in PRESSES:
         ev = KeyEvent(Key(key))
         rolls = s.handle(ev, 1000.0 + s.n_inputs)
         j.commit(rec.id, s.n_inputs, encode_event(ev), rolls, s.summary(), t=s._t)

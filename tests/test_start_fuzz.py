@@ -263,3 +263,35 @@ def test_real_companion_run_processes_come_up_twice_and_set_aside_what_the_in_pr
               f"run` each: {2 * PROCESSES - len(failures)} of {2 * PROCESSES} came up and stopped cleanly, "
               f"{time.monotonic() - t0:.0f} s")
     assert not failures, "\n".join(failures)
+
+
+def test_play_resume_export_and_check_say_one_line_on_every_journal_damage(
+        base: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    """What `journal check` reports, `play --resume` and `export` say in a line (or play on): never a traceback."""
+    import companion.cli
+
+    failures, statuses = [], Counter[str]()
+    for i, (name, _fn) in enumerate(start_fuzz.JOURNAL):
+        box = fresh_box(base)
+        monkeypatch.setenv("STATE_DIRECTORY", str(box))
+        start_fuzz.damage(box, [name], i)
+        script = base.parent / "s.txt"
+        script.write_text("\n".join(start_fuzz.PRESSES + ["ok", "ok", "down", "ok"]) + "\n")  # its game, and on
+        journal = str(box / "journal.sqlite")
+        for argv in (["journal", "check", journal], ["export", "--list", "--journal", journal],
+                     ["export", "--journal", journal],
+                     ["play", str(box / "games" / "race.toml"), "--script", str(script), "--journal", journal,
+                      "--resume", "--state-json", str(base.parent / "out.json")]):
+            try:
+                status = companion.cli.main(argv)
+            except BaseException as e:  # noqa: BLE001
+                status = -1
+                failures.append(f"{name}: {argv[0]} raised {type(e).__name__}: {e}")
+            err = capsys.readouterr().err
+            statuses[f"{argv[0]} {status}"] += 1
+            if "Traceback" in err or status not in (0, 1, 2, 3) or not all(ln.startswith("companion: ") or
+                                                                             "/" in ln for ln in err.splitlines()):
+                failures.append(f"{name}: {argv[0]} said {err[-300:]!r}")
+    with capsys.disabled():
+        print(f"\nthe CLI on {len(start_fuzz.JOURNAL)} kinds of journal damage: {dict(sorted(statuses.items()))}")
+    assert not failures, "\n".join(failures[:20])

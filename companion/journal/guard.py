@@ -82,6 +82,9 @@ def sqlite_error(e: sqlite3.Error, path: Path | str, what: str) -> JournalError:
     return JournalError(f"cannot {what}: {path}: {text}")
 
 
+SQLITE_SIDE_FILES = ("-wal", "-shm", "-journal")  #: the files SQLite keeps beside a journal
+
+
 def usable_path(path: Path) -> None:
     """Refuse at once a path that names no file, or names a folder, pipe or device (a pipe would block for ever)."""
     from companion.config.files import file_path_problem, is_regular_or_missing
@@ -91,6 +94,11 @@ def usable_path(path: Path) -> None:
         why = f"is {what}, not a journal file; check the path"
     if why is not None:
         raise JournalError(f"the journal path {str(path) or repr(str(path))} {why}")
+    for suffix in SQLITE_SIDE_FILES:  # SQLite opens these itself, blocking on a pipe
+        side = Path(str(path) + suffix)
+        if (what := is_regular_or_missing(side)) is not None:
+            raise JournalError(f"{side} is {what}, not a file SQLite can use beside the journal; move it away "
+                               "('companion run' moves it aside by itself)")
 
 
 class InstanceLock:

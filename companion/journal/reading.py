@@ -16,8 +16,9 @@ import tempfile
 from contextlib import ExitStack
 from pathlib import Path
 
+from companion.config.files import is_regular_or_missing
 from companion.errors import JournalError, JournalFullError
-from companion.journal.guard import sqlite_error
+from companion.journal.guard import SQLITE_SIDE_FILES, sqlite_error
 
 #: SQLite's result codes that mean "cannot read this here without writing" (SQLITE_READONLY, SQLITE_CANTOPEN,
 #: SQLITE_PERM), as opposed to damage
@@ -88,7 +89,11 @@ def open_checked(path: Path, stack: ExitStack) -> tuple[sqlite3.Connection, str 
     """The journal opened for reading, and a line about how when it matters (read from a copy, or as it is on a
     full disk). ``stack`` closes the connection and removes any copy."""
     note = None
+    odd = [f"{Path(str(path) + sfx).name} is {what}" for sfx in SQLITE_SIDE_FILES
+           if (what := is_regular_or_missing(Path(str(path) + sfx))) is not None]
     try:
+        if odd:  # SQLite would open a pipe there and wait for ever: a copy without it is read instead
+            raise _InPlace()
         try:
             db = _connect(f"file:{path}?mode=ro", path)
         except JournalFullError:
@@ -100,14 +105,15 @@ def open_checked(path: Path, stack: ExitStack) -> tuple[sqlite3.Connection, str 
             db = open_ro(path, immutable=True)
             note = "the disk is full: checked the file as it is (no -wal beside it)"
     except _InPlace:
-        half = Path(str(path) + "-journal").is_file()
+        half = Path(str(path) + "-journal").is_file()  # (not a pipe: only plain files are copied)
         try:
             copy = _copy(path, stack)
         except OSError as e:
             raise JournalError(f"cannot check {path}: it cannot be read in place and a copy cannot be made "
                                f"({e.strerror}); free some space in the temporary folder") from None
         db = _connect(f"file:{copy}", path, writable=True)
-        note = ("a start or save was cut off while the journal was being written (a rollback journal lies beside "
+        note = (f"{'; '.join(odd)}, not a file: checked a copy of the journal without it" if odd else
+                "a start or save was cut off while the journal was being written (a rollback journal lies beside "
                 "it): checked it as the next start will read it" if half else
                 "the journal cannot be read in place (a read-only folder?): checked a copy of it")
     stack.callback(db.close)
