@@ -82,15 +82,23 @@ def read_small(path: Path | str, limit: int = SMALL) -> bytes:
         os.close(fd)
 
 
+def dated(path: Path, label: str, *, keep_suffix: bool = False) -> Path:
+    """A free name beside ``path`` saying what it was and when: ``<name>.<label>-<date>-<time>``, or with
+    ``keep_suffix`` ``<stem>.<label>-<date>-<time><suffix>`` (a journal set aside is still a ``.sqlite``)."""
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    head, tail = (path.stem, path.suffix) if keep_suffix else (path.name, "")
+    aside = path.with_name(f"{head}.{label}-{stamp}{tail}")
+    i = 1
+    while os.path.lexists(aside):
+        aside = path.with_name(f"{head}.{label}-{stamp}-{i}{tail}")
+        i += 1
+    return aside
+
+
 def set_aside(path: Path, label: str = "unusable") -> Path | None:
     """Rename ``path`` (whatever it is) to ``<name>.<label>-<stamp>`` beside it; the new path, or None when it cannot
     be moved (logged: the caller goes on without the file all the same)."""
-    stamp = time.strftime("%Y%m%d-%H%M%S")
-    aside = path.with_name(f"{path.name}.{label}-{stamp}")
-    i = 1
-    while os.path.lexists(aside):
-        aside = path.with_name(f"{path.name}.{label}-{stamp}-{i}")
-        i += 1
+    aside = dated(path, label)
     try:
         os.rename(path, aside)
     except OSError as e:
@@ -126,4 +134,4 @@ def file_path_problem(text: str | Path) -> str | None:
     return None
 
 
-__all__ = ["SMALL", "Unusable", "read_small", "set_aside", "file_path_problem", "is_regular_or_missing", "kind"]
+__all__ = ["SMALL", "Unusable", "read_small", "dated", "set_aside", "file_path_problem", "is_regular_or_missing", "kind"]

@@ -16,7 +16,7 @@ import logging
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from companion.config.files import is_regular_or_missing
+from companion.config.files import dated, is_regular_or_missing
 from companion.config.files import set_aside as move_aside
 from companion.errors import JournalBusyError, JournalError, JournalFullError, NotAJournalError, one_line
 from companion.journal.store import Journal
@@ -37,14 +37,7 @@ class Opened:
 def set_aside(path: Path, label: str = "damaged") -> Path:
     """Rename a journal (and its -wal, -shm, head witness and rollback journal, which hold part of it or belong to
     it) to a dated name beside it."""
-    import time
-
-    stamp = time.strftime("%Y%m%d-%H%M%S")
-    aside = path.with_name(f"{path.stem}.{label}-{stamp}{path.suffix}")
-    i = 1
-    while aside.exists():
-        aside = path.with_name(f"{path.stem}.{label}-{stamp}-{i}{path.suffix}")
-        i += 1
+    aside = dated(path, label, keep_suffix=True)
     for suffix in ("-wal", "-shm", ".head", "-journal"):
         side = Path(str(path) + suffix)
         if side.exists():

@@ -213,14 +213,10 @@ def keep_copy(journal: Path) -> Path | None:
     """Copy the journal and its -wal and -shm, as they are, to ``<stem>.wal-damaged-<stamp><suffix>`` beside it
     (before SQLite opens the file and drops the damaged log's tail for good); the copy's path, or None."""
     import shutil
-    import time
 
-    stamp = time.strftime("%Y%m%d-%H%M%S")
-    copy = journal.with_name(f"{journal.stem}.wal-damaged-{stamp}{journal.suffix}")
-    i = 1
-    while copy.exists():
-        copy = journal.with_name(f"{journal.stem}.wal-damaged-{stamp}-{i}{journal.suffix}")
-        i += 1
+    from companion.config.files import dated
+
+    copy = dated(journal, "wal-damaged", keep_suffix=True)
     try:
         for suffix in ("", "-wal", "-shm"):
             src = Path(str(journal) + suffix)
