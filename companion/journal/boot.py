@@ -31,6 +31,7 @@ class Opened:
     journal: Journal
     lines: list[str] = field(default_factory=list)  #: one line each: what was set aside, what was lost
     aside: str | None = None  #: "damaged" or "foreign" when the journal itself was kept aside and a new one begun
+    aside_line: str | None = None  #: the line of :attr:`lines` saying so (the screen has a page of its own for it)
     saving: bool = True  #: False: a journal in memory (nothing could be opened or made at the path)
 
 
@@ -115,7 +116,7 @@ def open_for_run(path: Path) -> Opened:
     log.error("%s", line)
     lines.append(line)
     try:
-        return Opened(Journal(path, lock=True), lines, kind)
+        return Opened(Journal(path, lock=True), lines, kind, line)
     except JournalBusyError:
         raise
     except Exception as e:

@@ -14,6 +14,7 @@ from companion.config.load import Config
 from companion.errors import CompanionError, JournalError, one_line
 
 if TYPE_CHECKING:
+    from companion.journal.boot import Opened
     from companion.loop.app import App
 
 log = logging.getLogger(__name__)
@@ -61,13 +62,13 @@ def games_folder_lines(cfg: Config) -> list[str]:
             if (kind := is_regular_or_missing(p)) is not None]
 
 
-def present(app: "App", lines: Sequence[str], journal_aside: str | None = None) -> None:
-    """Say what was set aside (each line is in the log already) on every phone and on the screen."""
+def present(app: "App", lines: Sequence[str], journal: "Opened | None" = None) -> None:
+    """Say what was set aside (each line is in the log already) on every phone and on the screen (the journal kept
+    aside has its own page)."""
     app.notices.extend(short(line, PHONE_CHARS) for line in lines if line)
-    if journal_aside is not None:
-        show_damaged_journal(app, foreign=journal_aside == "foreign")
-    others = [line for line in lines if line and "a new journal started" not in line and
-              "a new one started" not in line]
+    if journal is not None and journal.aside is not None:
+        show_damaged_journal(app, foreign=journal.aside == "foreign")
+    others = [line for line in lines if line and (journal is None or line != journal.aside_line)]
     if others:
         from companion.ui.draw import LIST_W, wrap
         from companion.ui.widgets import TextView

@@ -134,7 +134,7 @@ def run(cfg: Config, *, mode: str | None = None, game: str | None = None,
         if web is not None and isinstance(output, SimOutput):
             output.web = web.address
         app = App(cfg, journal, events, output, roller=roller, notifier=notifier, game=game, web=web)
-        present(app, lines, opened.aside)
+        present(app, lines, opened)
         hooks = hooks_folder()
         if hooks is not None:
             stack.callback(HookWatcher(hooks, events.put).start().stop)

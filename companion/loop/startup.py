@@ -5,7 +5,8 @@ that only SSH brings back. So every file read at start — the config, the rule 
 files, the snapshot key, the pairings, the games folder — is read so that what cannot be used is set aside with one
 line, and the box starts (fresh where it must). The lines go to the log, to every phone (the snapshot's
 ``notices``) and to the screen (a page over the home menu, or a toast over a resumed game). A saved game that fails
-to resume, for whatever reason, is marked damaged and left on the home menu: the next start does not meet it again.
+to resume leaves the box on the home menu (:mod:`companion.loop.aside`): kept when its game file or switches can be
+mended, else marked damaged, so the next start does not meet it again.
 
 Only a mistake typed on the command line (`--game` naming no game) or another companion holding the journal stops
 the start, with one line and exit status 2.
@@ -17,7 +18,7 @@ from pathlib import Path
 from typing import Callable
 
 from companion.config.load import Config, load_config
-from companion.errors import CompanionError, ConfigError
+from companion.errors import CompanionError
 
 log = logging.getLogger(__name__)
 
@@ -45,7 +46,7 @@ def checked_options(cfg: Config, game: str | None) -> tuple[Config, list[str]]:
     for gid, table in cfg.games.options.items():
         try:
             check_options({gid: table}, cfg.games.folder, also=game)
-        except (ConfigError, CompanionError) as e:
+        except CompanionError as e:  # (a ConfigError, or a game file that does not load)
             src = f"{cfg.source}: " if cfg.source else ""
             lines.append(f"{src}{e}: set aside, the game's own defaults are used")
             continue
