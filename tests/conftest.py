@@ -30,6 +30,16 @@ def run_companion(*args: str, timeout: float = 60, input: str | None = None,
                           timeout=timeout, input=input, cwd=ROOT, env=e)
 
 
+@pytest.fixture(scope="session")
+def shared_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A folder of this run that every pytest-xdist worker shares (the run's base folder; without xdist, its own):
+    work one test does for several, taken once per run (tests/walk_checks.py)."""
+    base = tmp_path_factory.getbasetemp()
+    folder = (base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base) / "shared"
+    folder.mkdir(exist_ok=True)
+    return folder
+
+
 @pytest.fixture
 def companion():
     return run_companion

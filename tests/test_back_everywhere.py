@@ -3,53 +3,23 @@ the screen before the last answer, when it steps back through the undo history),
 way, or says in a toast why it cannot."""
 from __future__ import annotations
 
+from pathlib import Path
+
 from companion.events import Key, KeyEvent, RollEvent
 from companion.games import load
 from companion.session import Session
-from fsm.prompts import Choice
-from screen_walk import GAMES, SEEDS, STEPS, walk
+from walk_checks import WALKS, report
 
 import pytest
 
 
-def probe(s: Session, before_answer: dict[int, object]) -> str | None:
-    """Press BACK once; None when it did something visible, else what went wrong."""
-    p0, frame0, depth = s.prompt(), s.render().tobytes(), len(s.undo_stack)
-    s.handle(KeyEvent(Key.BACK))
-    if len(s.undo_stack) == depth - 1 and not (isinstance(p0, Choice) and p0.back is not None):
-        want = before_answer.get(depth)
-        if want is not None and s.prompt() != want:
-            return f"BACK on {p0.title!r} went to {s.prompt().title!r}, not the step before"
-        return None
-    if s.prompt() != p0 or s.render().tobytes() != frame0:
-        return None
-    return f"BACK on {p0.title!r} did nothing and said nothing"
-
-
-@pytest.mark.parametrize("game", GAMES)
-@pytest.mark.parametrize("seed", SEEDS)
-def test_back_on_every_screen(game: str, seed: int) -> None:
-    """The UI fuzz's walks (tests/screen_walk.py): BACK is pressed once on each new screen they reach."""
-    seen: set[tuple[str, str]] = set()
-    before_answer: dict[int, object] = {}  #: undo depth after an answer -> the prompt that answer was given on
-    problems: list[str] = []
-    last_prompt, last_depth = None, 0
-    for s in walk(game, seed=seed, steps=STEPS):
-        depth = len(s.undo_stack)
-        if depth > last_depth and last_prompt is not None:
-            before_answer[depth] = last_prompt
-        if not s.overlays and not s.toast and s.game is not None:
-            p = s.prompt()
-            key = (type(p).__name__, p.title)
-            if key not in seen:
-                seen.add(key)
-                err = probe(s, before_answer)
-                if err:
-                    problems.append(err)
-                depth = len(s.undo_stack)
-        last_prompt, last_depth = s.prompt(), depth
-    assert len(seen) >= 2, "the walk barely got into the game"
-    assert not problems, "\n".join(problems)
+@pytest.mark.parametrize("game, seed", WALKS)
+def test_back_on_every_screen(game: str, seed: int, shared_dir: Path) -> None:
+    """The UI fuzz's walks (tests/screen_walk.py): BACK is pressed once (on a copy) on each new game screen they
+    reach (tests/walk_checks.py: the check "back")."""
+    r = report(game, seed, shared_dir)
+    assert r.counts.get("game screens", 0) >= 2, "the walk barely got into the game"
+    assert not r.problems["back"], "\n".join(r.problems["back"])
 
 
 def test_back_steps_back_within_a_players_turn_but_not_over_a_roll() -> None:

@@ -9,26 +9,20 @@ tests/test_ui_fuzz.py). The last tests break each rule on purpose and check that
 """
 from __future__ import annotations
 
-import copy
-from typing import Any, Iterator
+from pathlib import Path
+from typing import Iterator
 
 import pytest
 
 from companion.events import Key, KeyEvent
 from companion.session import Session
 from companion.ui import draw
-from companion.ui.draw import Drawn
-from screen_walk import GAMES, SEEDS, STEPS, walk
-
-
-class Pieces(list):  # type: ignore[type-arg]
-    def __call__(self, item: Drawn) -> None:
-        self.append(item)
+from walk_checks import WALKS, Recorder, back_loop, covered_focus, report
 
 
 @pytest.fixture
-def pieces() -> Iterator[Pieces]:
-    rec = Pieces()
+def pieces() -> Iterator[Recorder]:
+    rec = Recorder()
     draw.RECORDERS.append(rec)
     try:
         yield rec
@@ -36,71 +30,17 @@ def pieces() -> Iterator[Pieces]:
         draw.RECORDERS.remove(rec)
 
 
-def _overlap(a: tuple[int, int, int, int], b: tuple[int, int, int, int]) -> bool:
-    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
-
-
-def covered_focus(items: list[Drawn]) -> list[str]:
-    """(a): a box painted over the row OK acts on after that row was drawn."""
-    out, focus = [], None
-    for it in items:
-        if it.kind == "focus":
-            focus = it
-        elif it.kind == "cover" and focus is not None and _overlap(it.box, focus.box):
-            out.append(f"a toast {it.box} covers the row OK acts on {focus.box}")
-    return out
-
-
-def _signature(s: Session) -> Any:
-    snap = s._snapshot()
-    return (repr(s.prompt()), snap[0], snap[1] if snap[0] == "game" else repr(snap[1]), len(s.overlays))
-
-
-def back_loop(s: Session, presses: int = 12) -> str | None:
-    """(c): BACK pressed up to ``presses`` times on a copy of ``s``; the circle it went round, or None.
-
-    Coming back once to a screen is fine (a page BACK opened closes again; BACK takes back the Done that left a
-    submenu, then leaves it by its own BACK); going round the same screens again and again is the ping-pong."""
-    c = copy.deepcopy(s)
-    sigs, titles = [_signature(c)], [c.prompt().title]
-    for _ in range(presses):
-        c.handle(KeyEvent(Key.BACK))
-        sigs.append(_signature(c))
-        titles.append(c.prompt().title)
-        if sigs[-1] == sigs[-2]:  # BACK stopped here (and said why): no circle
-            return None
-        for period in range(2, len(sigs) // 2 + 1):
-            if sigs[-period:] == sigs[-2 * period:-period]:
-                return "BACK went round in a circle: " + " -> ".join(titles)
-    return None
-
-
-@pytest.mark.parametrize("game", GAMES)
-@pytest.mark.parametrize("seed", SEEDS)
-def test_contract_on_every_screen(game: str, seed: int, pieces: Pieces) -> None:
+@pytest.mark.parametrize("game, seed", WALKS)
+def test_contract_on_every_screen(game: str, seed: int, shared_dir: Path) -> None:
     """Every frame of the walk is drawn: no toast covers the row OK acts on; from each new screen BACK is pressed
-    until it stops, and it never goes round in a circle."""
-    problems: list[str] = []
-    probed: set[tuple[str, str]] = set()
-    frames = 0
-    for s in walk(game, seed=seed, steps=STEPS):
-        pieces.clear()
-        s.render()
-        frames += 1
-        where = s.overlays[-1].title if s.overlays else s.prompt().title
-        problems += [f"{where} (toast {s.toast!r}): {p}" for p in covered_focus(list(pieces))]
-        key = (type(s.prompt()).__name__, s.prompt().title)
-        if not s.overlays and key not in probed:
-            probed.add(key)
-            err = back_loop(s)
-            if err:
-                problems.append(err)
-    assert frames > 50 and len(probed) >= 2, "the walk barely got into the game"
-    assert not problems, "\n".join(sorted(set(problems))[:20])
+    (on a copy) until it stops, and it never goes round in a circle (tests/walk_checks.py: the check "contract")."""
+    r = report(game, seed, shared_dir)
+    assert r.frames > 50 and r.counts.get("screens", 0) >= 2, "the walk barely got into the game"
+    assert not r.problems["contract"], "\n".join(sorted(set(r.problems["contract"]))[:20])
 
 
 # ------------------------------------------------------------------------------------------------ the checks bite
-def test_the_check_catches_a_toast_over_the_cursor(pieces: Pieces, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_check_catches_a_toast_over_the_cursor(pieces: Recorder, monkeypatch: pytest.MonkeyPatch) -> None:
     """A toast put back at the bottom whatever it covers (the old way) is caught on a real screen: Sovereign's Spend
     menu right after "Collect 4 points", with the cursor on its last row under "Ana adds 4 points"."""
     from companion.ui import widgets
@@ -109,11 +49,11 @@ def test_the_check_catches_a_toast_over_the_cursor(pieces: Pieces, monkeypatch: 
     assert s.toast and s.toast_sticky
     pieces.clear()
     s.render()
-    assert covered_focus(list(pieces)) == []
+    assert covered_focus(pieces.items) == []
     monkeypatch.setattr(widgets, "_toast_place", lambda focus, want: (draw.HEIGHT - draw.ROW * want - 4, want))
     pieces.clear()
     s.render()
-    assert covered_focus(list(pieces)), "the check missed a toast over the cursor's row"
+    assert covered_focus(pieces.items), "the check missed a toast over the cursor's row"
 
 
 def test_the_check_catches_back_ping_pong(monkeypatch: pytest.MonkeyPatch) -> None:

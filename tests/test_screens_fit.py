@@ -6,115 +6,27 @@ watched, so a widget drawing text on its own is held to the frame's edges.
 """
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Iterator
 
 import pytest
-from PIL import ImageDraw
 
 from companion.ui import draw
-from companion.ui.draw import HEIGHT, WIDTH, Drawn
-from screen_walk import GAMES, SEEDS, STEPS, walk
-
-
-class Recorder:
-    def __init__(self) -> None:
-        self.items: list[Drawn] = []
-        self.raw: list[tuple[str, tuple[int, int, int, int]]] = []
-
-    def __call__(self, item: Drawn) -> None:
-        self.items.append(item)
-
-    def visible(self, whole: bool = False) -> list[Drawn]:
-        """What still shows: pieces painted over by a later cover (a toast) are gone (``whole``: and pieces the
-        cover hides a part of)."""
-        out: list[Drawn] = []
-        for it in self.items:
-            if it.kind == "cover":
-                out = [o for o in out if not (_overlap if whole else _inside)(o.ink, it.box)]
-            else:
-                out.append(it)
-        return out
-
-    def problems(self) -> list[str]:
-        out = []
-        items = self.visible()
-        marks = [m for m in items if m.kind == "mark"]
-        for it in items:
-            if it.kind != "text":
-                continue
-            l, t, r, b = it.ink
-            bl, bt, br, bb = it.box
-            if l < bl or r > br or t < bt or b > bb:
-                out.append(f"{it.text!r} ink {it.ink} outside its box {it.box}")
-            if l < 0 or t < 0 or r > WIDTH or b > HEIGHT:
-                out.append(f"{it.text!r} ink {it.ink} outside the frame")
-            for m in marks:
-                if l < m.ink[2] and m.ink[0] < r and t < m.ink[3] and m.ink[1] < b:
-                    out.append(f"{it.text!r} ink {it.ink} under the scroll arrow at {m.ink}")
-        texts = [it for it in self.visible(whole=True) if it.kind == "text"]
-        for i, a in enumerate(texts):  # two texts running into each other (a title into the name beside it)
-            for b_ in texts[i + 1:]:
-                if _overlap(a.ink, b_.ink):
-                    out.append(f"{a.text!r} ink {a.ink} runs into {b_.text!r} ink {b_.ink}")
-        for text, (l, t, r, b) in self.raw:
-            if l < 0 or t < 0 or r > WIDTH or b > HEIGHT:
-                out.append(f"{text!r} drawn at {(l, t, r, b)}: outside the frame")
-        return out
-
-
-def _overlap(a: tuple[int, int, int, int], b: tuple[int, int, int, int]) -> bool:
-    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
-
-
-def _inside(ink: tuple[int, int, int, int], box: tuple[int, int, int, int]) -> bool:
-    return box[0] <= ink[0] and box[1] <= ink[1] and ink[2] <= box[2] and ink[3] <= box[3]
+from companion.ui.draw import WIDTH
+from walk_checks import WALKS, Recorder, report, watching
 
 
 @pytest.fixture
-def recorder(monkeypatch: pytest.MonkeyPatch) -> Iterator[Recorder]:
-    rec = Recorder()
-    real_text = ImageDraw.ImageDraw.text
-
-    def watched(self: ImageDraw.ImageDraw, xy, text, *args, **kwargs):  # type: ignore[no-untyped-def]
-        if isinstance(text, str) and text and self.im.size == (WIDTH, HEIGHT):  # the frame, not a glyph cache's scratch
-            box = self.textbbox(xy, text, font=kwargs.get("font"))
-            rec.raw.append((text, tuple(int(v) for v in box)))  # type: ignore[arg-type]
-        return real_text(self, xy, text, *args, **kwargs)
-
-    monkeypatch.setattr(ImageDraw.ImageDraw, "text", watched)
-    draw.RECORDERS.append(rec)
-    try:
+def recorder() -> Iterator[Recorder]:
+    with watching(Recorder()) as rec:
         yield rec
-    finally:
-        draw.RECORDERS.remove(rec)
 
 
-@pytest.mark.parametrize("game", GAMES)
-@pytest.mark.parametrize("seed", SEEDS)
-def test_every_screen_fits(game: str, seed: int, recorder: Recorder) -> None:
-    """Every frame of the UI fuzz's walks (tests/test_ui_fuzz.py: same games, seeds and steps) is drawn and held."""
-    from companion.ui.glance import glance_for, render_glance
-
-    seen: set[str] = set()
-    glances: set[object] = set()
-    bad: list[str] = []
-    for s in walk(game, seed=seed, steps=STEPS):
-        recorder.items.clear()
-        recorder.raw.clear()
-        s.render()
-        problems = recorder.problems()
-        if problems:
-            where = s.overlays[-1].title if s.overlays else s.prompt().title
-            if where not in seen:
-                seen.add(where)
-                bad += [f"{where}: {p}" for p in problems[:3]]
-        g = glance_for(s)  # the glance view this screen would give way to after a few idle seconds
-        if g is not None and (g, s.toast) not in glances:
-            glances.add((g, s.toast))
-            recorder.items.clear()
-            recorder.raw.clear()
-            render_glance(g, s.toast)
-            bad += [f"glance view {g}: {p}" for p in recorder.problems()[:3]]
+@pytest.mark.parametrize("game, seed", WALKS)
+def test_every_screen_fits(game: str, seed: int, shared_dir: Path) -> None:
+    """Every frame of the UI fuzz's walks (tests/test_ui_fuzz.py: same games, seeds and steps) is drawn and held,
+    and the glance view each screen would give way to (tests/walk_checks.py takes each walk once)."""
+    bad = report(game, seed, shared_dir).problems["fits"]
     assert not bad, "\n".join(bad[:20])
 
 
@@ -191,8 +103,7 @@ def test_home_menus_and_settings_fit(recorder: Recorder, tmp_path) -> None:  # t
         app.dispatch(KeyEvent(rng.choice([Key.UP, Key.DOWN, Key.DOWN, Key.OK, Key.OK, Key.BACK])))
         if app.session is not None:
             app.leave_game()
-        recorder.items.clear()
-        recorder.raw.clear()
+        recorder.clear()
         app.frame()
         bad += [f"{app.home.stack[-1][1]}: {x}" for x in recorder.problems()]
     assert not bad, "\n".join(bad[:10])

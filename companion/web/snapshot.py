@@ -111,7 +111,7 @@ class SnapshotBuilder:
             if s is not None and s.private_screen():
                 p0 = s.prompt()
                 voter = getattr(p0, "voter_name", None) or (s.names[p0.player - 1] if p0.player else "A player")
-            frame = mirror_frame(getattr(app.pair_screen, "private", False), voter, frame)
+            frame = mirror_frame(voter, frame)  # the loop passes what is under a screen for one person's eyes
         body: dict[str, Any] = {"oled": frame_png(frame) if frame is not None else None,
                                 "fairness": self._fairness_of(app), "notices": list(getattr(app, "notices", ()))}
         ballot: dict[str, Any] | None = None

@@ -1,0 +1,356 @@
+"""The screen walks, taken once for every screen test (issue 34).
+
+tests/test_ui_fuzz.py, test_screens_fit.py, test_interaction_contract.py and test_back_everywhere.py hold their
+rules on every frame of the same 24 random walks (tests/screen_walk.py: every game, three seeds). Each walk is taken
+once per run: every frame is drawn once with every check listening, and each test asserts its own check's findings.
+
+**A new per-frame check is one function here**, registered with ``@check("name")``: it is given each
+:class:`Frame` of the walk and yields one line per problem it finds (plain strings: the report is JSON). Its test
+asserts ``report(game, seed, shared_dir).problems["name"] == []``. A check that presses keys does it on
+``frame.copy()``: the walk itself must go on as every other check sees it. ``frame.first(tag, key)`` is True the
+first time a walk meets ``key`` under ``tag`` (a screen to probe once); ``report.counts[tag]`` is how many it met.
+
+Under pytest-xdist the report is shared through the run's common folder (``shared_dir``, tests/conftest.py): the
+first worker to need a walk takes it under a lock and writes the report; the others read it.
+"""
+from __future__ import annotations
+
+import copy
+import dataclasses
+import fcntl
+import json
+import logging
+import traceback
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Hashable, Iterable, Iterator
+
+import pytest
+from PIL import ImageDraw
+
+from companion.events import Key, KeyEvent
+from companion.session import Session
+from companion.ui import draw
+from companion.ui.draw import HEIGHT, WIDTH, Drawn
+from fsm.prompts import Choice, Prompt
+from screen_walk import GAMES, SEEDS, STEPS, walk
+
+#: ``@pytest.mark.parametrize("game, seed", WALKS)``: one test per walk, with the ids of the old stacked
+#: parametrisation (``test_x[0-sovereign]``)
+WALKS = [pytest.param(game, seed, id=f"{seed}-{game}") for seed in SEEDS for game in GAMES]
+
+
+# ------------------------------------------------------------------------------------ what a frame drew
+def overlap(a: tuple[int, int, int, int], b: tuple[int, int, int, int]) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+def _inside(ink: tuple[int, int, int, int], box: tuple[int, int, int, int]) -> bool:
+    return box[0] <= ink[0] and box[1] <= ink[1] and ink[2] <= box[2] and ink[3] <= box[3]
+
+
+class Recorder:
+    """What was drawn: the pieces the drawing helpers report (``items``) and every ``ImageDraw.text`` on the frame
+    (``raw``, while :func:`watching`), so a widget drawing text on its own is held to the frame's edges too."""
+
+    def __init__(self) -> None:
+        self.items: list[Drawn] = []
+        self.raw: list[tuple[str, tuple[int, int, int, int]]] = []
+
+    def __call__(self, item: Drawn) -> None:
+        self.items.append(item)
+
+    def clear(self) -> None:
+        self.items.clear()
+        self.raw.clear()
+
+    def visible(self, whole: bool = False) -> list[Drawn]:
+        """What still shows: pieces painted over by a later cover (a toast) are gone (``whole``: and pieces the
+        cover hides a part of)."""
+        out: list[Drawn] = []
+        for it in self.items:
+            if it.kind == "cover":
+                out = [o for o in out if not (overlap if whole else _inside)(o.ink, it.box)]
+            else:
+                out.append(it)
+        return out
+
+    def problems(self) -> list[str]:
+        """Text outside its box or the frame, under a scroll arrow, or running into another text."""
+        out = []
+        items = self.visible()
+        marks = [m for m in items if m.kind == "mark"]
+        for it in items:
+            if it.kind != "text":
+                continue
+            l, t, r, b = it.ink
+            bl, bt, br, bb = it.box
+            if l < bl or r > br or t < bt or b > bb:
+                out.append(f"{it.text!r} ink {it.ink} outside its box {it.box}")
+            if l < 0 or t < 0 or r > WIDTH or b > HEIGHT:
+                out.append(f"{it.text!r} ink {it.ink} outside the frame")
+            for m in marks:
+                if l < m.ink[2] and m.ink[0] < r and t < m.ink[3] and m.ink[1] < b:
+                    out.append(f"{it.text!r} ink {it.ink} under the scroll arrow at {m.ink}")
+        texts = [it for it in self.visible(whole=True) if it.kind == "text"]
+        for i, a in enumerate(texts):  # two texts running into each other (a title into the name beside it)
+            for b_ in texts[i + 1:]:
+                if overlap(a.ink, b_.ink):
+                    out.append(f"{a.text!r} ink {a.ink} runs into {b_.text!r} ink {b_.ink}")
+        for text, (l, t, r, b) in self.raw:
+            if l < 0 or t < 0 or r > WIDTH or b > HEIGHT:
+                out.append(f"{text!r} drawn at {(l, t, r, b)}: outside the frame")
+        return out
+
+
+class watching:
+    """While open, ``rec`` gets every piece the drawing helpers report and every ``ImageDraw.text`` on the frame."""
+
+    def __init__(self, rec: Recorder) -> None:
+        self.rec = rec
+        self.real = ImageDraw.ImageDraw.text
+
+    def __enter__(self) -> Recorder:
+        rec, real = self.rec, self.real
+
+        def watched(d: ImageDraw.ImageDraw, xy, text, *args, **kwargs):  # type: ignore[no-untyped-def]
+            if isinstance(text, str) and text and d.im.size == (WIDTH, HEIGHT):  # the frame, not a glyph's scratch
+                box = d.textbbox(xy, text, font=kwargs.get("font"))
+                rec.raw.append((text, (int(box[0]), int(box[1]), int(box[2]), int(box[3]))))
+            return real(d, xy, text, *args, **kwargs)
+
+        ImageDraw.ImageDraw.text = watched  # type: ignore[method-assign]
+        draw.RECORDERS.append(rec)
+        return rec
+
+    def __exit__(self, *exc: object) -> None:
+        ImageDraw.ImageDraw.text = self.real  # type: ignore[method-assign]
+        draw.RECORDERS.remove(self.rec)
+
+
+# ------------------------------------------------------------------------------------ one frame of a walk
+@dataclass
+class Frame:
+    """The session after one input of the walk, drawn once. Checks read it; they never change ``s``."""
+
+    step: int
+    s: Session
+    prompt: Prompt  #: the prompt on screen
+    where: str  #: the title on screen: the top overlay's, else the prompt's
+    size: tuple[int, int]  #: the rendered frame's size
+    drawn: Recorder  #: what drawing the frame reported
+    #: undo depth after an answer -> the prompt that answer was given on (the screen BACK should go back to)
+    answered_on: dict[int, Prompt]
+    _seen: dict[str, set[Hashable]]
+
+    @property
+    def screen(self) -> tuple[str, str]:
+        """The screen as the checks tell them apart: the prompt's kind and title."""
+        return type(self.prompt).__name__, self.prompt.title
+
+    def first(self, tag: str, key: Hashable) -> bool:
+        """True the first time this walk meets ``key`` under ``tag`` (``Report.counts[tag]`` counts them)."""
+        seen = self._seen.setdefault(tag, set())
+        if key in seen:
+            return False
+        seen.add(key)
+        return True
+
+    def copy(self) -> Session:
+        """A copy of the session to press keys on."""
+        return copy.deepcopy(self.s)
+
+    def record(self, paint: Callable[[], object]) -> Recorder:
+        """What ``paint`` draws (another view of this moment: the glance view), recorded as the frame was; the
+        frame's own record is left as it was for the checks after this one."""
+        items, raw = list(self.drawn.items), list(self.drawn.raw)
+        self.drawn.clear()
+        paint()
+        out = Recorder()
+        out.items, out.raw = list(self.drawn.items), list(self.drawn.raw)
+        self.drawn.items[:], self.drawn.raw[:] = items, raw
+        return out
+
+
+FrameCheck = Callable[[Frame], Iterable[str]]
+CHECKS: dict[str, FrameCheck] = {}
+
+
+def check(name: str) -> Callable[[FrameCheck], FrameCheck]:
+    """Register a per-frame check; its findings are ``Report.problems[name]``."""
+    def register(fn: FrameCheck) -> FrameCheck:
+        CHECKS[name] = fn
+        return fn
+    return register
+
+
+# ------------------------------------------------------------------------------------ the checks
+@check("fuzz")
+def no_internal_error(f: Frame) -> Iterator[str]:
+    """tests/test_ui_fuzz.py: no input ends in "Internal error"; every frame is the OLED's size."""
+    if (f.s.toast or "").startswith("Internal error"):
+        yield f"step {f.step}: {f.s.toast}"
+    if f.size != (WIDTH, HEIGHT):
+        yield f"step {f.step}: a frame of {f.size}, not {(WIDTH, HEIGHT)}"
+
+
+@check("fits")
+def text_fits(f: Frame) -> Iterator[str]:
+    """tests/test_screens_fit.py: the frame's text, and the glance view's the screen would give way to."""
+    from companion.ui.glance import glance_for, render_glance
+
+    problems = f.drawn.problems()
+    if problems and f.first("fits: screens with a problem", f.where):
+        yield from (f"{f.where}: {p}" for p in problems[:3])
+    g = glance_for(f.s)  # the glance view this screen would give way to after a few idle seconds
+    if g is not None and f.first("glance views", (g, f.s.toast)):
+        yield from (f"glance view {g}: {p}" for p in f.record(lambda: render_glance(g, f.s.toast)).problems()[:3])
+
+
+def covered_focus(items: list[Drawn]) -> list[str]:
+    """(a): a box painted over the row OK acts on after that row was drawn."""
+    out, focus = [], None
+    for it in items:
+        if it.kind == "focus":
+            focus = it
+        elif it.kind == "cover" and focus is not None and overlap(it.box, focus.box):
+            out.append(f"a toast {it.box} covers the row OK acts on {focus.box}")
+    return out
+
+
+def _signature(s: Session) -> Any:
+    snap = s._snapshot()
+    return (repr(s.prompt()), snap[0], snap[1] if snap[0] == "game" else repr(snap[1]), len(s.overlays))
+
+
+def back_loop(s: Session, presses: int = 12) -> str | None:
+    """(c): BACK pressed up to ``presses`` times on a copy of ``s``; the circle it went round, or None.
+
+    Coming back once to a screen is fine (a page BACK opened closes again; BACK takes back the Done that left a
+    submenu, then leaves it by its own BACK); going round the same screens again and again is the ping-pong."""
+    c = copy.deepcopy(s)
+    sigs, titles = [_signature(c)], [c.prompt().title]
+    for _ in range(presses):
+        c.handle(KeyEvent(Key.BACK))
+        sigs.append(_signature(c))
+        titles.append(c.prompt().title)
+        if sigs[-1] == sigs[-2]:  # BACK stopped here (and said why): no circle
+            return None
+        for period in range(2, len(sigs) // 2 + 1):
+            if sigs[-period:] == sigs[-2 * period:-period]:
+                return "BACK went round in a circle: " + " -> ".join(titles)
+    return None
+
+
+@check("contract")
+def contract(f: Frame) -> Iterator[str]:
+    """tests/test_interaction_contract.py: no toast covers the row OK acts on; from each new screen BACK pressed
+    again and again never goes round in a circle."""
+    yield from (f"{f.where} (toast {f.s.toast!r}): {p}" for p in covered_focus(f.drawn.items))
+    if not f.s.overlays and f.first("screens", f.screen):
+        err = back_loop(f.s)  # on its own copy
+        if err:
+            yield err
+
+
+def probe(s: Session, answered_on: dict[int, Prompt]) -> str | None:
+    """Press BACK once on ``s``; None when it did something visible, else what went wrong."""
+    p0, frame0, depth = s.prompt(), s.render().tobytes(), len(s.undo_stack)
+    s.handle(KeyEvent(Key.BACK))
+    if len(s.undo_stack) == depth - 1 and not (isinstance(p0, Choice) and p0.back is not None):
+        want = answered_on.get(depth)
+        if want is not None and s.prompt() != want:
+            return f"BACK on {p0.title!r} went to {s.prompt().title!r}, not the step before"
+        return None
+    if s.prompt() != p0 or s.render().tobytes() != frame0:
+        return None
+    return f"BACK on {p0.title!r} did nothing and said nothing"
+
+
+@check("back")
+def back_everywhere(f: Frame) -> Iterator[str]:
+    """tests/test_back_everywhere.py: BACK, pressed once on each new game screen, does something visible."""
+    if not f.s.overlays and not f.s.toast and f.s.game is not None and f.first("game screens", f.screen):
+        err = probe(f.copy(), f.answered_on)
+        if err:
+            yield err
+
+
+# ------------------------------------------------------------------------------------ the walk, once
+@dataclass
+class Report:
+    """What one walk found: each check's problems, how often ``Frame.first`` met something new, and how the walk
+    ended."""
+
+    problems: dict[str, list[str]] = field(default_factory=dict)
+    counts: dict[str, int] = field(default_factory=dict)
+    frames: int = 0
+    answers: int = 0  #: answers given (BACK steps back through undo: counted from the action log)
+    started: bool = False  #: a game was set up
+    over: bool = False
+    logged: str = ""  #: what was logged at ERROR during the walk
+
+
+class _Errors(logging.Handler):
+    def __init__(self) -> None:
+        super().__init__(logging.ERROR)
+        self.lines: list[str] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.lines.append(self.format(record))
+
+
+def take(game: str, seed: int) -> Report:
+    """Walk ``game`` with ``seed`` (tests/screen_walk.py), every frame drawn once and given to every check."""
+    r = Report(problems={name: [] for name in CHECKS})
+    seen: dict[str, set[Hashable]] = {}
+    answered_on: dict[int, Prompt] = {}
+    last_prompt: Prompt | None = None
+    last_depth = 0
+    errors = _Errors()
+    logging.getLogger().addHandler(errors)
+    s = None
+    try:
+        with watching(Recorder()) as rec:
+            for i, s in enumerate(walk(game, seed=seed, steps=STEPS)):
+                p, depth = s.prompt(), len(s.undo_stack)
+                if depth > last_depth and last_prompt is not None:
+                    answered_on[depth] = last_prompt
+                rec.clear()
+                size = s.render().size
+                f = Frame(i, s, p, s.overlays[-1].title if s.overlays else p.title, size, rec, answered_on, seen)
+                for name, fn in CHECKS.items():
+                    try:
+                        r.problems[name] += list(fn(f))
+                    except Exception:  # a broken check fails its own test, not the other checks'
+                        r.problems[name].append(f"step {i}: the check failed:\n{traceback.format_exc()}")
+                r.frames += 1
+                last_prompt, last_depth = p, depth
+    finally:
+        logging.getLogger().removeHandler(errors)
+    r.counts = {tag: len(keys) for tag, keys in seen.items()}
+    r.logged = "\n".join(errors.lines)
+    if s is not None and s.game is not None:
+        r.started, r.over = True, bool(s.game.is_over)
+        r.answers = sum(1 for e in s.action_log if "answer" in e)
+    return r
+
+
+_TAKEN: dict[str, Report] = {}
+
+
+def report(game: str, seed: int, folder: Path) -> Report:
+    """The report of ``game``'s walk with ``seed``: taken once per run by whichever worker asks first."""
+    key = f"{seed}-{Path(game).stem}"
+    if key not in _TAKEN:
+        path = folder / f"walk-{key}.json"
+        with open(folder / f"walk-{key}.lock", "w") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)  # another worker taking this walk: wait for its report
+            if path.exists():
+                _TAKEN[key] = Report(**json.loads(path.read_text()))
+            else:
+                _TAKEN[key] = take(game, seed)
+                part = path.with_suffix(".part")
+                part.write_text(json.dumps(dataclasses.asdict(_TAKEN[key])))
+                part.replace(path)
+    return _TAKEN[key]
