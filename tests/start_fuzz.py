@@ -282,6 +282,10 @@ PAIRINGS: list[tuple[str, Damage]] = [
     ("pairings:wrong-shape", lambda box, rng: (box / "web-pairings.json").write_text(rng.choice(PAIRING_ROWS))),
     ("pairings:flip", lambda box, rng: flip(box / "web-pairings.json", rng, rng.randint(1, 10))),
     *file_damage("web-pairings.json"),
+    ("bans:wrong-shape", lambda box, rng: (box / "web-bans.json").write_text(rng.choice(PAIRING_ROWS))),
+    *file_damage("web-bans.json"),
+    ("owner-code:wrong", lambda box, rng: (box / "owner-code").write_text(rng.choice(["0OIL-0OIL\n", "ABC", "x" * 300]))),
+    *file_damage("owner-code"),
 ]
 KEYS: list[tuple[str, Damage]] = [
     ("key:short", lambda box, rng: (box / "snapshot.key").write_bytes(b"k" * rng.randint(1, 31))),

@@ -266,8 +266,10 @@ def _cached(path: Path, mtime: float) -> type[TomlGame]:
 
 def file_digest(path: Path) -> str:
     """A TOML game file's digest ("?" when it cannot be read: read_spec then says why)."""
-    try:
-        return hashlib.blake2b(Path(path).read_bytes(), digest_size=16).hexdigest()
+    from companion.config.files import read_small
+
+    try:  # never blocks (a pipe, a device: "?", and read_spec says why)
+        return hashlib.blake2b(read_small(path), digest_size=16).hexdigest()
     except OSError:
         return "?"
 

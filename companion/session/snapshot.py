@@ -68,8 +68,10 @@ def code_version(session: Session) -> str:
     src = getattr(session.game_cls, "source_path", None)
     extra = b""
     if src:
+        from companion.config.files import read_small
+
         try:
-            extra = Path(src).read_bytes()
+            extra = read_small(src)  # (never blocks on a file that became a pipe)
         except OSError:
             extra = b"?"
     return hashlib.blake2b(_code_of_source().encode() + extra, digest_size=16).hexdigest()
