@@ -153,6 +153,8 @@ def in_process(monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
         root.setLevel(old_level)
 
 
+@pytest.mark.slow
+@pytest.mark.timeout(600)  # about 15 s each on two idle cores; a machine shared by many takes longer
 @pytest.mark.parametrize("chunk", range(CHUNKS))
 def test_a_thousand_damaged_boxes_all_start_twice_in_process(base: Path, in_process: Any, chunk: int,
                                                               capsys: pytest.CaptureFixture[str]) -> None:
@@ -235,6 +237,8 @@ def _drain(fd: int) -> None:
         pass
 
 
+@pytest.mark.slow
+@pytest.mark.timeout(900)
 def test_real_companion_run_processes_come_up_twice_and_set_aside_what_the_in_process_start_does(
         base: Path, in_process: Any, capsys: pytest.CaptureFixture[str]) -> None:
     """The in-process start is the real one: the same boxes through `companion run` processes set the same files
