@@ -100,6 +100,9 @@ class Setup:
 
     players: tuple[Player, ...]
     options: Mapping[str, Any] = field(default_factory=dict)
+    #: issue 33's screens (cursor defaults, entries offered only when possible, one start screen): a game journaled
+    #: before them is replayed with False, so its saved presses mean what they meant when they were pressed
+    pass4: bool = True
 
 
 class GameMachine:
@@ -125,6 +128,9 @@ class GameMachine:
     #: the game keeps a score per seat (:meth:`results`); ``high_score_wins`` says which way it counts
     scored: ClassVar[bool] = False
     high_score_wins: ClassVar[bool] = True
+    #: the game asks for more before it starts (Society's map): what the new-game wizard's OK leads to, instead of
+    #: "Start game" (one screen that starts the game, not two)
+    SETUP_NEXT: ClassVar[str] = ""
 
     state: str  # set by pytransitions
 
@@ -134,6 +140,7 @@ class GameMachine:
                              f"not {len(setup.players)}")
         self.players: tuple[Player, ...] = setup.players
         self.options: dict[str, Any] = self.resolve_options(setup.options)
+        self.pass4 = setup.pass4
         self.data: dict[str, Any] = {"round": 1, "active": None, "log": []}
         self.machine = Machine(model=self, states=list(self.STATES), transitions=[dict(t) for t in self.TRANSITIONS],
                                initial=self.INITIAL, auto_transitions=False)

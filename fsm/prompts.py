@@ -93,6 +93,9 @@ class Choice(_Base):
     back: str | None = None
     #: option key the cursor starts on
     default: str | None = None
+    #: the default moves on by design (the next society, the next kind of order): the cursor starts there even when
+    #: the player comes back to this screen from one of its entries (otherwise it returns to that entry)
+    advance: bool = False
     #: a label: the phone also offers a text box; its answer is ``{"text": str}`` (a pasted message). The device
     #: shows the options only.
     text: str = ""

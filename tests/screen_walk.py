@@ -20,6 +20,12 @@ STEPS = 2500
 
 def walk(game: str, seed: int, steps: int) -> Iterator[Session]:
     """Yield the session after each input (the same object, changed in place)."""
+    for _ev, s in walk_events(game, seed, steps):
+        yield s
+
+
+def walk_events(game: str, seed: int, steps: int) -> Iterator[tuple[KeyEvent | RollEvent, Session]]:
+    """The same walk, each input with the session after it."""
     rng = random.Random(seed)
     cls = load(game)
     s = Session(cls, seed=seed, presets=NAMES, options={})
@@ -35,6 +41,6 @@ def walk(game: str, seed: int, steps: int) -> Iterator[Session]:
         else:
             ev = KeyEvent(rng.choice(KEYS), repeat=rng.random() < 0.1)
         s.handle(ev)
-        yield s
+        yield ev, s
         if s.closed:
             return

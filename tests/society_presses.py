@@ -24,7 +24,8 @@ class ShortestDriver(Driver):
             if value == "done" and p.back is not None and p.title.startswith("Orders:"):
                 self.press("back")  # leaving a society's menu
                 return
-            cur = keys.index(p.default) if p.default in keys else 0
+            w = self.session.screen.list
+            cur = keys.index(w.items[w.cursor].key)  # where the cursor is (the entry come back to, or the default)
             to = keys.index(value)
             if not p.options[to].enabled:
                 raise AssertionError(f"{value!r} is greyed out at {p.title!r}: {p.options[to].hint}")

@@ -207,7 +207,7 @@ def test_an_ended_game_resumed_from_the_list_stays_open(tmp_path: Path) -> None:
     gid = app.record.id
     press(app, "ok", "ok", "hold", "up", "ok", "up", "ok")  # start, then End game
     assert app.session is None and app.journal.game(gid).status == "ended"
-    press(app, "down", "ok", "ok", "ok")  # Resume a saved game → the first one → Resume this game
+    press(app, "ok", "ok", "ok", "ok")  # Resume a saved game → Ended games → the game → Play it on again
     assert app.session is not None and app.journal.game(gid).status == "active"
     press(app, "down")
     assert app.session is not None, "the replayed End must not throw the table out again"

@@ -41,7 +41,8 @@ def _replay(entry: dict[str, Any]) -> tuple[Any, list[str]]:
     setup = entry["setup"]
     session = Session(load(entry["game"], None), seed=entry["seed"], presets=setup.get("names", ()),
                       options=setup.get("options", {}), sources=setup.get("sources", ("roller", "typed", "rng")),
-                      roller_connected=lambda: False, contract=bool(setup.get("contract")))
+                      roller_connected=lambda: False, contract=bool(setup.get("contract")),
+                      pass4=bool(setup.get("pass4")))
     digests = []
     for _n, t, text in entry["inputs"]:
         session.handle(decode_event(text), t)

@@ -179,6 +179,7 @@ def start_with_clock(tb: Table, preset_downs: int) -> None:
     for _ in range(preset_downs):
         tb.key("down")
     tb.key("ok")
+    tb.key("down")  # back on the Clock entry (the last): DOWN wraps to Start game
     tb.key("ok")  # start
     tb.key("down")
     tb.key("ok")  # Ann makes the first move

@@ -84,7 +84,7 @@ def test_an_announcement_too_long_for_the_glance_view_says_a_key_shows_it_all() 
     from companion.ui.glance import GLANCE_MORE
     from companion.ui.widgets import draw_toast
 
-    result = "B1 roll 1: Cleo 9+2=11 v Ben 12+1+3+0=16: Ben wins the roll. B1: Cleo's Unit 2-0-0 is lost"
+    result = "Battle 1, roll 1: Cleo 9+2=11 v Ben 12+1+3+0=16: Ben wins the roll. Battle 1: Cleo's Unit 2-0-0 is lost"
     img = render_glance(Glance("Ben", 1, "Battle", "Attack 1/7"), result)
     alone, d = draw.new_frame()
     draw_toast(d, GLANCE_MORE, 1)

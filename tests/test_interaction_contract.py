@@ -1,7 +1,12 @@
 """The interaction contract ("How the buttons behave"), held on every screen the UI fuzz reaches in every game:
 
 (a) the row an OK would act on is always fully visible: no toast or announcement box covers it;
-(c) BACK pressed again and again never goes round in a circle (no BACK ping-pong in and out of a submenu).
+(b) no press is swallowed silently: an UP or DOWN that changes nothing on the screen says what moves on;
+(c) BACK pressed again and again never goes round in a circle (no BACK ping-pong in and out of a submenu);
+(d) after Done or a number entry that brings the player back to a choice they left by one of its entries, the cursor
+    is on that entry (unless the choice moves on by design: ``Choice.advance``);
+(e) an announcement names its subject whole when the screen has room: it is cut ("…") only when the screen, less
+    the row OK acts on, could not hold one more line of it.
 
 The widgets say where the row OK acts on lies (``draw.focus``, reported to ``draw.RECORDERS`` as a "focus" piece);
 a toast box is reported as a "cover". The walks are tests/screen_walk.py's (the games, seeds and steps of
@@ -32,11 +37,15 @@ def pieces() -> Iterator[Recorder]:
 
 @pytest.mark.parametrize("game, seed", WALKS)
 def test_contract_on_every_screen(game: str, seed: int, shared_dir: Path) -> None:
-    """Every frame of the walk is drawn: no toast covers the row OK acts on; from each new screen BACK is pressed
-    (on a copy) until it stops, and it never goes round in a circle (tests/walk_checks.py: the check "contract")."""
+    """Every frame of the walk is drawn: no toast covers the row OK acts on, no UP/DOWN is silent, an announcement
+    is cut only when there is no room, the cursor comes back to the entry left; from each new screen BACK is pressed
+    (on a copy) until it stops, and it never goes round in a circle (tests/walk_checks.py: the checks "contract",
+    "silent", "announce" and "cursor"). With -s it prints the walk's frames and distinct screens."""
     r = report(game, seed, shared_dir)
+    print(f"walk {Path(game).name} seed {seed}: {r.frames} frames, {r.counts.get('screens', 0)} screens")
     assert r.frames > 50 and r.counts.get("screens", 0) >= 2, "the walk barely got into the game"
-    assert not r.problems["contract"], "\n".join(sorted(set(r.problems["contract"]))[:20])
+    found = [p for name in ("contract", "silent", "announce", "cursor") for p in r.problems[name]]
+    assert not found, "\n".join(sorted(set(found))[:20])
 
 
 # ------------------------------------------------------------------------------------------------ the checks bite
@@ -47,6 +56,9 @@ def test_the_check_catches_a_toast_over_the_cursor(pieces: Recorder, monkeypatch
 
     s = spend_after_collect()
     assert s.toast and s.toast_sticky
+    toast = s.toast
+    press(s, "up")  # the cursor on "Done: to Move", the last row, under the same announcement
+    s.toast, s.toast_sticky = toast, True
     pieces.clear()
     s.render()
     assert covered_focus(pieces.items) == []
@@ -102,7 +114,7 @@ def press(s: Session, *keys: str) -> None:
 
 def spend_after_collect() -> Session:
     """Sovereign, 3 players: Ana starts, the first cities placed, Ana collects 4 points: the Spend menu under the
-    announcement "Ana adds 4 points", the cursor on "Done: to Move" at the bottom."""
+    announcement "Ana adds 4 points", the cursor on Research (the first thing she can do)."""
     from companion.games import load
 
     s = Session(load("sovereign"), seed=0, presets=["Ana", "Ben", "Cleo"], options={})

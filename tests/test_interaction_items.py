@@ -223,10 +223,14 @@ def test_an_ended_game_can_be_hidden_from_resume_and_is_still_exported(tmp_path:
     app_press(app, "ok", "ok")
     app_press(app, "hold", "up", "ok", "up", "ok")  # the game menu: End game, End
     assert app.session is None and app.journal.games()[0].status == "ended"
-    app_press(app, "down", "ok", "ok")  # Resume, the ended game's page
+    assert app.home.toast == "Game ended: Resume, Ended games has it"
+    app_press(app, "ok")  # the cursor is on Resume: the ended game is not in it, only under Ended games
+    assert [it.label for it in app.home.stack[-1][2].list.items] == ["Ended games (1)"]
+    app_press(app, "ok", "ok")  # Ended games, the ended game's page
     kind, _t, page = app.home.stack[-1]
-    assert kind.startswith("open:") and [it.label for it in page.menu.items] == ["Resume this game",
+    assert kind.startswith("open:") and [it.label for it in page.menu.items] == ["Play it on again",
                                                                                 "Hide from this list"]
+    assert page.lines[0].startswith("Ended ")
     app_press(app, "down", "ok")
     assert app.home.toast and "Hidden" in app.home.toast
     assert app.journal.games()[0].status == "hidden" and app.home.stack[-1][0] == "home"
@@ -261,7 +265,8 @@ def test_a_greyed_out_entry_keeps_every_pixel_of_its_letters_and_says_why_on_ok(
         draw.text_row(d2, BAR + ROW, "Redo", width=draw.LIST_W, inverse=cursor == 1)
         row = (BAR + ROW, BAR + 2 * ROW)
         ink = 0 if cursor == 1 else 255  # the letters' pixels: dark on the highlight bar, lit on a plain row
-        letters = [(x, y) for x in range(WIDTH) for y in range(ROW)
+        bar = draw.text_width("Redo") + 3 if cursor == 1 else WIDTH  # dark letters: on the bar only
+        letters = [(x, y) for x in range(bar) for y in range(ROW)
                    if plain.crop((0, row[0], WIDTH, row[1])).convert("L").getpixel((x, y)) == ink]
         drawn = img.crop((0, row[0], WIDTH, row[1])).convert("L")
         assert all(drawn.getpixel(p) == ink for p in letters), f"letters lost pixels (cursor {cursor})"

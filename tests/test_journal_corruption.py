@@ -17,7 +17,8 @@ from companion.journal.boot import open_for_run
 from conftest import EXAMPLES, run_companion
 
 VP = str(EXAMPLES / "vp-tracker.toml")
-SCRIPT = "ok\nok\nok\n" + "ok\ndown\nok\nup\n" * 40
+#: each player raises their VP again and again (the cursor comes back on VP after its number, issue 33)
+SCRIPT = "ok\nok\nok\n" + "ok\ndown\nok\nup\n" + "ok\nok\nup\n" * 39
 
 
 def _sql(*stmts: str) -> Callable[[Path], None]:

@@ -91,6 +91,15 @@ def test_the_web_view_reaches_no_game_through_another_module(path: Path) -> None
     assert through == [], f"{path.relative_to(ROOT)} reaches a game's rules or machine: {through[:5]}"
 
 
+@pytest.mark.parametrize("path", [pytest.param(p, id=p.name) for p in WEB_FILES])
+def test_the_web_view_imports_nothing_of_the_statistics(path: Path) -> None:
+    """The history's figures reach the web server as callables the loop puts on the hub (issue 32)."""
+    graph = import_graph(functions=True)
+    seen = imports(path) | reached(module_level_imports(path, set(graph), functions=True), graph)
+    stats = sorted(m for m in seen if m == "companion.stats" or m.startswith("companion.stats."))
+    assert stats == [], f"{path.relative_to(ROOT)} reaches the statistics: {stats[:3]}"
+
+
 def test_rules_and_fsm_reach_no_hw_through_another_module() -> None:
     graph = import_graph()
     bad = {}

@@ -46,7 +46,7 @@ def test_sovereign_names_whole_and_move_and_construction_in_words() -> None:
     b["defender"] = 2
     g.data["battle"] = b
     lines = battle_setup.prompt(g).lines
-    assert lines[0] == "Cleopatra defends" and "No Construction yet" in lines[1], lines  # not "Cleopatr", "city: no"
+    assert lines[0] == "Cleopatra defends" and "No Construction bonus" == lines[1], lines  # not "Cleopatr"
 
 
 def test_society_menu_in_words_with_counts_that_agree() -> None:

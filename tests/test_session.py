@@ -143,7 +143,9 @@ def test_secret_vote_hides_the_ballot_until_ok_and_never_echoes() -> None:
     keys(s, "down", "down", "down", "ok")
     assert s.game.state == "vote"
     hidden = s.render().tobytes()
-    keys(s, "down")  # no effect while hidden
+    keys(s, "down")  # no effect while hidden, but it says what moves on
+    assert s.toast == f"OK opens the ballot for {s.screen.voter}" and s.screen.hidden
+    s.toast = None
     assert s.render().tobytes() == hidden
     keys(s, "ok")  # Ana reveals her ballot
     assert s.render().tobytes() != hidden
@@ -195,8 +197,8 @@ def test_game_menu_settings_page_shows_sources_and_rules() -> None:
     s = new(("typed", "rng"))
     keys(s, "hold")
     labels = [it.label for it in s.overlays[-1].widget.items]
-    assert labels[-2:] == ["Settings", "End game"]
-    keys(s, "up", "up", "ok")  # round from the top
+    assert labels[-3:] == ["Settings", "Leave: resume later", "End game"]
+    keys(s, "up", "up", "up", "ok")  # round from the top
     page = s.overlays[-1]
     assert page.title == "Settings" and page.widget.lines[0] == "Dice: typed in, rolled here"
 

@@ -167,9 +167,9 @@ def test_only_the_last_spaceship_part_may_cost_more() -> None:
     for v in ("soc:1", "part"):
         g.answer(v)
     p = g.prompt()
-    assert (p.hi, p.default, p.lines[1]) == (1000, 1000, "part 2 1000g; 0 cancels")
+    assert (p.hi, p.default, p.lines[1]) == (1000, 1000, "part 2 1000g; 0: none")
     g.answer(0)  # 0 cancels
     g.data["world"]["soc"]["1"].update(parts=3, part_spent=[1000] * 3)
     g.answer("part")
     p = g.prompt()
-    assert (p.lo, p.default, p.lines[1]) == (0, 1000, "min 1000 gold; 0 cancels") and p.hi >= 9000
+    assert (p.lo, p.default, p.lines[1]) == (0, 1000, "min 1000 gold; 0: none") and p.hi >= 9000

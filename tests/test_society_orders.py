@@ -294,7 +294,7 @@ def test_a_pasted_pm_shows_each_reading_and_keeps_unread_lines_as_notes() -> Non
     assert kinds == [("trade", ""), ("armies", ""), ("note", "please be kind (not read)"),
                      ("note", "Attack Zed with 2 armies (no society called 'Zed')")]
     main_menu = (g.answer("done"), g.prompt())[1]
-    assert main_menu.lines[0] == "1 of 3 sent, 4 orders" and main_menu.options[0].label.endswith("[4]")
+    assert main_menu.lines[0] == "1 of 3 sent, 4 orders" and main_menu.options[0].label.endswith("[4 sent]")
     g.answer("process")
     g.answer(True)
     assert "### Lines the GM kept as notes\n- Ana: PM line 3 not read as an order (the GM has it)" in g.report()

@@ -94,7 +94,7 @@ def test_wide_maps_split_into_screen_bands() -> None:
 
 def test_every_screen_fits_the_display() -> None:
     from companion.ui.draw import LIST_W, WIDTH, text_width, title_room, wrap
-    from companion.ui.prompt_screens import ROWS
+    from companion.ui.prompt_screens import NUMBER_LINES, ROWS
 
     names = ("Margaret", "Bartholo", "Carol", "Dmitri", "Eve", "Fitzgera", "Gwendoly", "Hieronym")
     too_wide: set[str] = set()
@@ -111,9 +111,9 @@ def test_every_screen_fits_the_display() -> None:
             # the screen wraps a line as drawn: no word may need a cut
             rows = [x for ln in pr.lines for x in wrap(ln, LIST_W)]
             too_wide.update(f"line {ln!r}" for ln in rows if text_width(ln) > WIDTH - 2 or ln.endswith("…"))
-            # every row is drawn: a Number shows 2, a Confirm 4 (a Choice scrolls its lines with its options, an
+            # every row is drawn: a Number shows 3, a Confirm 4 (a Choice scrolls its lines with its options, an
             # Info page scrolls)
-            room = {Number: 2, Confirm: ROWS - 1}.get(type(pr))
+            room = {Number: NUMBER_LINES, Confirm: ROWS - 1}.get(type(pr))
             if room is not None and len(rows) > room:
                 too_wide.add(f"{type(pr).__name__} {pr.title!r} has {len(rows)} rows, {room} shown: {rows}")
             if isinstance(pr, (Choice, MultiSelect)):
@@ -160,7 +160,7 @@ def test_targets_the_rules_refuse_are_greyed_with_the_reason() -> None:
     d.give("trade")
     d.give("2")
     p = d.session.prompt()
-    assert (p.title, p.lines[1], p.hi) == ("Trade 2 gold, +1 each", "max 1; 0 cancels", 1)  # cost 1+1, payout 1x1
+    assert (p.title, p.lines[1], p.hi) == ("Trade 2 gold, +1 each", "max 1; 0: none", 1)  # cost 1+1, payout 1x1
     d.give(1)  # tech 1: one caravan a turn
     kinds = {o.key: (o.enabled, o.hint) for o in d.session.prompt().options}
     assert kinds["trade"] == (False, "1 caravan ordered, the most")

@@ -83,17 +83,17 @@ def test_battle_screen_shows_both_sums_last_roll_and_exact_odds() -> None:
     battle(g, ["Catapult"], ["Musketman"])
     p = g.prompt()
     assert isinstance(p, Choice) and p.default == "roll" and p.player == 1
-    assert p.lines[0] == "Army 2 v 3+0, att 39.2%"  # 8119/20736
+    assert p.lines[0] == "Sums 2 v 3+0: Ann 39%"  # 8119/20736
     assert p.lines[1] == "No roll yet"
     one_roll(g, [9], [4])
     assert g.data["battle"]["def"] == []
     p = g.prompt()
-    assert p.lines[1] == "9+2=11 v 4+3=7 att" and p.lines[0].endswith("att 100.0%")
+    assert p.lines[1] == "Last 9+2=11 v 4+3=7" and p.lines[0].endswith("Ann 100%")
     assert option_keys(g) == ["end"]
     pick(g, "end")
     assert g.state == "manoeuvre" and player(g, 1)["pending"]["military"] == 1
     log = g.data["battle_log"]
-    assert log[0] == "B1 roll 1: Ann 9+2=11 v Bob 4+3+0=7: Ann wins the roll"
+    assert log[0] == "Battle 1, roll 1: Ann 9+2=11 v Bob 4+3+0=7: Ann wins the roll"
     assert "Bob's Musketman 1-3-3 is lost" in log[1] and "Ann earns a Military card" in log[-1]
     pick(g, "done")
     pick(g, "end")
@@ -110,7 +110,7 @@ def test_odds_update_after_every_roll() -> None:
     b = g.data["battle"]
     att, dfn = parse_specs(",".join(names(g, "att"))), parse_specs(",".join(names(g, "def")))
     want = battle_odds(att, dfn, Field(Where.CITY, 2), RollModel(Explode.ONCE)).attacker_float
-    assert g.prompt().lines[0].endswith(f"att {want * 100:.1f}%")
+    assert g.prompt().lines[0].endswith(f"Ann {want * 100:.0f}%")
     assert len(set(seen)) == 3 and b["rolls"] == 3
     assert g.state_json()["battle"]["attacker_wins"] == want
 
@@ -119,12 +119,12 @@ def test_defender_bonus_city_construction_and_fort() -> None:
     g = at_manoeuvre()
     give(g, 2, "construction")
     battle(g, ["Catapult"], ["Musketman"], "city", 4)
-    assert g.prompt().lines[0].startswith("Army 2 v 3+5,")
+    assert g.prompt().lines[0].startswith("Sums 2 v 3+5:")
     one_roll(g, [12, 4], [1])  # 12 + bonus 4 + 2 = 18 v 1 + 3 + 5 = 9
     assert "Ann 12+4+2=18 v Bob 1+3+5=9" in g.data["battle_log"][0]
     g2 = at_manoeuvre()
     battle(g2, ["Catapult"], ["Musketman"], "fort", 6)
-    assert g2.prompt().lines[0].startswith("Army 2 v 3+6,")
+    assert g2.prompt().lines[0].startswith("Sums 2 v 3+6:")
 
 
 # ------------------------------------------------------------------------------------------------ removal order
@@ -239,7 +239,7 @@ def test_air_raid_flow() -> None:
     pick(g, "city")
     pick(g, "yes")
     g.answer(5)
-    assert g.prompt().lines[0].startswith("Army 8 v 3+1,")  # Construction only: no adjacency against air raids
+    assert g.prompt().lines[0].startswith("Sums 8 v 3+1:")  # Construction only: no adjacency against air raids
     one_roll(g, [1], [12, 1])
     assert any("Ann's Air raid 4-0-6{2} is destroyed (air raid)" in e for e in g.data["battle_log"])
     one_roll(g, [12, 12], [1])
@@ -253,7 +253,7 @@ def test_air_raid_in_a_mixed_army_is_lost_first_and_removed_at_the_end() -> None
     player(g, 1)["cities"][0]["tiles"] = 6
     g.data["unit_stats"]["Air raid"] = [4, 0, 6, 2]
     battle(g, ["Catapult", "Air raid", "Air raid"], ["Musketman", "Musketman"], "city", 3)
-    assert g.prompt().lines[0].startswith("Army 10 v 6+3,")  # a mixed army: the city bonus stays
+    assert g.prompt().lines[0].startswith("Sums 10 v 6+3:")  # a mixed army: the city bonus stays
     one_roll(g, [1], [12, 1])
     assert names(g, "att") == ["Catapult", "Air raid"]
     one_roll(g, [12, 12], [1])

@@ -292,13 +292,13 @@ def city_battle(g: SovereignGame, central: str | None) -> str:
 def test_construction_counts_only_for_the_central_tile_holder_by_default() -> None:
     g = at_manoeuvre()
     give(g, 2, "construction")
-    assert city_battle(g, "yes").startswith("Army 2 v 3+3,")  # 2 adjacent + Construction
+    assert city_battle(g, "yes").startswith("Sums 2 v 3+3:")  # 2 adjacent + Construction
     g = at_manoeuvre()
     give(g, 2, "construction")
-    assert city_battle(g, "no").startswith("Army 2 v 3+0,")  # neither bonus away from the central tile
+    assert city_battle(g, "no").startswith("Sums 2 v 3+0:")  # neither bonus away from the central tile
     g = at_manoeuvre(construction_bonus="every_city")
     give(g, 2, "construction")
-    assert city_battle(g, None).startswith("Army 2 v 3+3,")  # no question: today's reading
+    assert city_battle(g, None).startswith("Sums 2 v 3+3:")  # no question: today's reading
     assert Field(Where.CITY, construction=True).construction
 
 

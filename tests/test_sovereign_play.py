@@ -32,26 +32,27 @@ ok
 ok
 # seat 1: Add 4 points
 ok
-# Spend: DOWN wraps from Done to Research; Pottery (first on the list), then Writing
-down
-ok
-ok
-down
-ok
-ok
-# Done, Move, Manoeuvre done, Finish
+# Spend opens on Research (the first thing that can be done): Pottery (first on the list); the cursor comes back
+# on Research: Writing
 ok
 ok
 ok
 ok
-# seat 2: a plain turn
+# no points left: the cursor is on Done; Move, Manoeuvre done, Finish
 ok
+ok
+ok
+ok
+# seat 2: a plain turn (UP from Research wraps to Done)
+ok
+up
 ok
 ok
 ok
 ok
 # seat 3: Add, Spend done, Move
 ok
+up
 ok
 ok
 # Manoeuvre: DOWN from Done wraps to Battle

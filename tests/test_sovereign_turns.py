@@ -54,7 +54,8 @@ def test_ok_ok_ok_runs_a_simple_turn_and_hands_over() -> None:
     assert g.prompt().title == "Add, round 1"
     ok(g)  # collect 4
     assert g.state == "spend" and player(g, 1)["points"] == 4
-    ok(g)  # done: the points are lost
+    assert g.prompt().default == "research", "one careless OK must not end Spend"
+    pick(g, "done")  # the points are lost
     assert g.state == "move" and player(g, 1)["points"] == 0
     ok(g)
     assert g.state == "manoeuvre"
@@ -386,8 +387,9 @@ def test_settler_founds_a_city_and_seafaring_adds_a_coastal_tile() -> None:
     g = started(2)
     give(g, 1, "pottery")
     player(g, 1)["settlers"] = 2
-    for _ in range(3):
-        ok(g)
+    ok(g)
+    pick(g, "done")
+    ok(g)
     pick(g, "found")
     assert [c["tiles"] for c in player(g, 1)["cities"]] == [4, 1]
     give(g, 1, "seafaring")

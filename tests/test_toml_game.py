@@ -35,7 +35,7 @@ def write(tmp_path: Path, text: str) -> Path:
 def test_vp_tracker_plays_to_the_round_limit(tmp_path: Path) -> None:
     # 2 players (3 is the default: down once), start, Ana first; each round the FIRST player scores 1 and the
     # second passes; rotate_first hands the first turn one seat on each round
-    turn_ana = ["down", "ok", "up", "ok", "ok"]
+    turn_ana = ["down", "ok", "up", "ok", "up", "ok"]  # the cursor comes back on VP: UP wraps to Done
     script = ["down", "ok", "ok", "ok"] + (turn_ana + ["ok"]) * 5
     s = tmp_path / "s.txt"
     s.write_text("\n".join(script))

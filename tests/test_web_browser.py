@@ -38,6 +38,7 @@ def _driver(size: tuple[int, int] = PHONE) -> Any:
         opts.add_argument(flag)
     opts.add_experimental_option("mobileEmulation", {"deviceMetrics": {"width": size[0], "height": size[1],
                                                                          "pixelRatio": 1}})
+    opts.set_capability("goog:loggingPrefs", {"browser": "ALL"})  # a page's script errors, for the tests to read
     drv = webdriver.Chrome(service=Service(executable_path=CHROMEDRIVER), options=opts)
     drv.set_page_load_timeout(20)
     drv.profile_dir = profile
@@ -158,7 +159,7 @@ def test_the_view_follows_a_device_button_press_within_a_second(browser: Any, ta
     assert text(browser, "prompt-title") == "How many — <script>"  # the name as text, not markup
     assert "<script>" in text(browser, "players-table")
     assert browser.execute_script("return [...document.querySelectorAll('script')].map((s) => s.src)") == [
-        table.hub.address + "static/app.js", table.hub.address + "static/host.js"]  # nothing injected
+        table.hub.address + "static/" + name for name in ("dom.js", "app.js", "host.js")]  # nothing injected
     table.press("ok")  # on the device
     wait(browser, "the page to follow the device", lambda b: text(b, "prompt-title") == "Which road — Ben",
          timeout=1.0)
@@ -262,14 +263,14 @@ def test_society_gm_console_enters_orders_processes_and_offers_the_report(browse
         open_view(browser, t)
         pair(browser, t)
         wait(browser, "the map", lambda b: b.find_elements(By.ID, "society-map"))
-        press(browser, "Ana: 6 gold, tech 1 [-]")  # the order forms are the game's own prompts; [-]: no PM in yet
+        press(browser, "Ana: 6 gold, tech 1")  # the order forms are the game's own prompts
         press(browser, "Armies")
         wait(browser, "the number form", lambda b: b.find_elements(By.ID, "num"))
         browser.find_element(By.ID, "num").clear()
         browser.find_element(By.ID, "num").send_keys("2")
         press(browser, "OK")
         # the rest of Ana's PM, pasted: each line's reading shown, then added; an unread line kept as a note
-        press(browser, "Paste its PM")
+        press(browser, "Paste PM (on a phone)")
         wait(browser, "the paste box", lambda b: b.find_elements(By.ID, "paste-text"))
         browser.find_element(By.ID, "paste-text").send_keys("Armies x1 (1)\nthanks GM")
         press(browser, "Read")
@@ -381,8 +382,8 @@ def test_every_form_by_keyboard_alone_with_a_name_for_every_control(browser: Any
     title_is("Sure?", focused=False)
     named_controls()
     tab_to("Yes", lambda e: e.text == "Yes").send_keys(Keys.ENTER)
-    title_is("Over")
-    assert text(browser, "answer") == "The game is over."
+    title_is("Game over")  # the session's last screen: who won, what decided it, the story (issue 32)
+    assert text(browser, "answer") == "The game is over.\nSee this game's story"
     table.settle()
     data = table.app.session.game.data
     assert (data["n"], data["choice"], data["rolls"], data["picked"]) == (4, "south", [6, 2], ["a", "c"])

@@ -33,7 +33,7 @@ from companion.session import Session
 from companion.ui import draw
 from companion.ui.draw import HEIGHT, WIDTH, Drawn
 from fsm.prompts import Choice, Prompt
-from screen_walk import GAMES, SEEDS, STEPS, walk
+from screen_walk import GAMES, SEEDS, STEPS, walk_events
 
 #: ``@pytest.mark.parametrize("game, seed", WALKS)``: one test per walk, with the ids of the old stacked
 #: parametrisation (``test_x[0-sovereign]``)
@@ -129,6 +129,16 @@ class watching:
 
 
 # ------------------------------------------------------------------------------------ one frame of a walk
+@dataclass(frozen=True)
+class Before:
+    """What the frame before showed: its pixels, the question's number, the undo depth, a menu over the game."""
+
+    pixels: bytes
+    seq: int
+    depth: int
+    menu: bool
+
+
 @dataclass
 class Frame:
     """The session after one input of the walk, drawn once. Checks read it; they never change ``s``."""
@@ -142,6 +152,9 @@ class Frame:
     #: undo depth after an answer -> the prompt that answer was given on (the screen BACK should go back to)
     answered_on: dict[int, Prompt]
     _seen: dict[str, set[Hashable]]
+    event: Any = None  #: the input that led to this frame
+    before: Before | None = None  #: the frame before it, as the checks comparing the two need it
+    pixels: bytes = b""  #: this frame's pixels
 
     @property
     def screen(self) -> tuple[str, str]:
@@ -276,6 +289,73 @@ def back_everywhere(f: Frame) -> Iterator[str]:
             yield err
 
 
+@check("silent")
+def silent_move(f: Frame) -> Iterator[str]:
+    """(b) tests/test_interaction_contract.py: an UP or DOWN that left the frame as it was says what moves on."""
+    ev = f.event
+    if isinstance(ev, KeyEvent) and ev.key in (Key.UP, Key.DOWN) and f.before is not None \
+            and f.before.pixels == f.pixels and not f.s.toast:
+        widget = f.s.overlays[-1].widget if f.s.overlays else f.s.screen
+        yield f"{ev.key.value.upper()} on {f.where!r} ({type(widget).__name__}) changed nothing and said nothing"
+
+
+def came_from(s: Session, depth: int = 4) -> str | None:
+    """(d): the entry of this choice the player left it by, a few steps back in their own step (None: none)."""
+    p = s.prompt()
+    if not isinstance(p, Choice) or getattr(p, "advance", False) or p.board is not None:
+        return None
+    for _snap, g in s.undo_stack[:-depth - 1:-1]:
+        if g.nav or g.rolled or p.player is not None and g.player != p.player:
+            return None
+        if g.title == p.title:
+            key = g.answers[0][0] if g.answers else None
+            return key if any(o.key == key and o.enabled and not o.in_menu for o in p.options) else None
+    return None
+
+
+@check("cursor")
+def cursor_came_back(f: Frame) -> Iterator[str]:
+    """(d) tests/test_interaction_contract.py: after an answer (not the menu's Redo, not a round trip, which puts the
+    cursor back itself) that returns to a choice left by one of its entries, the cursor is on that entry."""
+    s, b = f.s, f.before
+    if b is None or not (isinstance(f.event, KeyEvent) and f.event.key is Key.OK) or b.menu or s.overlays:
+        return
+    if s.prompt_seq != b.seq and len(s.undo_stack) == b.depth + 1 and type(s.screen).__name__ == "ChoiceScreen" \
+            and (key := came_from(s)) is not None:
+        at = s.screen.list.items[s.screen.list.cursor].key
+        if at != key:
+            yield f"{f.where}: back from {key!r}, the cursor is on {at!r}"
+
+
+def cut_with_room(s: Session, items: list[Drawn]) -> str | None:
+    """(e): the announcement drawn cut ("…") while the screen, less the row OK acts on, had room for another line."""
+    from companion.ui.draw import ELLIPSIS, ROW, wrap
+    from companion.ui.widgets import ANNOUNCE_LINES, TOAST_W
+
+    if not (s.toast and s.toast_sticky) or s.prompt().board is not None and not s.overlays:
+        return None
+    covers = [it for it in items if it.kind == "cover"]
+    if not covers:
+        return None
+    box = covers[-1].box
+    shown = [it for it in items if it.kind == "text" and box[1] <= it.box[1] < box[3]]
+    if not any(it.text.endswith(("…", ELLIPSIS)) for it in shown):
+        return None
+    foci = [it for it in items if it.kind == "focus"]
+    band = foci[-1].box[3] - foci[-1].box[1] if foci else 0
+    if len(shown) < ANNOUNCE_LINES and HEIGHT - band - (box[3] - box[1]) >= ROW:
+        return f"announcement cut to {len(shown)} of {len(wrap(s.toast, TOAST_W))} lines with room for more: " \
+               f"{s.toast!r}"
+    return None
+
+
+@check("announce")
+def announcement_whole(f: Frame) -> Iterator[str]:
+    """(e) tests/test_interaction_contract.py: no announcement cut above a row it could have used."""
+    if (err := cut_with_room(f.s, f.drawn.items)) is not None:
+        yield f"{f.where}: {err}"
+
+
 # ------------------------------------------------------------------------------------ the walk, once
 @dataclass
 class Report:
@@ -311,14 +391,16 @@ def take(game: str, seed: int) -> Report:
     logging.getLogger().addHandler(errors)
     s = None
     try:
+        before: Before | None = None
         with watching(Recorder()) as rec:
-            for i, s in enumerate(walk(game, seed=seed, steps=STEPS)):
+            for i, (ev, s) in enumerate(walk_events(game, seed=seed, steps=STEPS)):
                 p, depth = s.prompt(), len(s.undo_stack)
                 if depth > last_depth and last_prompt is not None:
                     answered_on[depth] = last_prompt
                 rec.clear()
-                size = s.render().size
-                f = Frame(i, s, p, s.overlays[-1].title if s.overlays else p.title, size, rec, answered_on, seen)
+                img = s.render()
+                f = Frame(i, s, p, s.overlays[-1].title if s.overlays else p.title, img.size, rec, answered_on, seen,
+                          ev, before, img.tobytes())
                 for name, fn in CHECKS.items():
                     try:
                         r.problems[name] += list(fn(f))
@@ -326,6 +408,7 @@ def take(game: str, seed: int) -> Report:
                         r.problems[name].append(f"step {i}: the check failed:\n{traceback.format_exc()}")
                 r.frames += 1
                 last_prompt, last_depth = p, depth
+                before = Before(f.pixels, s.prompt_seq, depth, bool(s.overlays))
     finally:
         logging.getLogger().removeHandler(errors)
     r.counts = {tag: len(keys) for tag, keys in seen.items()}

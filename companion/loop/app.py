@@ -73,7 +73,7 @@ class App(WebSide):
         self.record = record
         self.session.pair_hook = self.open_phones
         self.session.restart_clock(self.clock())  # the time the companion was off is not charged
-        self.session.ended = self.session.closed = self.session.left = False  # resuming means playing on
+        self.session.ended = self.session.closed = self.session.left = self.session.away = False  # playing on
         if damage is not None:  # the copy plays on from the last good input; the log has the whole line
             log.error("%s", damage)
             what = "Inputs lost" if "saved input" in damage else "Journal damaged"
@@ -163,9 +163,9 @@ class App(WebSide):
         elif latest is not None:
             self.resume(latest)
 
-    def leave_game(self, to_list: str | None = None) -> None:
+    def leave_game(self, to_list: str | None = None, how: str | None = None) -> None:
         self.session, self.record = None, None
-        self.home.reset(to_list)
+        self.home.reset(to_list, how)
 
     # ------------------------------------------------------------------ one event
     def dispatch(self, ev: Event) -> None:
@@ -256,8 +256,8 @@ class App(WebSide):
         if s.status != rec.status:  # both ways: undo out of game over makes it active again
             self.journal.set_status(rec.id, s.status, s.summary())
             self.record = self.journal.game(rec.id)
-        if s.ended or s.closed or s.left:  # BACK before the game began: the game list again, on that game
-            self.leave_game(rec.game if s.left else None)
+        if s.ended or s.closed or s.left or s.away:  # BACK before the game began: the game list, on that game
+            self.leave_game(rec.game if s.left else None, "kept" if s.away else "ended" if s.ended else None)
 
     def _refused(self, e: JournalError) -> None:
         """The journal refused a write: the game goes back to what is saved (replayed), and the screen says why."""

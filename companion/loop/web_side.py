@@ -29,14 +29,15 @@ class WebSide:
     home: Any
     stats: Any
     clock: Any
-    _new_toast: bool
     idle: Any
+    _new_toast: bool
     #: the box has a panel someone sees and presses; False (headless, the display gone): seat requests are not
     #: shown on it (nobody could answer), the host phone answers them, and the phones' words say so
     panel: bool = True
     if TYPE_CHECKING:
         def draw(self, publish: bool = True) -> None: ...
         def dispatch(self, ev: Any) -> None: ...
+        def _send_contrast(self) -> None: ...
         def _commit(self, ev: Any, rolls: Any) -> None: ...
         def _refused(self, e: JournalError) -> None: ...
 
@@ -238,6 +239,8 @@ class WebSide:
             self.draw()
             self.web.answered(ev.ref, False, "Not saved on the companion: see its screen")
             return
+        if self.idle.wake():  # a taken answer is the table at work: the glance view waits from now, as after a press
+            self._send_contrast()
         self.draw()
         self.web.answered(ev.ref, True, s.toast or "")
 

@@ -18,16 +18,17 @@ from fsm.prompts import Dice, InvalidAnswer, Prompt, Random, SecretVote, validat
 
 from companion.events import AnswerEvent, EntryEvent, Key, RollEvent
 from companion.journal.store import RollRecord
+from companion.session.ending import end_prompt
 from companion.session.history import (ActionGroup, Overlay, back_span, describe, entered_from, point_at,
-                                       round_trip)
+                                       returned_to, round_trip)
 from companion.events import ClockEvent, KeyEvent
+from companion.session.announce import compose, roll_said
 from companion.session.inputs import EventIn, encode_event
 
 from companion.session.timekeeper import Timekeeper
-from companion.ui.draw import wrap
 from companion.ui.prompt_screens import DiceContext, PromptScreen, roll_summary
 from companion.ui.screens import screen_for
-from companion.ui.widgets import ANNOUNCE_LINES, TOAST_W, Back, Done, TextView, Toast
+from companion.ui.widgets import Back, Done, TextView, Toast
 from companion.ui.wizard import SetupWizard
 
 log = logging.getLogger(__name__)
@@ -41,12 +42,16 @@ class SessionCore:
 
     def __init__(self, game_cls: type[GameMachine], *, seed: int, presets: Sequence[str], options: dict[str, Any],
                  sources: Sequence[str] = ("roller", "typed", "rng"),
-                 roller_connected: Callable[[], bool] = lambda: False, contract: bool = True) -> None:
+                 roller_connected: Callable[[], bool] = lambda: False, contract: bool = True,
+                 pass4: bool = True) -> None:
         self.game_cls = game_cls
         self.rng = random.Random(seed)
         self.sources = tuple(sources)
         self.roller_connected = roller_connected
-        self.wizard = SetupWizard(game_cls, presets, options)
+        #: issue 33's screens (the cursor back on the entry the player came from after Done or a number, Leave game
+        #: in the game menu, and the games' own pass-4 defaults): off only to replay a game saved before them
+        self.pass4 = pass4 and contract
+        self.wizard = SetupWizard(game_cls, presets, options, self.pass4)
         self.game: GameMachine | None = None
         self.undo_stack: list[tuple[Any, ActionGroup]] = []
         self.redo_stack: list[ActionGroup] = []
@@ -54,6 +59,8 @@ class SessionCore:
         self.action_log: list[dict[str, Any]] = []
         self.overlays: list[Overlay] = []
         self.toast: str | None = None
+        self.toast_more = False  #: an announcement left older notes out: its last line says where they are
+        self._rolled: tuple[str, list[int]] | None = None  #: who rolled what in this input, for the announcement
         #: the toast is an announcement (who starts, a result): it stays until the next press, not a few seconds
         self.toast_sticky = False
         #: why the last input was refused (an answer the game refused, a greyed-out entry, an impossible typed entry),
@@ -72,6 +79,8 @@ class SessionCore:
         self.ended = False  #: the table ended the game from the menu
         self.closed = False  #: OK on the game-over screen: back to the main menu
         self.left = False  #: BACK before the game began: back to the game list (the record is kept, hidden)
+        self.away = False  #: Leave game from the menu: back to the home menu, the game kept active for later
+        self.story_hint = True  #: the last screen points at the phones' History (off when the web view is)
         self._map_seq = -1  #: the prompt BACK last opened a board game's control map on
         #: issue 22's BACK and cursor rules (no round trips in the history, the cursor back on the entry left, BACK
         #: out of setup); off only to replay a game saved before them exactly as it was played
@@ -99,6 +108,8 @@ class SessionCore:
         if self._memo is not None:
             return self._memo
         p: Prompt = self.model.prompt()
+        if self.game is not None and self.game.is_over:  # the last screen: who won, what decided it, the story
+            p = end_prompt(self.game, p, self.story_hint)
         if self._handling:
             self._memo = p
         return p
@@ -118,7 +129,10 @@ class SessionCore:
             snap[2].restore(snap[1])
 
     def _new_screen(self) -> PromptScreen:
-        return screen_for(self.prompt(), self.names, self._dice_ctx)
+        screen = screen_for(self.prompt(), self.names, self._dice_ctx)
+        if self._game_over and getattr(screen, "said", None) == "":  # an Info screen: where its OK leads
+            screen.action = "OK: to the main menu"  # type: ignore[attr-defined]
+        return screen
 
     def _rng_values(self, die: str, count: int) -> list[int]:
         sides = 6 if die == "d6" else 12
@@ -153,9 +167,9 @@ class SessionCore:
         self._t = t
         self._now = now
         self._records = []
-        self.toast = None
+        self.toast, self.toast_more, self._rolled = None, False, None
         self.toast_sticky = False
-        self.refused, self.left = None, False
+        self.refused, self.left, self.away = None, False, False
         self._handling, self._memo = True, None
         try:
             if isinstance(ev, RollEvent):
@@ -214,8 +228,8 @@ class SessionCore:
         return self.game is not None and self.game.is_over
 
     def _prompt_outcome(self, out: Any) -> None:
-        if isinstance(out, Toast):  # the screen refused the press (a greyed-out entry, a count out of range)
-            self.toast = self.refused = out.text
+        if isinstance(out, Toast):  # the screen refused the press (a greyed-out entry), or says what moves on
+            self.toast, self.refused = out.text, out.text if out.refusal else None
         elif isinstance(out, Done):
             if self._game_over:
                 self.closed = True
@@ -276,6 +290,8 @@ class SessionCore:
         if came_from is None:
             self.undo_stack.append((before, group))
             came_from = entered_from(self.undo_stack, self.prompt().title) if group.nav and self.contract else None
+            if came_from is None and self.pass4:  # back from an entry by its Done or a number: the cursor on it
+                came_from = returned_to(self.undo_stack, self.prompt())
         self.redo_stack.clear()
         self.prompt_seq += 1
         self.screen = self._new_screen()
@@ -285,7 +301,8 @@ class SessionCore:
         self._follow_clock()
 
     def _announce(self, notes: Sequence[str]) -> None:
-        """What the answer made happen stays on the screen until the next press, after any roll summary.
+        """What the answer made happen stays on the screen until the next press, after any roll summary
+        (:mod:`companion.session.announce`).
 
         A game may say it itself in ``data["announce"]`` (what changed hands, check): shown as a toast. Otherwise
         the game's new log lines are the announcement (who starts, a tie, the dealer, a result)."""
@@ -295,15 +312,10 @@ class SessionCore:
                 self.toast = str(said)
             return
         notes = [n for n in notes if n != self._start_note]
-        if not notes:
-            return
-        said = ". ".join(list(notes[-3:]))
-        if self.toast:  # a roll summary first, unless it would push the game's own result off the box
-            both = f"{self.toast}. {said}"
-            self.toast = both if len(wrap(both, TOAST_W)) <= ANNOUNCE_LINES else said
-        else:
-            self.toast = said
-        self.toast_sticky = True
+        if notes:
+            roll = self.toast if self._rolled is None or not roll_said(notes, *self._rolled) else None
+            self.toast, self.toast_more = compose(notes, roll)
+            self.toast_sticky = not self._game_over  # the last screen says the result: it shows once the toast is gone
 
     @property
     def _start_note(self) -> str:
@@ -327,6 +339,7 @@ class SessionCore:
                 self._records += [RollRecord(roller, value["source"], prompt.die, v, prompt.player, prompt.purpose)
                                   for v in value["values"]]
             self.toast = roll_summary(prompt, value, self.names)
+            self._rolled = (self._who(prompt.player), list(value["values"]))
 
     def _model_answer(self, value: Any) -> None:
         """Hand an answer to the wizard or the game; the wizard's last answer creates the game."""

@@ -1,5 +1,6 @@
 """The game menu (a long press of OK): undo, redo, the game log, dice history, the game's own pages and actions,
-the clock, the phones (pair one, forget one, move the host), this game's settings, and ending the game."""
+the clock, the phones (pair one, forget one, move the host), this game's settings, leaving the game to play on later,
+and ending it."""
 from __future__ import annotations
 
 from typing import Any
@@ -31,14 +32,17 @@ class GameMenu(SessionCore):
                     paused = self.timekeeper.clock.paused
                     items.append(Item("clock", "Resume clock" if paused else "Pause clock"))
         # "pair" (its key since saved games began): the phones, during the game: Pair a phone, forget, make host
-        items += [Item("pair", "Phones"), Item("settings", "Settings"), Item("end", "End game")]
+        items += [Item("pair", "Phones"), Item("settings", "Settings")]
+        if self.pass4:  # a game saved before Leave was here replays its menu presses as they were pressed
+            items.append(Item("leave", "Leave: resume later"))
+        items.append(Item("end", "End game"))
         self.overlays.append(Overlay("menu", "Game menu", ListWidget(items)))
 
     def _overlay_key(self, ev: KeyEvent) -> None:
         top = self.overlays[-1]
         out = top.widget.key(ev.key, ev.repeat)
-        if isinstance(out, Toast):  # the screen refused the press (a greyed-out entry, a count out of range)
-            self.toast = self.refused = out.text
+        if isinstance(out, Toast):  # the screen refused the press (a greyed-out entry), or says what moves on
+            self.toast, self.refused = out.text, out.text if out.refusal else None
         elif isinstance(out, Back):
             self.overlays.pop()
         elif isinstance(out, Done):
@@ -95,6 +99,9 @@ class GameMenu(SessionCore):
                 self.pair_hook()
         elif key == "settings":
             self.overlays.append(Overlay("page", "Settings", TextView(self.settings_lines(), top=0)))
+        elif key == "leave":  # the game stays active: the home menu's Resume has it
+            self.overlays.clear()
+            self.away = True
         elif key == "end":
             self.overlays.append(Overlay("end", "End game?", ConfirmWidget("End", "Keep", value=False, back_ok=True)))
 

@@ -127,7 +127,8 @@ def replay(journal: Journal, record: GameRecord, cfg: Config, roller_connected: 
     setup = record.setup
     session = Session(cls, seed=record.seed, presets=setup.get("names", ()), options=setup.get("options", {}),
                       sources=setup.get("sources", ("roller", "typed", "rng")),
-                      roller_connected=roller_connected or (lambda: False), contract=bool(setup.get("contract")))
+                      roller_connected=roller_connected or (lambda: False), contract=bool(setup.get("contract")),
+                      pass4=bool(setup.get("pass4")))
     restored = snapshot.restore(journal, record.id, session) \
         if str(journal.path) != ":memory:" and observe is None else None
     if restored is not None:  # the latest verified snapshot: only the inputs after it are read and replayed
@@ -135,6 +136,7 @@ def replay(journal: Journal, record: GameRecord, cfg: Config, roller_connected: 
         rows, brk = journal.verified_from(record.id, at, digest)
     else:
         rows, brk = journal.verified_inputs(record.id)
+    session.story_hint = cfg.web.enabled  # the last screen points at the phones' History only when they have one
     for n, t, text in rows:
         try:
             ev = decode_event(text)
@@ -175,7 +177,8 @@ def new_record(journal: Journal, game: str, cfg: Config, seed: int | None) -> Ga
         raise ConfigError(str(e)) from None
     seed = int.from_bytes(os.urandom(4), "big") if seed is None else seed
     setup = {"options": options, "names": list(cfg.players.names), "sources": list(cfg.dice.sources),
-             "contract": True}  # issue 22's BACK and cursor rules: games saved before them replay without
+             "contract": True,  # issue 22's BACK and cursor rules: games saved before them replay without
+             "pass4": True}  # issue 33's screens and cursor defaults: likewise
     gid = journal.new_game(key, cls.name, seed, setup)
     return journal.game(gid)
 

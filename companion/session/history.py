@@ -113,6 +113,23 @@ def entered_from(undo_stack: list[tuple[Any, ActionGroup]], title: str) -> tuple
     return (g.answers[0][0],) if g is not None and g.title == title and g.answers else None
 
 
+def returned_to(undo_stack: list[tuple[Any, ActionGroup]], prompt: Prompt, depth: int = 4) -> tuple[Any] | None:
+    """After Done or a number entry that brings the player back to a choice they left by one of its entries a few
+    steps ago (Spend after a purchase, a phase after a counter, Distribution after a department's share): that
+    entry, for the cursor to go back on. None when the choice moves on by design (``advance``), or the player did
+    not come from it (another player's step or a roll came between)."""
+    from fsm.prompts import Choice
+
+    if not isinstance(prompt, Choice) or prompt.advance or prompt.board is not None:
+        return None
+    for _snap, g in undo_stack[:-depth - 1:-1]:
+        if g.nav or g.rolled or prompt.player is not None and g.player != prompt.player:
+            return None
+        if g.title == prompt.title:
+            return (g.answers[0][0],) if g.answers else None
+    return None
+
+
 def point_at(screen: Any, came_from: tuple[Any] | None) -> None:
     """After BACK or Done the cursor stands on the entry the player came from, and a number BACK returns to shows
     the value typed there (a plain choice or number only: a secret ballot never shows an earlier vote)."""

@@ -9,7 +9,7 @@ from PIL import Image
 from companion.session.core import SessionCore
 from companion.session.timekeeper import draw_time, time_width
 from companion.ui.draw import new_frame, title_bar
-from companion.ui.widgets import ANNOUNCE_LINES, ANNOUNCE_MORE, draw_lines, draw_toast
+from companion.ui.widgets import draw_announcement, draw_lines, draw_toast
 
 
 WOKEN = "Screen back: that press did nothing else"  #: the toast after a press that only woke the screen
@@ -35,7 +35,8 @@ class SessionOutput(SessionCore):
             top = self.overlays[-1]
             title_bar(d, top.title)
             if top.kind == "end":
-                draw_lines(d, 11, ("End this game?", "It stays in the saved", "games list."), 3)
+                draw_lines(d, 11, ("End this game for good?", "To play on later, use", "Leave: resume later.")
+                           if self.pass4 else ("End this game?", "It stays in the saved", "games list."), 3)
             elif top.kind.startswith("act:"):
                 draw_lines(d, 11, (top.title, "Undo takes it back."), 3)
             top.widget.draw(d, 11)
@@ -43,7 +44,7 @@ class SessionOutput(SessionCore):
             self._draw_clock(d)
         if self.toast:
             if self.toast_sticky:
-                draw_toast(d, self.toast, ANNOUNCE_LINES, ANNOUNCE_MORE)
+                draw_announcement(img, d, self.toast, self.toast_more, bool(self.overlays) or self.prompt().board is None)
             else:
                 draw_toast(d, self.toast)
         return img

@@ -67,14 +67,14 @@ class RemoteInputs(SessionCore):
         """Apply a phone's answer if it is taken: ``(rolls, None)``. If refused, the session is left exactly as it
         was (its inputs count, toast, screen, dice and random draws) and ``([], reason)`` comes back."""
         kept = (self.n_inputs, self._t, self._now, self.toast, self.toast_sticky, self.refused, self.screen,
-                self.rng.getstate(), len(self.action_log), len(self.dice_history))
+                self.rng.getstate(), len(self.action_log), len(self.dice_history), self.toast_more)
         seq = self.prompt_seq
         rolls = self.handle(ev, t, now)
         if self.prompt_seq != seq:
             return rolls, None
         why = self.refused or self.toast or "Not taken"
         (self.n_inputs, self._t, self._now, self.toast, self.toast_sticky, self.refused, self.screen, rng,
-         n_actions, n_dice) = kept
+         n_actions, n_dice, self.toast_more) = kept
         self.rng.setstate(rng)
         del self.action_log[n_actions:], self.dice_history[n_dice:]
         self._memo = None

@@ -15,9 +15,9 @@ from fsm.prompts import BoardView, Choice, Info, Option
 from companion.events import Key
 from companion.ui.board import CELL, paste_board
 from companion.ui.clock_face import draw_time, time_width
-from companion.ui.draw import HEIGHT, ROW, WIDTH, focus, font, new_frame, text_row
+from companion.ui.draw import HEIGHT, MARK_W, ROW, WIDTH, focus, font, new_frame, scroll_marks, text_row
 from companion.ui.prompt_screens import PromptScreen
-from companion.ui.widgets import Back, Done, Outcome, Toast
+from companion.ui.widgets import Back, Done, Outcome, Toast, no_move
 
 TEXT_X = 66  #: the text half starts here, right of the board
 TEXT_W = WIDTH - TEXT_X - 1
@@ -94,8 +94,9 @@ class PathChoice:
             self._repeats = self._repeats + 1 if repeat else 0
             step = 2 if self._repeats >= 6 else 1
             delta = -step if k is Key.UP else step
+            was = self.cursor
             self.cursor = (self.cursor + delta) % n if not repeat else min(n - 1, max(0, self.cursor + delta))
-            return None
+            return no_move(n, k) if self.cursor == was else None
         if k is Key.OK and n:
             label = labels[self.cursor]
             depth = len(self.chosen)
@@ -211,7 +212,7 @@ class BoardChoiceScreen(PromptScreen):
         depth = len(self.paths.chosen)
         labels = self.paths.labels()
         cur = self.paths.cursor % len(labels) if labels else 0
-        count = f"{cur + 1}/{len(labels)}" if len(labels) > 1 else ""
+        count = f"{cur + 1} of {len(labels)}" if len(labels) > 1 else ""  # the step row's ▲▼ say UP/DOWN go on
         # the player to act heads the text half (the prompt's title when nobody in particular acts)
         head = self.tag or p.title
         cw = int(font().getlength(count)) + 3 if count else 0
@@ -245,7 +246,8 @@ class BoardChoiceScreen(PromptScreen):
             for label in steps:
                 text_row(d, y, label, x=TEXT_X, width=TEXT_W)
                 y += ROW
-            text_row(d, y, labels[cur], inverse=True, x=TEXT_X, width=TEXT_W)
+            text_row(d, y, labels[cur], inverse=True, x=TEXT_X, width=TEXT_W - MARK_W)
+            scroll_marks(d, y, y + ROW, len(labels) > 1, len(labels) > 1)
         view = p.board
         if view is not None:
             cursor, selected, targets = self.focus()

@@ -15,7 +15,7 @@ from companion.errors import CompanionError
 from companion.events import Key
 from companion.games import EXAMPLES  # the example TOML games shipped in the package (copies of examples/)
 from companion.ui.about import settings_lines, web_lines
-from companion.ui.draw import BAR, HEIGHT, LIST_W, ROW, new_frame, title_bar, wrap
+from companion.ui.draw import BAR, HEIGHT, LIST_W, ROW, WIDTH, new_frame, text_row, title_bar, wrap
 from companion.ui.host import MenuHost
 from companion.ui.settings_menu import SettingsMenu
 from companion.ui.widgets import Back, Done, Item, ListWidget, TextView, Toast, draw_lines, draw_toast
@@ -55,19 +55,33 @@ class Home:
         self.toast: str | None = None
         self.reset()
 
-    def reset(self, to_list: str | None = None) -> None:
-        """The home menu; with ``to_list``, the game list over it with the cursor on that game."""
+    def reset(self, to_list: str | None = None, left: str | None = None) -> None:
+        """The home menu; with ``to_list``, the game list over it with the cursor on that game; ``left``: how the
+        game in play was left ("kept" for later, or "ended"): the cursor on Resume, and a line saying where it is."""
         saved = bool(resume_items(self.app))
         items = [Item("new", "New game"),
                  Item("resume", "Resume a saved game", saved, "no saved games yet"),
                  Item("dice", "Dice fairness"),
                  Item("pair", "Pair a phone"),
                  Item("settings", "Settings")]
-        self.stack = [("home", "Sovereign Companion", ListWidget(items, back_ok=False))]
+        home = ListWidget(items, back_ok=False)
+        self.stack = [("home", "Sovereign Companion", home)]
+        if left is not None:
+            home.move_to("resume")
+            self.toast = {"kept": "Game kept: Resume a saved game has it",
+                          "ended": "Game ended: Resume, Ended games has it"}.get(left)
         if to_list is not None:
-            games = ListWidget(game_choices(self.app))
-            games.move_to(to_list)
-            self.stack.append(("new", "New game", games))
+            self.stack.append(("new", "New game", self._game_list(to_list)))
+
+    def _game_list(self, on: str | None) -> ListWidget:
+        """The games to start, the cursor on ``on`` (a game id or a TOML file, however its path was written), else
+        on the game played last."""
+        games = ListWidget(game_choices(self.app))
+        played = self.app.journal.games()
+        for want in (on, played[0].game if played else None):
+            if want is not None and (games.move_to(want) or games.move_to(_same_file(want, games.items))):
+                break
+        return games
 
     def key(self, k: Key, repeat: bool = False) -> None:
         self.toast = None
@@ -88,10 +102,9 @@ class Home:
         app = self.app
         if kind == "home":
             if value == "new":
-                self.stack.append(("new", "New game", ListWidget(game_choices(app))))
+                self.stack.append(("new", "New game", self._game_list(None)))
             elif value == "resume":
-                self.stack.append(("resume", "Resume", ListWidget(resume_items(app) or [
-                    Item("-", "(no saved games)", False, "no saved games to resume")])))
+                self.stack.append(("resume", "Resume", saved_list(resume_items(app))))
             elif value == "dice":
                 self.stack.append(("page", "Dice fairness", TextView(fairness_lines(app), top=0)))
             elif value == "pair":
@@ -100,12 +113,15 @@ class Home:
                 self.stack.append(("settings", "Settings", SettingsMenu(app)))
         elif kind == "new":
             app.start_new(value)
-        elif kind == "resume":
+        elif kind in ("resume", "ended") and value == "ended":
+            self.stack.append(("ended", "Ended games", saved_list(resume_items(app, "ended"))))
+        elif kind in ("resume", "ended"):
             rec = app.journal.game(int(value))
-            lines = [f"Last played {time.strftime('%d %b %H:%M', time.localtime(rec.updated))}"]
+            ended = rec.status == "ended"
+            lines = [f"{'Ended' if ended else 'Last played'} {_when(rec.updated)}"]
             lines += wrap(rec.summary or rec.title, LIST_W)
-            actions = [Item("go", "Resume this game")]
-            if rec.status == "ended":
+            actions = [Item("go", "Play it on again" if ended else "Resume this game")]
+            if ended:
                 actions.append(Item("hide", "Hide from this list"))
             self.stack.append((f"open:{rec.id}", rec.title, DetailPage(lines, ListWidget(actions))))
         elif kind.startswith("open:"):
@@ -115,13 +131,15 @@ class Home:
             elif value == "hide":  # kept in the journal (companion export has it); no longer offered here
                 app.journal.set_status(gid, "hidden")
                 self.stack.pop()
-                self.stack.pop()
-                items = resume_items(app)
-                if items:
-                    self.stack.append(("resume", "Resume", ListWidget(items)))
+                while self.stack[-1][0] in ("resume", "ended"):
+                    self.stack.pop()
+                if resume_items(app):
+                    self.stack.append(("resume", "Resume", saved_list(resume_items(app))))
+                    if resume_items(app, "ended"):
+                        self.stack.append(("ended", "Ended games", saved_list(resume_items(app, "ended"))))
                 else:
                     self.reset()
-                self.toast = "Hidden: still in the journal and companion export"
+                self.toast = "Hidden from the list; its record is kept"
 
     def render(self) -> Image.Image:
         img, d = new_frame()
@@ -148,14 +166,72 @@ class DetailPage:
         self.menu.draw(d, max(y, HEIGHT - ROW * len(self.menu.items)))
 
 
-def resume_items(app: MenuHost) -> list[Item]:
-    """Games not yet over, newest first: the date, the game and who plays (finished games are not resumed, hidden
-    ones are not offered)."""
-    out = []
-    for r in [r for r in app.journal.games() if r.status not in ("finished", "damaged", "hidden")][:50]:
-        when = time.strftime("%d %b", time.localtime(r.updated))
-        out.append(Item(str(r.id), f"{when} {r.summary or r.title}"))
+def resume_items(app: MenuHost, status: str = "active") -> list[Item]:
+    """The saved games with ``status``, newest first (a game over is not resumed; a hidden one is not offered). Each
+    row says when it was last played and what; its hint (shown under the list) says the round and who plays. The
+    active games end with "Ended games (N)" when the table has ended some."""
+    games = [r for r in app.journal.games(status)][:50]
+    out = [Item(str(r.id), f"{_when(r.updated, True)} {r.title}", hint=f"{r.title}\n{_about(r)}") for r in games]
+    if status == "active" and (ended := len(app.journal.games("ended"))):
+        out.append(Item("ended", f"Ended games ({ended})", hint="Games ended from the\ngame menu, kept apart"))
     return out
+
+
+def _when(t: float, short: bool = False) -> str:
+    """The date and time; ``short``: only the time for today, the weekday and time this week."""
+    if short:
+        age = time.time() - t
+        if time.localtime(t)[:3] == time.localtime()[:3]:
+            return time.strftime("%H:%M", time.localtime(t))
+        if 0 <= age < 6 * 86400:
+            return time.strftime("%a %H:%M", time.localtime(t))
+    return time.strftime("%d %b %H:%M", time.localtime(t))
+
+
+def _about(r: Any) -> str:
+    """The round and the players of a saved game: its summary without the game's name."""
+    summary = r.summary or ""
+    return summary.split(": ", 1)[1] if summary.startswith(f"{r.title}: ") else summary
+
+
+def _same_file(want: str, items: list[Item]) -> str:
+    """The list's key for ``want`` when it names the same TOML game another way (the shipped copy of an example,
+    a path through a link): compared by file name's game, else returned as is."""
+    p = Path(want)
+    for it in items:
+        q = Path(it.key)
+        try:
+            if q.suffix == ".toml" and (q.name == p.name or q.samefile(p)):
+                return it.key
+        except OSError:
+            continue
+    return want
+
+
+class SavedList:
+    """A list of saved games: a row each (when, which game), and under it the game's whole name, its round and
+    players for the row at the cursor, so two games of the same kind are told apart at a glance."""
+
+    FOOT = 2  #: rows under the list
+
+    def __init__(self, items: list[Item]) -> None:
+        self.list = ListWidget(items, rows=(HEIGHT - BAR) // ROW - self.FOOT)
+
+    def key(self, k: Key, repeat: bool = False) -> Any:
+        return self.list.key(k, repeat)
+
+    def draw(self, d: Any, y0: int) -> None:
+        top = HEIGHT - self.FOOT * ROW
+        self.list.draw(d, y0, top)
+        it = self.list.items[self.list.cursor] if self.list.items else None
+        if it is not None and it.enabled and it.hint:
+            d.line((0, top - 1, WIDTH - 1, top - 1), fill=1)
+            for i, line in enumerate(it.hint.split("\n")[:self.FOOT]):
+                text_row(d, top + i * ROW, line)
+
+
+def saved_list(items: list[Item]) -> Any:
+    return SavedList(items) if items else ListWidget([Item("-", "(no saved games)", False, "no saved games to resume")])
 
 
 def fairness_lines(app: MenuHost) -> list[str]:

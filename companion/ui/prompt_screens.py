@@ -14,6 +14,7 @@ from companion.ui.widgets import (Back, ButtonRow, ConfirmWidget, Done, Item, Li
                       Toast, draw_lines)
 
 ROWS = (HEIGHT - BAR) // ROW  #: text rows under the title bar (5)
+NUMBER_LINES = 3  #: context lines above a number: the large digits still fit under three
 
 
 @dataclass
@@ -35,7 +36,12 @@ class PromptScreen:
         self.names = names
         #: the context lines as drawn: a line wider than the screen wraps at spaces here, so a game gives whole
         #: sentences (the phone shows them whole) and the OLED breaks them where its font needs
-        self.lines = [w for line in prompt.lines for w in wrap(line, LIST_W)]
+        self.lines: list[str] = []
+        #: the rows where a line of the prompt begins (a page that scrolls starts at one: no dangling word)
+        self.starts = [0]
+        for line in prompt.lines:
+            self.lines += wrap(line, LIST_W)
+            self.starts.append(len(self.lines))
 
     @property
     def tag(self) -> str:
@@ -91,6 +97,7 @@ class ChoiceScreen(PromptScreen):
         if self.list.cursor == 0:
             self.top = max(0, row - ROWS + 1)
         self.top = min(max(self.top, row - ROWS + 1), row)
+        self.top = next((x for x in self.starts if x >= self.top), self.top)  # the page starts with a whole line
         shown = max(0, len(self.lines) - self.top)  # context rows in view
         self.list.rows = ROWS - min(shown, ROWS - 1)
         self.list.top = max(0, self.top - len(self.lines))
@@ -131,7 +138,7 @@ class NumberScreen(PromptScreen):
         return out
 
     def draw_body(self, d: ImageDraw.ImageDraw) -> None:
-        y = draw_lines(d, BAR, self.lines, 2)
+        y = draw_lines(d, BAR, self.lines, NUMBER_LINES)
         self.spin.draw(d, y)
 
 
@@ -194,6 +201,8 @@ class SecretVoteScreen(PromptScreen):
         if self.hidden:
             if k is Key.OK:
                 self.hidden = False
+            elif k in (Key.UP, Key.DOWN):
+                return Toast(f"OK opens the ballot for {self.voter}", refusal=False)
             return Back() if k is Key.BACK else None
         out = self.list.key(k, repeat)
         if isinstance(out, Back):
@@ -204,9 +213,9 @@ class SecretVoteScreen(PromptScreen):
 
     def draw_body(self, d: ImageDraw.ImageDraw) -> None:
         if self.hidden:
-            text_row(d, BAR + 2, f"Pass to {self.voter}.")
-            text_row(d, BAR + 2 + ROW, "Secret vote: others")
-            text_row(d, BAR + 2 + 2 * ROW, "look away.")
+            text_row(d, BAR, f"Pass to {self.voter}.")  # on the rows a toast blanks whole: no stray dots
+            text_row(d, BAR + ROW, "Secret vote: others")
+            text_row(d, BAR + 2 * ROW, "look away.")
             text_row(d, HEIGHT - ROW, "OK when ready", inverse=True)
             focus(d, HEIGHT - ROW, HEIGHT)
             return
@@ -215,11 +224,19 @@ class SecretVoteScreen(PromptScreen):
 
 
 class InfoScreen(PromptScreen):
+    """Lines to read, and at the bottom the row OK acts on: the prompt's own last line when it says what OK does
+    ("OK when placed", "OK: round 2"), else "OK: continue". UP/DOWN scroll a long page, and say so when there is
+    nothing to scroll."""
+
     prompt: Info
 
     def __init__(self, prompt: Info, names: Sequence[str]) -> None:
         super().__init__(prompt, names)
-        self.view = TextView(list(self.lines), top=0)
+        said = prompt.lines[-1] if prompt.lines and prompt.lines[-1].startswith("OK") else ""
+        self.action = said or "OK: continue"
+        self.said = said
+        body = [w for line in prompt.lines[:-1 if said else None] for w in wrap(line, LIST_W)]
+        self.view = TextView(body, top=0, rows=ROWS - 1)
 
     def key(self, k: Key, repeat: bool = False) -> Outcome:
         if k is Key.OK:
@@ -227,15 +244,16 @@ class InfoScreen(PromptScreen):
         if k is Key.BACK:
             return Back()
         if k in (Key.UP, Key.DOWN):
+            top = self.view.top
             self.view.key(k, repeat)
+            if self.view.top == top:
+                return Toast(f"All shown: {self.said or 'OK goes on'}", refusal=False)
         return None
 
     def draw_body(self, d: ImageDraw.ImageDraw) -> None:
-        self.view.draw(d, BAR)
-        shown = len(self.view.lines[self.view.top:self.view.top + self.view.rows])
-        if shown:  # OK goes on: the last line in view is what it answers ("OK when placed")
-            y = BAR + (shown - 1) * ROW
-            focus(d, y, y + ROW)
+        self.view.draw(d, BAR, HEIGHT - ROW)
+        text_row(d, HEIGHT - ROW, self.action, inverse=True)
+        focus(d, HEIGHT - ROW, HEIGHT)
 
 
 class DiceScreen(PromptScreen):
@@ -288,7 +306,7 @@ class DiceScreen(PromptScreen):
                 if len(self.typed) == self.prompt.count:
                     return Done({"values": list(self.typed), "source": "typed"})
                 self.typing = Spinner(1, self.prompt.sides, 1, back_ok=True)
-            return None
+            return out if isinstance(out, Toast) else None
         out = self.menu.key(k, repeat)
         if isinstance(out, Done):
             if out.value == "typed":
@@ -296,8 +314,8 @@ class DiceScreen(PromptScreen):
                 self.typing = Spinner(1, self.prompt.sides, 1, back_ok=True)
                 return None
             return Done({"values": self.ctx.rng_values(self.prompt.die, self.prompt.count), "source": "rng"})
-        if out is None and k is Key.OK and not self.menu.items:
-            return Toast("roll the roller: typed and built-in dice are off")
+        if out is None and k in (Key.OK, Key.UP, Key.DOWN) and not self.menu.items:
+            return Toast("roll the roller: typed and built-in dice are off", refusal=k is Key.OK)
         if out is None and k is Key.BACK:
             return Back()
         return out

@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Sequence
 
-from PIL import ImageDraw
+from PIL import Image, ImageDraw
 
 from companion.events import Key
 from companion.ui.draw import (BAR, HEIGHT, LIST_W, ROW, WIDTH, big_text, cover, draw_text, fit, focus, scroll_marks,
@@ -28,6 +28,9 @@ class Back:
 @dataclass(frozen=True)
 class Toast:
     text: str
+    #: the press was refused (a greyed entry, a count out of range): scripts report it; False for a reply that only
+    #: says what moves on (UP/DOWN with nothing to move)
+    refusal: bool = True
 
 
 Outcome = Done | Back | Toast | None
@@ -54,11 +57,17 @@ def draw_lines(d: ImageDraw.ImageDraw, y: int, lines: Sequence[str], max_rows: i
 
 
 def strike(d: ImageDraw.ImageDraw, y: int, left: int, right: int, fill: int = 1) -> None:
-    """Mark a row's text as not available now: a dotted line through it at mid-height, every other pixel, so every
-    letter stays whole and readable at one bit per pixel (a stipple over the letters made "Redo" read "Kejc"), on
-    the highlighted row too (``fill`` 0: dark dots on its bar)."""
+    """Mark a row as not available now: a dotted line at mid-height, every other pixel, through its text and on to
+    the row's end, so every letter stays whole and readable at one bit per pixel (a stipple over the letters made
+    "Redo" read "Kejc"), on the highlighted row too (``fill`` 0: dark dots on its bar)."""
     for xx in range(left, right, 2):
         d.point((xx, y + 5), fill=fill)
+
+
+def no_move(n: int, k: Key) -> Toast:
+    """The reply to UP/DOWN that could not move a list's cursor: one entry, or a held key at the end."""
+    return Toast("The only one: OK picks it" if n == 1 else "Top of the list" if k is Key.UP else "End of the list",
+                 refusal=False)
 
 
 @dataclass
@@ -93,12 +102,12 @@ class ListWidget:
 
     def key(self, k: Key, repeat: bool = False) -> Outcome:
         n = len(self.items)
-        if k is Key.UP and n:
-            self.cursor = (self.cursor - 1) % n if not repeat else max(self.cursor - 1, 0)
+        if k in (Key.UP, Key.DOWN) and n:
+            was, step = self.cursor, -1 if k is Key.UP else 1
+            self.cursor = (self.cursor + step) % n if not repeat else min(max(self.cursor + step, 0), n - 1)
             self.follow()
-        elif k is Key.DOWN and n:
-            self.cursor = (self.cursor + 1) % n if not repeat else min(self.cursor + 1, n - 1)
-            self.follow()
+            if self.cursor == was:
+                return no_move(n, k)
         elif k is Key.OK and n:
             it = self.items[self.cursor]
             if not it.enabled:
@@ -108,8 +117,8 @@ class ListWidget:
             return Back()
         return None
 
-    def draw(self, d: ImageDraw.ImageDraw, y0: int) -> None:
-        rows = max(1, (HEIGHT - y0) // ROW)
+    def draw(self, d: ImageDraw.ImageDraw, y0: int, y1: int = HEIGHT) -> None:
+        rows = max(1, (y1 - y0) // ROW)
         if rows != self.rows:  # laid out differently than announced: follow from here on
             self.rows = rows
         self.follow()
@@ -119,7 +128,11 @@ class ListWidget:
             mark = "" if it.checked is None else ("[x] " if it.checked else "[ ] ")
             text_row(d, y, mark + it.label, inverse=idx == self.cursor, width=LIST_W)
             if not it.enabled:  # the cursor still stops here (OK says why not): scripts and saved games keep
-                strike(d, y, 1, 2 + text_width(fit(mark + it.label, LIST_W)), 0 if idx == self.cursor else 1)
+                # the dots run on to the row's end, so a short entry ("Ben") reads as struck out as a long one
+                end = 2 + text_width(fit(mark + it.label, LIST_W))
+                if idx == self.cursor:
+                    strike(d, y, 1, end, 0)
+                strike(d, y, 1 if idx != self.cursor else end + 2, LIST_W, 1)
             if idx == self.cursor:
                 focus(d, y, y + ROW)
         scroll_marks(d, y0, y0 + rows * ROW, self.top > 0, self.top + rows < len(self.items))
@@ -142,7 +155,11 @@ class Spinner:
             self._repeats = self._repeats + 1 if repeat else 0
             mult = 5 if self._repeats >= 10 else 1
             delta = self.step * mult * (1 if k is Key.UP else -1)
-            self.value = min(self.hi, max(self.lo, self.value + delta))
+            was, self.value = self.value, min(self.hi, max(self.lo, self.value + delta))
+            if self.value == was:  # at a limit: say which, rather than do nothing
+                unit = f" {self.unit}" if self.unit else ""
+                return Toast(f"{self.hi}{unit} is the most" if k is Key.UP else f"{self.lo}{unit} is the least",
+                             refusal=False)
         elif k is Key.OK:
             return Done(self.value)
         elif k is Key.BACK and self.back_ok:
@@ -151,7 +168,7 @@ class Spinner:
 
     def draw(self, d: ImageDraw.ImageDraw, y0: int) -> None:
         room = HEIGHT - y0
-        size = "large" if room >= 22 else "medium" if room >= 14 else "body"
+        size = "large" if room >= 24 else "medium" if room >= 14 else "body"  # the large cell is 25 px
         top = {"large": 3, "medium": 2, "body": 1}[size]  # blank rows above the capitals in each font
         tall = {"large": 19, "medium": 12, "body": 8}[size]
         text = f"{self.value}{(' ' + self.unit) if self.unit else ''}"
@@ -195,6 +212,8 @@ class ButtonRow:
     cursor: int = 0
 
     def key(self, k: Key, repeat: bool = False) -> Outcome:
+        if k in (Key.UP, Key.DOWN) and len(self.items) == 1:
+            return Toast(f"OK: {self.items[0].label}", refusal=False)
         if k in (Key.UP, Key.DOWN) and self.items:
             self.cursor = (self.cursor + 1) % len(self.items)
         elif k is Key.OK and self.items:
@@ -279,16 +298,20 @@ class TextView:
         last = max(0, len(self.lines) - self.rows)
         if self.top < 0:
             self.top = last
+        was = self.top
         if k is Key.UP:
             self.top = max(0, self.top - 1)
         elif k is Key.DOWN:
             self.top = min(last, self.top + 1)
         elif k in (Key.OK, Key.BACK):
             return Back()
+        if k in (Key.UP, Key.DOWN) and self.top == was:
+            return Toast("All shown: OK closes" if last == 0 else
+                         "The top: OK closes" if k is Key.UP else "The end: OK closes", refusal=False)
         return None
 
-    def draw(self, d: ImageDraw.ImageDraw, y0: int) -> None:
-        self.rows = max(1, (HEIGHT - y0) // ROW)
+    def draw(self, d: ImageDraw.ImageDraw, y0: int, y1: int = HEIGHT) -> None:
+        self.rows = max(1, (y1 - y0) // ROW)
         last = max(0, len(self.lines) - self.rows)
         if self.top < 0 or self.top > last:
             self.top = last
@@ -300,23 +323,25 @@ class TextView:
 
 
 TOAST_W = WIDTH - 8  #: pixels of text in a toast's line
-#: an announcement (a result, who starts) stays until the next press: it may take one line more than a toast,
-#: still leaving the title bar and the first context line in view
-ANNOUNCE_LINES = 4
-ANNOUNCE_MORE = "More: hold OK, Game log"  #: the last line of an announcement too long for its box
+#: an announcement (a result, who starts) stays until the next press: it may take the whole screen but the row OK
+#: acts on (moved to the bottom for it when it would otherwise be cut: :func:`draw_announcement`)
+ANNOUNCE_LINES = 5
+ANNOUNCE_MORE = "More: hold OK, Game log"  #: the last line of an announcement cut, or with older notes left out
 
 
-def draw_toast(d: ImageDraw.ImageDraw, text: str, max_lines: int = 3, more: str = "") -> None:
+def draw_toast(d: ImageDraw.ImageDraw, text: str, max_lines: int = 3, more: str = "", left_out: bool = False) -> None:
     """A boxed message wrapped to up to ``max_lines`` lines (the last one ellipsised; with ``more``, a text that does
-    not fit ends in that line instead, saying where the rest is).
+    not fit, or one with more of it ``left_out``, ends in that line instead, saying where the rest is).
 
     It never covers the row OK acts on (``draw.focus``): below that row when it fits there, else between the title
     bar and the row, else over the title too; with no room for all of it, in the larger space, shortened."""
     lines = wrap(text, TOAST_W)
-    want = min(len(lines), max_lines)
-    y0, n = _toast_place(getattr(d, "focus", None), want)
-    if len(lines) > n:  # wrapped again only when it does not fit: a toast is drawn on every frame it shows
+    need = len(lines) + (1 if left_out and more else 0)
+    y0, n = _toast_place(getattr(d, "focus", None), min(need, max_lines))
+    if need > n:  # wrapped again only when it does not fit: a toast is drawn on every frame it shows
         lines = wrap(text, TOAST_W, n - 1) + [more] if more and n > 1 else wrap(text, TOAST_W, n)
+    elif left_out and more:
+        lines.append(more)
     h = ROW * len(lines) + 3
     y = y0 + 1
     end = min(HEIGHT, y + h + 1)
@@ -327,6 +352,24 @@ def draw_toast(d: ImageDraw.ImageDraw, text: str, max_lines: int = 3, more: str 
     cover(0, y - 1, WIDTH, end)
     for i, line in enumerate(lines):
         draw_text(d, 4, y + 2 + i * ROW, line, width=WIDTH - 8, fill=0, height=ROW)
+
+
+def draw_announcement(img: Image.Image, d: ImageDraw.ImageDraw, text: str, left_out: bool = False,
+                      movable: bool = True) -> None:
+    """An announcement, whole when the screen can hold it: when it would be cut beside the row OK acts on, that row
+    (``movable``: a full-width row, not a square of a board) moves to the bottom of the screen, the rest giving way
+    until the next press, and the announcement takes what is above it."""
+    want = min(len(wrap(text, TOAST_W)) + (1 if left_out else 0), ANNOUNCE_LINES)
+    band = getattr(d, "focus", None)
+    if movable and band is not None and band[1] < HEIGHT and (n := _toast_place(band, want)[1]) < want \
+            and _lines_in(HEIGHT - (band[1] - band[0]) + 1) > n:
+        top, bottom = band
+        row = img.crop((0, top, WIDTH, bottom))
+        d.rectangle((0, BAR, WIDTH - 1, HEIGHT - 1), fill=0)
+        img.paste(row, (0, HEIGHT - (bottom - top)))
+        focus(d, HEIGHT - (bottom - top), HEIGHT)
+        cover(0, BAR, WIDTH, HEIGHT - (bottom - top))  # what was under it is gone, the row OK acts on moved
+    draw_toast(d, text, ANNOUNCE_LINES, ANNOUNCE_MORE, left_out)
 
 
 def _lines_in(room: int) -> int:
@@ -353,5 +396,5 @@ def _toast_place(focus_band: tuple[int, int] | None, want: int) -> tuple[int, in
 
 
 __all__ = ["Done", "Back", "Toast", "Outcome", "Item", "ListWidget", "ButtonRow", "Spinner", "ConfirmWidget",
-           "MultiSelectWidget", "TextView", "draw_buttons", "draw_lines", "draw_toast", "strike", "BAR", "TOAST_W",
+           "MultiSelectWidget", "TextView", "draw_announcement", "no_move", "draw_buttons", "draw_lines", "draw_toast", "strike", "BAR", "TOAST_W",
            "ANNOUNCE_LINES", "ANNOUNCE_MORE"]

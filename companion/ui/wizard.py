@@ -16,8 +16,10 @@ from fsm.screen_text import plural
 
 
 class SetupWizard:
-    def __init__(self, game_cls: type[GameMachine], presets: Sequence[str], options: dict[str, Any]) -> None:
+    def __init__(self, game_cls: type[GameMachine], presets: Sequence[str], options: dict[str, Any],
+                 pass4: bool = True) -> None:
         self.game_cls = game_cls
+        self.pass4 = pass4
         self.presets = list(presets)
         self.options = options
         lo, hi = game_cls.min_players, game_cls.max_players
@@ -49,11 +51,12 @@ class SetupWizard:
             solo = ("1 player: solitaire",) if g.min_players == 1 else ()
             return Number("Players", lines=(g.name, *solo), lo=g.min_players, hi=g.max_players, default=d["count"])
         if d["step"] == "names":
-            opts = [Option("start", "Start game")]
+            opts = [Option("start", g.SETUP_NEXT or "Start game")]
             opts += [Option(f"seat{i + 1}", f"Seat {i + 1}: {n}") for i, n in enumerate(d["names"])]
             if "clock" in d:
                 opts.append(Option("clock", f"Clock: {ClockSpec.parse(d['clock']).label}"))
-            return Choice(g.name, lines=(f"{plural(d['count'], 'player')}: OK starts",), options=tuple(opts),
+            then = "OK goes on" if g.SETUP_NEXT else "OK starts"
+            return Choice(g.name, lines=(f"{plural(d['count'], 'player')}: {then}",), options=tuple(opts),
                           back="back" if g.min_players != g.max_players else None)
         if d["step"] == "clock":
             return Choice("Clock", options=tuple(Option(f"clock:{t}", label) for t, label in
@@ -100,4 +103,4 @@ class SetupWizard:
         options = dict(self.options)
         if "clock" in self.data:
             options["clock"] = self.data["clock"]
-        return Setup(players=players, options=options)
+        return Setup(players=players, options=options, pass4=self.pass4)

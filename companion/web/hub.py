@@ -51,6 +51,9 @@ class Hub:
         self.history: Callable[[dict[str, Any]], str] | None = None
         self.story: Callable[[int], str] | None = None
         self.player_names: Callable[[dict[str, Any]], str] | None = None
+        #: changes when the table's game or its status does: the history pages' answers kept before are stale
+        self.history_epoch = 0
+        self._status: object = ()
 
     # ------------------------------------------------------------------ main loop side
     def publish(self, app: "App", frame: Image.Image | None, t_input: float | None = None) -> None:
@@ -59,6 +62,10 @@ class Hub:
         if game != self._game:  # phones paired in a game end with it
             self._game = game
             self.pairing.game_is(game)
+        status = (game, app.record.status if game is not None and app.record is not None else None)
+        if status != self._status:
+            self._status = status
+            self.history_epoch += 1
         try:
             snap = self.builder.build(app, frame, t_input)
         except Exception:

@@ -16,6 +16,7 @@ sees a game object. Routes (JSON errors are ``{"error": "one plain line"}``):
 ``POST /api/unpair``       forget this phone
 ``POST /api/pin`` …        the host phone's routes (:mod:`.host_routes`): a PIN, grant, forget, host, key, owner-code
 ``GET /manual/<game-id>``  the game's manual as a page (``companion/web/manual.py``), linked from the game's view
+``GET /history`` …         every saved game, standings, luck, dice, each game's story: :mod:`companion.web.history`
 =========================  ===================================================================================
 
 Every POST needs ``Content-Type: application/json``, the session cookie and the session's ``X-CSRF-Token`` header.
@@ -27,6 +28,7 @@ Connections are capped fairly per address and dropped when slow or idle (:mod:`.
 from __future__ import annotations
 
 import asyncio
+import gzip
 import json
 import logging
 import threading
@@ -38,6 +40,7 @@ from aiohttp import web
 from companion.errors import CompanionError
 
 from companion.web.guard import HEADER_S, ConnectionGuard, RateLimit, allowed_host, split_host
+from companion.web.history import Answers, HistoryRoutes
 from companion.web.hub import Hub
 from companion.web.manual import current_game, manual_page
 from companion.web.pairing import HOST, PairError, WebSession
@@ -69,14 +72,19 @@ KEEPALIVE_S = 15.0
 WRITE_TIMEOUT_S = 10.0  #: a live stream whose reader takes longer than this to take one event is dropped
 MAX_BODY = 16 * 1024  #: bytes a request body may have (a PIN, an answer, a seat: far less)
 STATIC = {"app.js": "text/javascript", "host.js": "text/javascript", "app.css": "text/css",
-          "index.html": "text/html"}
+          "index.html": "text/html", "dom.js": "text/javascript",
+          "history.html": "text/html", "history.js": "text/javascript", "history.css": "text/css",
+          "charts.js": "text/javascript", "uPlot.iife.min.js": "text/javascript", "uPlot.min.css": "text/css"}
+#: files that never change under their name (the pages ask for them with the version: ``?v=1.6.32``): phones keep them
+VENDORED = ("uPlot.iife.min.js", "uPlot.min.css")
+KEEP = {**SECURITY_HEADERS, "Cache-Control": "public, max-age=31536000, immutable"}
 
 
 class WebError(CompanionError):
     """The web view could not start (the port is taken, the address is not this machine's)."""
 
 
-class WebServer(HostRoutes):
+class WebServer(HostRoutes, HistoryRoutes):
     def __init__(self, hub: Hub, host: str, port: int, *, max_connections: int = 256,
                  hosts: tuple[str, ...] = ()) -> None:
         self.hub, self.host, self.port = hub, host, port
@@ -85,7 +93,10 @@ class WebServer(HostRoutes):
         self.guard: ConnectionGuard | None = None
         self._anon: tuple[Any, str] = (None, "")
         self.header_s = HEADER_S  #: seconds a connection has for a whole request head (tests make it short)
-        self.limits = {"session": RateLimit(4.0, 20), "address": RateLimit(8.0, 40), "claim": RateLimit(0.1, 3)}
+        self.limits = {"session": RateLimit(4.0, 20), "address": RateLimit(8.0, 40), "claim": RateLimit(0.1, 3),
+                       "history": RateLimit(4.0, 20)}
+        self.answers = Answers()
+        self._packed: dict[str, bytes] = {}
         self.loop: asyncio.AbstractEventLoop | None = None
         self._thread: threading.Thread | None = None
         self._stop: asyncio.Event | None = None
@@ -112,6 +123,7 @@ class WebServer(HostRoutes):
             self.loop.call_soon_threadsafe(self._shutdown)
         if self._thread is not None:
             self._thread.join(10)
+        self.answers.close()
 
     def _shutdown(self) -> None:
         self._closing = True
@@ -181,6 +193,7 @@ class WebServer(HostRoutes):
         app.router.add_post("/api/key", self.press)
         app.router.add_post("/api/owner-code", self.owner_code)
         app.router.add_get("/manual/{name}", self.manual)
+        self.add_history_routes(app)
         return app
 
     def names(self) -> set[str]:
@@ -243,10 +256,17 @@ class WebServer(HostRoutes):
 
     async def static(self, request: web.Request) -> web.Response:
         name = request.match_info["name"]
-        if name not in STATIC or name == "index.html":
+        if name not in STATIC or name.endswith(".html"):
             raise web.HTTPNotFound()
-        return web.Response(body=self._files[name], content_type=STATIC[name], charset="utf-8",
-                            headers=SECURITY_HEADERS)
+        if name not in VENDORED:
+            return web.Response(body=self._files[name], content_type=STATIC[name], charset="utf-8",
+                                headers=SECURITY_HEADERS)
+        if "gzip" not in request.headers.get("Accept-Encoding", ""):
+            return web.Response(body=self._files[name], content_type=STATIC[name], charset="utf-8", headers=KEEP)
+        if name not in self._packed:  # once, on the first phone's ask (51 KB of uPlot → 22 KB)
+            self._packed[name] = gzip.compress(self._files[name], 9)
+        return web.Response(body=self._packed[name], content_type=STATIC[name], charset="utf-8",
+                            headers={**KEEP, "Content-Encoding": "gzip", "Vary": "Accept-Encoding"})
 
     async def manual(self, request: web.Request) -> web.Response:
         self._watcher(request)

@@ -135,7 +135,8 @@ class SnapshotBuilder:
             report = getattr(g, "report", None)
             if callable(report):  # a game master's turn report (Society), ready to copy into the forum
                 body["report"] = {"markdown": report("markdown"), "bbcode": report("bbcode")}
-            body.update(screen="game", game={"id": s.game_cls.game_id, "name": s.game_cls.name},
+            body.update(screen="game", game={"id": s.game_cls.game_id, "name": s.game_cls.name,
+                                             "record": app.record.id if app.record is not None else None},
                         summary=s.summary(), state=state, prompt=pj, toast=s.toast,
                         menu_open=bool(s.overlays), over=over,
                         views=[{"title": v.title, "lines": list(v.lines)} for v in g.views()] if g else [],

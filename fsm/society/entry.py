@@ -31,10 +31,6 @@ AID_ITEMS = ("gold", "armies", "spies", "nukes", "sdi", "tech")
 BIG = 9999  #: a spinner's top where only the turn can tell what the treasury will hold
 
 
-def entered(n: int) -> str:
-    return f"{n} order{'' if n == 1 else 's'} entered"
-
-
 def entry(g: "SocietyGame") -> dict[str, Any] | None:
     return g.data["entry"]  # type: ignore[no-any-return]
 
@@ -55,7 +51,7 @@ def prompt(g: "SocietyGame") -> Prompt:
         opts = []
         for k in seats:
             sent, n = status(g, k)
-            mark = f"{n}" if n else ("0" if sent else "-")
+            mark = f"{n} sent" if n or sent else ""  # the orders its PM sent; nothing while it is awaited
             opts.append(Option(f"soc:{k}", _row(g, k, mark)))
         opts += [Option("list", f"Order list ({len(orders)})", enabled=bool(orders), hint="no orders yet"),
                  Option("process", "Process turn"), Option("more", "More...")]
@@ -66,10 +62,10 @@ def prompt(g: "SocietyGame") -> Prompt:
         return Choice(f"Turn {turn} orders",
                       lines=(f"{len(done)} of {len(seats)} sent, {plural(len(orders), 'order')}",
                              "waiting: " + ", ".join(waiting) if waiting else "all sent: process"),
-                      options=tuple(opts), default=f"soc:{nxt}" if nxt else "process")
+                      options=tuple(opts), default=f"soc:{nxt}" if nxt else "process", advance=True)
     step = e["step"]
     if step == "process":
-        return Confirm(f"Process turn {turn}?", lines=(f"{len(orders)} orders", "phases 1-6, then", "the report"))
+        return Confirm(f"Process turn {turn}?", lines=(plural(len(orders), "order"), "phases 1-6, then", "the report"))
     if step in order_list.STEPS:
         return order_list.prompt(g, e)
     if step in paste.STEPS:
@@ -96,27 +92,34 @@ def prompt(g: "SocietyGame") -> Prompt:
         rank = arrival(g).get(seat)
         kinds = [Option(k, KIND_NAMES[k], enabled=(why := unavailable(g, seat, k, mine)) is None, hint=why or "")
                  for k in MENU_KINDS]
-        # the kinds that can be ordered first, the most used first, in turn order; greyed ones at the bottom
-        opts = [x for x in kinds if x.enabled] + [Option("paste", "Paste its PM", hint="on the phone"),
-                                                  Option("done", "Done with orders")]
-        opts += [x for x in kinds if not x.enabled]
-        opts.append(Option("arrival", f"PM arrived: {_ordinal(int(rank))}" if rank else "PM arrived: in seat order"))
+        # the kinds that can be ordered first, the most used first, in turn order; greyed ones below them
+        by_pm = Option("paste", "Paste PM (on a phone)", hint="on the phone")
+        arrived = Option("arrival", f"PM arrived: {_ordinal(int(rank))}" if rank else "PM arrived: in seat order")
+        finish = Option("done", "Done with orders")
+        if g.pass4:  # Done last, below every kind (a game saved before keeps the order it was pressed in)
+            opts = [x for x in kinds if x.enabled] + [x for x in kinds if not x.enabled] + [by_pm, arrived, finish]
+        else:
+            opts = [x for x in kinds if x.enabled] + [by_pm, finish] + [x for x in kinds if not x.enabled] + [arrived]
         keys = [x.key for x in opts if x.enabled]
         last = e.get("last")
         nxt = keys[keys.index(last) + 1] if last in keys and keys.index(last) + 1 < len(keys) else None
         return Choice(squeeze("Orders: {}", str(s["name"]), TITLE_PX),
-                      lines=(head, f"{entered(len(mine))}, {avail(g, seat)} gold left"),
+                      lines=(head, f"{plural(len(mine), 'order')}, {avail(g, seat)} gold left"),
                       options=tuple(opts), back=BACK, default=nxt
-                      if last in keys else keys[0])
+                      if last in keys else keys[0], advance=True)
     return _field_prompt(g, e, seat, head)
 
 
 def _row(g: "SocietyGame", seat: str, mark: str) -> str:
-    """A society in the turn's menu: "Ana: 12 gold, tech 3 [2]" (its orders in brackets: - none sent yet); the
-    name gives way first, then the tech level (the society's own menu shows it)."""
+    """A society in the turn's menu: "Ana: 12 gold, tech 3" while its PM is awaited (the lines above say "waiting:
+    Ana"), "Ana: 12 gold, tech 3 [2 sent]" once its orders are in; the name gives way first, then the tech level
+    (the society's own menu shows it), then the word "sent"."""
     s = soc(g, seat)
-    row = squeeze(f"{{}}: {s['gold']} gold, tech {s['tech']} [{mark}]", sname(g, seat))
-    return row if fits(row) else squeeze(f"{{}}: {s['gold']} gold [{mark}]", sname(g, seat))
+    tail = f" [{mark}]" if mark else ""
+    for text in (f"{{}}: {s['gold']} gold, tech {s['tech']}{tail}", f"{{}}: {s['gold']} gold{tail}"):
+        if fits(row := squeeze(text, sname(g, seat))):
+            return row
+    return squeeze(f"{{}}: {s['gold']} gold{tail.replace(' sent', '')}", sname(g, seat))
 
 
 def _old(g: "SocietyGame", e: dict[str, Any]) -> dict[str, Any]:
@@ -156,14 +159,14 @@ def _field_prompt(g: "SocietyGame", e: dict[str, Any], seat: str, head: str) -> 
             cost = trade_cost(ta, tb, holds(w, seat, "silk"))
             pay = nascar_payout(ta, s["gov"], readings(g)) if p == seat else trade_payout(ta, tb, s["gov"])
             title = clip(f"Trade {cost} gold, +{pay} each", TITLE_PX)  # the order as the player wrote it: (6) --> (+9)
-            lines = (head, f"max {hi}; 0 cancels")
+            lines = (head, f"max {hi}; 0: none")
         else:
             hi = BIG
-            lines = (head, f"{avail(g, seat)} gold; 0 cancels")
+            lines = (head, f"{avail(g, seat)} gold; 0: none")
         return Number(title, lines=lines, lo=0, hi=hi, default=min(hi, int(old.get("count", 1))))
     if step == "levels":
         costs = research_costs(w, seat, 1, readings(g))
-        return Number(title, lines=(head, f"next {costs[0]} gold; 0 cancels"), lo=0, hi=40,
+        return Number(title, lines=(head, f"next {costs[0]} gold; 0: none"), lo=0, hi=40,
                       default=int(old.get("levels", 1)))
     if step == "square":
         sites, best = city_sites(g, seat)
@@ -186,9 +189,9 @@ def _field_prompt(g: "SocietyGame", e: dict[str, Any], seat: str, head: str) -> 
     if step == "gold":
         lo = wonder_base_cost(level(o["wonder"])) if kind == "wonder" else 1000
         if kind == "part" and int(s["parts"]) + 1 < readings(g).spaceship_parts:  # only the last may cost more
-            return Number(title, lines=(head, f"part {int(s['parts']) + 1} 1000g; 0 cancels"), lo=0, hi=1000,
+            return Number(title, lines=(head, f"part {int(s['parts']) + 1} 1000g; 0: none"), lo=0, hi=1000,
                           default=1000)
-        return Number(title, lines=(head, f"min {lo} gold; 0 cancels"), lo=0, hi=max(lo, BIG * 10),
+        return Number(title, lines=(head, f"min {lo} gold; 0: none"), lo=0, hi=max(lo, BIG * 10),
                       default=max(lo, int(old.get("gold", lo))))
     if step == "aid_what":
         to = sname(g, o["to"])

@@ -15,6 +15,7 @@ from companion.rules.society.resolve import resolve
 from companion.rules.society.world import map_rows
 from fsm.base import GameMachine, OptionSpec
 from fsm.prompts import Info, Prompt, View, validate_answer
+from fsm.screen_text import plural
 
 from fsm.society import entry, report, setup
 from fsm.society.common import readings, soc, summary, world, wrap
@@ -28,6 +29,7 @@ class SocietyGame(GameMachine):
     game_id = "society"
     name = "Society"
     description = "Society (forum game): the GM's desk: orders, six-phase turns, the map, the turn report"
+    SETUP_NEXT = "Next: map, start squares"  #: the wizard's OK leads to the set-up screen, which starts the game
     min_players = 2
     max_players = 20
     default_players = 3
@@ -129,7 +131,8 @@ class SocietyGame(GameMachine):
         if not hasattr(self, "history"):
             self.history = {}
         self.history[int(rep["turn"])] = {"report": rep, "world": copy.deepcopy(new)}
-        self.note(f"Turn {rep['turn']} processed: {len(rep['orders'])} orders, {len(rep['events'])} events")
+        self.note(f"Turn {rep['turn']} processed: {plural(len(rep['orders']), 'order')}, "
+                  f"{plural(len(rep['events']), 'event')}")
         log.info("society: turn %s processed", rep["turn"])
         self.fire("processed")
 

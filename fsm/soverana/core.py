@@ -132,12 +132,14 @@ class SoveranaCore(GameMachine):
     def tokens_out(self) -> int:
         return sum(int(v) for v in self.data["resources"].values())
 
-    def give(self, dept: str, amount: int, why: str, warn: bool = True) -> None:
+    def give(self, dept: str, amount: int, why: str, warn: bool = True, say: bool = True) -> None:
+        """``say``: a line in the log (off when the caller says several gifts in one)."""
         if warn:
             self.bank_check("resource tokens", R.BANK_RESOURCES, self.tokens_out(), amount, short_dept(dept),
                              self.seat_of(dept))
         self.data["resources"][dept] = self.res(dept) + amount
-        self.note(f"{dept} receives {amount} for {why} (now {self.res(dept)})")
+        if say:
+            self.note(f"{dept} receives {amount} for {why} (now {self.res(dept)})")
 
     def bank_check(self, what: str, box: int, out: int, amount: int, to: str, player: int | None) -> None:
         """Warn (a screen and the log) when a payout needs more than the bank has left; the payout stands."""
@@ -148,13 +150,14 @@ class SoveranaCore(GameMachine):
             self.notify("Bank runs short", (f"{to}: +{amount} {unit}", f"bank has {left} of {box}",
                                             "Use substitutes."), player)
 
-    def add_votes(self, seat: int, n: int, why: str) -> None:
+    def add_votes(self, seat: int, n: int, why: str, say: bool = True) -> None:
         self.bank_check("votes cards", R.BANK_VOTES, sum(int(v) for v in self.data["votes"].values()), n,
                          self.nm(seat), seat)
         v = self.data["votes"]
         v[str(seat)] = int(v[str(seat)]) + n
         self.data["round_info"]["gained"][str(seat)] = self.data["round_info"]["gained"].get(str(seat), 0) + n
-        self.note(f"{self.player_name(seat)} +{n} votes card{'s' if n != 1 else ''} ({why}), now {v[str(seat)]}")
+        if say:
+            self.note(f"{self.player_name(seat)} +{n} votes card{'s' if n != 1 else ''} ({why}), now {v[str(seat)]}")
 
     def votes_by_seat(self) -> dict[int, int]:
         return {int(s): int(n) for s, n in self.data["votes"].items()}

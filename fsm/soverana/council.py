@@ -39,7 +39,7 @@ class CouncilPhase(SetupPhase, SoveranaCore):
         if self.step == "mission_votes":
             seat = int(self.ctx["seat"])
             return Number(title=f"{self.nm(seat)}: mission", lines=lines(
-                "Votes cards printed", "on the mission card", "(then draw a new one)"),
+                "Votes cards printed on", "the mission card", "(then draw a new one)"),
                 lo=R.MISSION_VOTES[0], hi=R.MISSION_VOTES[1], default=R.MISSION_VOTES[0], player=seat)
         if self.step == "summary":
             info = self.data["round_info"]
@@ -90,10 +90,12 @@ class CouncilPhase(SetupPhase, SoveranaCore):
     def _department_votes(self) -> None:
         complete = R.complete_departments(self.locs, self.data["assignment"])
         self.data["round_info"]["complete"] = complete
-        for d in complete:
-            seat = self.seat_of(d)
-            if seat is not None:
-                self.add_votes(seat, 1, f"all three {d} locations active")
+        got = [(d, seat) for d in complete if (seat := self.seat_of(d)) is not None]
+        for _d, seat in got:
+            self.add_votes(seat, 1, "all three locations active", say=False)
+        if got:  # one line for them all
+            self.note("+1 votes card, all 3 locations active: " + ", ".join(
+                f"{self.player_name(seat)} → {self.data['votes'][str(seat)]}" for _d, seat in got))
         self.set_step("summary")
 
     def _floor_need(self, dept: str) -> tuple[int, list[str]]:
@@ -140,11 +142,8 @@ class CouncilPhase(SetupPhase, SoveranaCore):
                 voter_name=self.player_name(seat), player=seat)
         if step == "result":
             t = self.ctx
-            what = {"kept": (f"{mayor} stays mayor",),
-                    "lost": (f"Mayor {mayor} is out.", "Most votes cards:", f"new mayor; all pay {R.ELECTION_COST}"),
-                    "tie": ("Tied: the dice decide",) if self.options["tie_roll"] != "keep" else
-                           (f"Tie: {mayor} stays",)}
-            return Info(title="Confidence result", lines=lines(f"YES {t['yes']}, NO {t['no']}", *what[t["result"]]))
+            return Info(title="Confidence result", lines=lines(f"YES {t['yes']}, NO {t['no']}",
+                                                               self._outcome(t["result"])))
         if step == "rolloff":
             why = "Tie: who is mayor?" if self.ctx["result"] == "tie" else "Equal votes cards"
             return self.rolloff_prompt("Mayor roll-off", why)
@@ -176,8 +175,29 @@ class CouncilPhase(SetupPhase, SoveranaCore):
         result = R.ballot_result(yes, no)
         self.data["ballots"] = {}  # secret: only the tally is kept
         self.data["round_info"]["vote"] = {"yes": yes, "no": no, "result": result.value}
-        self.note(f"Vote of confidence on {self.player_name(self.mayor or 1)}: YES {yes}, NO {no} ({result.value})")
+        self.note(f"Vote of confidence on {self.player_name(self.mayor or 1)}: YES {yes}, NO {no} ({result.value}). "
+                  + self._outcome(result.value))
         self.set_step("result", yes=yes, no=no, result=result.value)
+
+    def _outcome(self, result: str) -> str:
+        """What the vote decides, in words naming the new mayor (or who rolls off for it): the result is read once."""
+        mayor = self.mayor
+        if mayor is None:
+            raise RuntimeError("invariant: mayor is set here")
+        votes = self.votes_by_seat()
+        if result == "kept" or (result == "tie" and self.options["tie_roll"] == "keep"):
+            return f"Tie: {self.player_name(mayor)} stays" if result == "tie" else f"{self.player_name(mayor)} stays mayor"
+        if result == "lost":
+            seats = R.successor_candidates(votes, mayor, self.options["ousted_mayor_eligible"])
+            head = f"{self.player_name(mayor)} is out"
+        else:
+            seats = R.tie_contenders(self.options["tie_roll"], votes, mayor)
+            head = "Tied"
+        cost = f"each department pays {R.ELECTION_COST}"
+        if len(seats) == 1:
+            again = " again" if seats[0] == mayor else ""
+            return f"{head}: {self.player_name(seats[0])} is mayor{again} (most votes cards, {votes[seats[0]]}); {cost}"
+        return f"{head}: a d6 roll-off for mayor between {', '.join(self.player_name(x) for x in seats)}"
 
     def _settle(self) -> None:
         result = self.ctx["result"]

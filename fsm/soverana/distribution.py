@@ -51,7 +51,7 @@ class DistributionPhase(SoveranaCore):
         return Choice(title="Distribution", lines=lines(
             f"Left {left} of {dist['pool']}" + (" (the most)" if dist["capped"] else ""),
             self._pool_line(), f"Mayor {self.mayor_name()} hands out"),
-            options=tuple(opts), default=default, player=self.mayor)
+            options=tuple(opts), default=default, player=self.mayor, advance=True)  # the next department in turn
 
     def _take_distribution(self, value: Any) -> None:
         dist = self.data["dist"]
@@ -68,9 +68,11 @@ class DistributionPhase(SoveranaCore):
             raise self.refuse(f"{left} still to hand out")
         self.bank_check("resource tokens", R.BANK_RESOURCES, self.tokens_out(), sum(dist["given"].values()),
                         "Pool", self.mayor)
-        for d, n in dist["given"].items():
-            if n:
-                self.give(d, int(n), "the distribution", warn=False)
+        given = [(d, int(n)) for d, n in dist["given"].items() if n]
+        for d, n in given:
+            self.give(d, n, "the distribution", warn=False, say=False)
+        if given:  # one line for the whole hand-out: the table reads it at once
+            self.note("Distribution: " + ", ".join(f"{short_dept(d)} +{n} → {self.res(d)}" for d, n in given))
         self.data["round_info"]["given"] = dict(dist["given"])
         self.data["dist"] = None
         self.after_distribution()

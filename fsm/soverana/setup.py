@@ -22,7 +22,7 @@ class SetupPhase(SoveranaCore):
         again = "Tied: " + " ".join(self.nm(s) for s in ro["contenders"]) if ro["pass"] > 1 else why
         # the dice screen shows one context line: the rolls of this pass so far, else why we roll
         first = " ".join(done[-3:]) if done else again
-        return Dice(title=title, lines=lines(first, again if done else None, f"{self.nm(seat)} rolls d6"),
+        return Dice(title=title, lines=lines(first, again if done else None),  # the title bar names who rolls
                     player=seat, die="d6", count=1, purpose="mayor")
 
     def rolloff_take(self, value: Any) -> int | None:

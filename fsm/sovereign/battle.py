@@ -50,22 +50,25 @@ def _with_army(dice: str, total: int) -> str:
     return f"{dice}+{rest}={total}" if rest else f"{dice}={total}"
 
 
-def _last_line(last: dict[str, Any] | None) -> str:
+def _last_line(last: dict[str, Any] | None, names: tuple[str, str] = ("the attacker", "the defender")) -> str:
+    """The last roll, each side's dice and army adding up to its total (the higher total won; on a tie the line
+    says who, ``names``: attacker, defender)."""
     if not last:
         return "No roll yet"
-    won = "att" if last["w"] == "Att" else "def"
-    return f"{_with_army(last['a'], last['at'])} v {_with_army(last['d'], last['dt'])} {won}"
+    tie = f": {names[0] if last['w'] == 'Att' else names[1]} won" if last["at"] == last["dt"] else ""
+    return f"Last {_with_army(last['a'], last['at'])} v {_with_army(last['d'], last['dt'])}{tie}"
 
 
 def screen_lines(g: "SovereignGame") -> tuple[str, ...]:
-    """Both sums, the last roll and the attacker's odds: the battle screen's context lines."""
+    """Both sums with the attacker's chance, the last roll, the units: the battle screen's context lines."""
     b = bt(g)
     att, dfn = fighters(b, "att"), fighters(b, "def")
     bonus = defence_bonus(bs.field(g, b), att)
-    last = b["last"]
     held = f" +{len(b['res'])} held" if b["res"] else ""
-    return (f"Army {army_sum(att, Side.ATTACK)} v {army_sum(dfn, Side.DEFEND)}+{bonus}, att {odds_now(g) * 100:.1f}%",
-            _last_line(last),
+    a, d = short(g, seat_of(b, Side.ATTACK)), short(g, seat_of(b, Side.DEFEND))
+    return (squeeze(f"Sums {army_sum(att, Side.ATTACK)} v {army_sum(dfn, Side.DEFEND)}+{bonus}: {{}} "
+                    f"{odds_now(g) * 100:.0f}%", a),
+            _last_line(b["last"], (a, d)),
             f"Units: {len(att)}{held} v {len(dfn)}")
 
 
@@ -79,9 +82,9 @@ def _title(g: "SovereignGame") -> str:
     won = _over(b)
     if won is not None:
         name = g.player_name(seat_of(b, won))
-        tries = [f"{name} won battle {no}", f"{name} won B{no}", f"{name} won", f"Battle {no} over", f"B{no} over"]
+        tries = [f"{name} won battle {no}", f"{name} won", f"Battle {no} over", "Battle over", "Over"]
     else:
-        tries = [_names_title(g, b), f"Battle {no}: roll {roll}", f"B{no}: roll {roll}", f"Roll {roll}"]
+        tries = [_names_title(g, b), f"Battle {no}: roll {roll}", f"Roll {roll}"]
     return next((t for t in tries if fits(t, room)), tries[-1])
 
 
@@ -282,7 +285,7 @@ def _resolve(g: "SovereignGame", b: dict[str, Any]) -> None:
     a_txt, d_txt = _die_text(r["att"], r["att_bonus"]), _die_text(r["def"], r["def_bonus"])
     b["last"] = {"a": a_txt, "at": at, "d": d_txt, "dt": dt, "w": "Att" if won is Side.ATTACK else "Def"}
     b["roll"] = None
-    _log(g, f"B{b['no']} roll {b['rolls']}: {g.player_name(b['attacker'])} {a_txt}{raw(r['att'])}+{a_sum}={at}"
+    _log(g, f"Battle {b['no']}, roll {b['rolls']}: {g.player_name(b['attacker'])} {a_txt}{raw(r['att'])}+{a_sum}={at}"
             f" v {g.player_name(b['defender'])} {d_txt}{raw(r['def'])}+{d_sum}+{bonus}={dt}: "
             f"{g.player_name(seat_of(b, won))} wins the roll")
     _lose(g, won.other, then="menu")
@@ -316,14 +319,14 @@ def _remove(g: "SovereignGame", side: Side, i: int, then: str) -> None:
     count_units(pl(g, seat), -1, unit["name"])
     raid = bool(unit.get("air")) and side is Side.ATTACK
     gone = "is destroyed (air raid)" if raid else "is lost"
-    _log(g, f"B{b['no']}: {g.player_name(seat)}'s {Fighter.from_json(unit).label()} {gone}")
+    _log(g, f"Battle {b['no']}: {g.player_name(seat)}'s {Fighter.from_json(unit).label()} {gone}")
     if raid and g.options["air_raid_loss"] == "all":
         rest = [u for u in b[k] if u.get("air")]
         if rest:
             b[k] = [u for u in b[k] if not u.get("air")]
             b[f"{k}_lost"].extend(rest)
             count_units(pl(g, seat), -len(rest))
-            _log(g, f"B{b['no']}: {g.player_name(seat)}'s other {len(rest)} air raid(s) go too (lost roll)")
+            _log(g, f"Battle {b['no']}: {g.player_name(seat)}'s other {len(rest)} air raid(s) go too (lost roll)")
     _after_loss(g, side, then)
 
 
@@ -341,7 +344,7 @@ def _end(g: "SovereignGame", won: Side, how: str) -> None:
     story.battle_ended(g, b, won, how)
     a_seat = seat_of(b, Side.ATTACK)
     name = g.player_name(seat_of(b, won))
-    _log(g, f"B{b['no']}: {name} wins the battle ({'the other side retreats' if how == 'retreat' else how})")
+    _log(g, f"Battle {b['no']}: {name} wins the battle ({'the other side retreats' if how == 'retreat' else how})")
     if won is Side.ATTACK and not b["card_done"]:
         b["card_done"] = True
         pl(g, a_seat)["pending"]["military"] += 1

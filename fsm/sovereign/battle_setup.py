@@ -94,7 +94,7 @@ def army_line(units: list[Fighter]) -> list[str]:
     if not units:
         return ["(no units yet)"]
     counts = Counter(u.name for u in units)
-    return wrap([f"{n}x{name}" if n > 1 else name for name, n in counts.items()])
+    return wrap([f"{n} × {name}" if n > 1 else name for name, n in counts.items()])
 
 
 # --------------------------------------------------------------------------------------------------- prompts
@@ -120,14 +120,19 @@ def prompt(g: "SovereignGame") -> Prompt:
         e = b["entry"]
         n = len(e["vals"])
         label, hi = STAT_FIELDS[n]
-        name = e["name"] or "Unit"
+        seat = seat_of(b, Side.DEFEND if e["for"] == "def" else Side.ATTACK)
         typed = e.get("typed", [])  # what was typed here before a BACK: shown again, not 0
-        return Number(title=label, lines=(f"{name}: A-D-M{{R}}", "from your chart"),
-                      player=seat_of(b, Side.DEFEND if e["for"] == "def" else Side.ATTACK), lo=0, hi=hi,
-                      default=int(typed[n]) if n < len(typed) else 0, back=BACK)
+        # whose unit and which value, and the card's values so far: "A-D-M 5-?-?"
+        shown = [str(v) for v in e["vals"]] + ["?"] * (len(STAT_FIELDS) - n)
+        card = "-".join(shown[:3]) + ("{" + shown[3] + "}" if n == 3 else "")
+        side = {"att": "attacking", "res": "held back", "def": "defending"}[e["for"]]
+        return Number(title=f"Unit's {label.lower()}",
+                      lines=(f"{short(g, seat)}'s {e['name'] or 'unit'}, {side}", f"A-D-M{'{R}' if n == 3 else ''} "
+                                                                                  f"{card}"),
+                      player=seat, lo=0, hi=hi, default=int(typed[n]) if n < len(typed) else 0, back=BACK)
     if step == "where":
         dfn = seat_of(b, Side.DEFEND)
-        cons = "Construction: +1 in a city" if ready(g, dfn, "construction") else "No Construction yet: no +1"
+        cons = "Construction: +1 in a city" if ready(g, dfn, "construction") else "No Construction bonus"
         opts = tuple(Option(k, v) for k, v in WHERE_LABEL.items())
         return Choice(title="Where?", lines=(f"{short(g, dfn)} defends", cons),
                       player=dfn, options=opts, back=BACK, default=b["where"])
@@ -168,11 +173,11 @@ def _builder_prompt(g: "SovereignGame", b: dict[str, Any], which: str) -> Prompt
     keys = {o.key for o in opts if o.enabled}
     default = b["cursor"] if b["cursor"] in keys else ("done" if units else next(iter(
         [o.key for o in opts if o.enabled and o.key != "done"]), "done"))
-    head = {"att": "Attack", "res": "Held back", "def": "Defence"}[which]
+    head = {"att": "Attackers", "res": "Held back", "def": "Defenders"}[which]
     total = army_sum(units, side)
     lines = (f"{len(units)} unit{'' if len(units) == 1 else 's'}, sum {total}",) + over_line(g, seat, size) \
         + tuple(army_line(units))
-    return Choice(title=f"{head} {size}/{limit}", lines=lines, player=seat, options=tuple(opts),
+    return Choice(title=f"{head} {size} of {limit}", lines=lines, player=seat, options=tuple(opts),
                   back=BACK, default=default)
 
 
@@ -227,7 +232,7 @@ def answer(g: "SovereignGame", value: Any) -> None:
             return
         b["fort"], b["step"] = int(TERRAIN[value].value or 0), "menu"
     if b.get("step") == "menu" and step in ("where", "central", "adjacent", "fort"):
-        g.note(f"battle {b['no']}: {g.player_name(b['attacker'])} attacks {g.player_name(b['defender'])} "
+        g.note(f"Battle {b['no']}: {g.player_name(b['attacker'])} attacks {g.player_name(b['defender'])} "
                f"({WHERE_LABEL[b['where']].lower()})")
 
 

@@ -11,6 +11,7 @@ from companion.rules.sovereign import techs as rt
 from companion.rules.sovereign.scoring import BASE_ACTIONS, MAX_CITY
 from companion.rules.sovereign.terrain import BUILDABLE, BY_KEY as TERRAIN, build_cost
 from fsm.prompts import Choice, Number, Option, Prompt
+from fsm.screen_text import plural
 
 from fsm.sovereign import techpick
 from fsm.sovereign.common import (BACK, bonus_ready, count_units, gain_tech, has, held, holdings, me, unit_cost,
@@ -26,6 +27,9 @@ FREE_EXPANSION = ("irrigation", "religion", "industrialisation", "mass_productio
 FREE_UNITS = ("industrialisation", "mass_production")
 PHASE_HINT = {"expansion": "research comes first: expansions have begun",
               "units": "units come last: unit building has begun"}
+#: where the step stands, in the order the rules give (research, then expansions, then units)
+PHASE_LINE = {"research": "Research first, units last", "expansion": "Expanding: research done",
+              "units": "Units now: no expanding"}
 
 
 def start(g: "SovereignGame") -> None:
@@ -107,7 +111,9 @@ def menu_prompt(g: "SovereignGame") -> Prompt:
         opts.append(_opt("arts", "Arts: grow 5-6 cities", phase("expansion"),
                          (any(5 <= c["tiles"] < MAX_CITY for c in p["cities"]), "no city of 5 or 6 tiles")))
     has_units = (bool(_units(g)), "no units discovered yet")
-    opts.append(_opt("unit", "Build a unit", acts, has_units))
+    least = min((unit_cost(g, u) or 1 for u in _units(g)), default=0)  # a cost not in the table is 1 or more
+    afford = (not g.pass4 or least <= pts, f"no unit for {plural(pts, 'point')}")  # not a list of greyed units
+    opts.append(_opt("unit", "Build a unit", acts, has_units, afford))
     for src in FREE_UNITS:
         if bonus_ready(g, p, src) and p["mode"].get(src) != "expand":
             n = p["oneshot"][src]
@@ -119,9 +125,10 @@ def menu_prompt(g: "SovereignGame") -> Prompt:
         if bonus_ready(g, p, src):
             opts.append(Option(src, f"{rt.tech(src).name} +{n} action{'s' if n > 1 else ''}"))
     opts.append(Option("done", "Done: to Move"))
-    lines = (f"Actions {sp['actions']}/{sp['max']}: {sp['phase']}", "Research>Expand>Units")
-    return Choice(title=f"Spend {pts} pts", lines=lines, player=seat,
-                  options=tuple(opts), default="done")
+    lines = (f"{plural(pts, 'point')}, {plural(left, 'action')} left", PHASE_LINE[sp["phase"]])
+    # one careless OK must not end the step: the cursor starts on the first thing that can be done (pass 4)
+    first = next((o.key for o in opts if o.enabled), "done") if g.pass4 else "done"
+    return Choice(title="Spend", lines=lines, player=seat, options=tuple(opts), default=first)
 
 
 def menu_answer(g: "SovereignGame", value: str) -> None:
@@ -216,8 +223,9 @@ def sub_prompt(g: "SovereignGame") -> Prompt:
             label = t.name if free else f"{t.name} {c}"
             opts.append(Option(t.key, label, enabled=free or c <= pts, hint=f"{t.name} costs {c}; {pts} left"))
         first = next((o.key for o in opts if o.enabled), None)
-        title = "Free tech" if free else f"Research, {pts} pts"
-        return Choice(title=title, lines=(rt.tech(sub["src"]).name,) if free else (), player=seat, options=tuple(opts), back=BACK, default=first)
+        title = "Free tech" if free else "Research"
+        return Choice(title=title, lines=(rt.tech(sub["src"]).name,) if free else (f"{plural(pts, 'point')} to spend",),
+                      player=seat, options=tuple(opts), back=BACK, default=first)
     if kind in ("expand", "nat") and step == "city":
         cands = _growable(g) if kind == "expand" else [i for i, c in enumerate(p["cities"]) if c["tiles"] >= 3]
         opts = [Option(str(i), f"{p['cities'][i]['name']}: {p['cities'][i]['tiles']} tiles") for i in cands]
@@ -229,7 +237,7 @@ def sub_prompt(g: "SovereignGame") -> Prompt:
         opts.append(Option("sea", "Sea: no building", enabled=False, hint="nothing can be built on sea"))
         first = next((o.key for o in opts if o.enabled), None)
         what = "Fort hex" if kind == "fort" else "Terrain"
-        return Choice(title=f"{what}, {pts} pts", player=seat, options=tuple(opts), back=BACK,
+        return Choice(title=what, lines=(f"{plural(pts, 'point')} to spend",), player=seat, options=tuple(opts), back=BACK,
                       default=first)
     if kind == "unit" and step == "cost":
         # no unit is free: the spinner starts at the chart's cost where the table knows one, else at the points
@@ -253,7 +261,7 @@ def sub_prompt(g: "SovereignGame") -> Prompt:
     elif free:
         title, lines = "Free unit", (rt.tech(sub["src"]).name,)
     else:
-        title, lines = f"Buy unit, {pts} pts", ()
+        title, lines = "Buy a unit", (f"{plural(pts, 'point')} to spend",)
     return Choice(title=title, lines=lines, player=seat, options=tuple(opts), back=BACK, default=first)
 
 
@@ -279,7 +287,7 @@ def sub_answer(g: "SovereignGame", value: Any) -> None:
         g.data["sub"] = None
         if kind == "research":
             _action(g, rt.cost(value), "research")
-            gain_tech(g, seat, value, f"researches ({rt.cost(value)} pts)")
+            gain_tech(g, seat, value, f"researches ({rt.cost(value)} points)")
         else:
             use_bonus(p, sub["src"])
             gain_tech(g, seat, value, f"discovers free ({rt.tech(sub['src']).name})")
@@ -299,11 +307,12 @@ def sub_answer(g: "SovereignGame", value: Any) -> None:
         _action(g, cost, "expansion")
         if kind == "fort":
             p["forts"].append(cost)
-            g.note(f"{who} builds a fort on {TERRAIN[value].name.lower()} ({cost} pts)")
+            g.note(f"{who} builds a fort on {TERRAIN[value].name.lower()} ({cost} points)")
         else:
             c = p["cities"][int(sub["city"])]
             c["tiles"] += 1
-            g.note(f"{who} expands {c['name']} onto {TERRAIN[value].name.lower()} ({cost} pts): {c['tiles']}")
+            g.note(f"{who} expands {c['name']} onto {TERRAIN[value].name.lower()} ({cost} points): "
+                   f"{plural(c['tiles'], 'tile')}")
         warn_box(g, seat, before)
     elif kind == "nat":
         sub["units"].append(value)
@@ -350,5 +359,5 @@ def _unit(g: "SovereignGame", sub: dict[str, Any], value: Any, who: str) -> None
     g.data["sub"] = None
     _action(g, cost, "units")
     count_units(p, 1, name)
-    g.note(f"{who} builds a {name} ({cost} pts)")
+    g.note(f"{who} builds a {name} ({cost} points)")
     warn_box(g, seat, before)

@@ -87,7 +87,7 @@ def begin_turn(g: "SovereignGame", seat: int) -> None:
     p["turns"] += 1
     for c in p["cities"]:
         c["start"] = c["tiles"]
-    g.note(f"-- turn {g.data['turn']}: {g.player_name(seat)} (round {g.data['round']})")
+    g.note(f"{g.player_name(seat)}'s turn, round {g.data['round']}")
 
 
 def end_turn(g: "SovereignGame") -> None:
@@ -139,7 +139,7 @@ def add_prompt(g: "SovereignGame") -> Prompt:
     if trade:
         opts.append(Option("trade", f"Trade: {_add(g, True, False).total} points"))
     if bank:
-        opts.append(Option("banking", f"Banking: {_add(g, False, True).total} pts"))
+        opts.append(Option("banking", f"Banking: {_add(g, False, True).total} points"))
     if trade and bank:
         opts.append(Option("both", f"Trade+Bank: {_add(g, True, True).total}"))
     opts += [Option("skip", "Skip Add (0 points)"), Option("cities", "Cities...")]
@@ -181,9 +181,11 @@ def add_answer(g: "SovereignGame", value: Any) -> None:
 
 def move_prompt(g: "SovereignGame") -> Prompt:
     seat = g.active_seat()
+    if seat is not None and not int(pl(g, seat).get("units", 0)):
+        return Info(title="Move", lines=("No units on the board: nothing to move.", "OK: done moving"), player=seat)
     return Info(title="Move",
                 lines=("Each unit moves up to its Move value (the M of A-D-M).",
-                       "Next to an enemy? Move away before entering another such hex."),
+                       "Next to an enemy? Move away before entering another such hex.", "OK: done moving"),
                 player=seat)
 
 

@@ -125,7 +125,7 @@ class SovereignChessGame(ChessMachine[SovereignChess]):
             opts = (Option("accept", "Accept: take White", path=("Take White",)),
                     Option("reject", "Reject: play Black", path=("Play Black",)),
                     *self._menu_options(seat))
-            return Choice("Opening", lines=(f"{other} moved", self.data["moves"][0]),
+            return Choice("Opening", lines=(f"{other} moved", self.data["moves"][0], "Pie rule: pick a side"),
                           player=seat, options=opts, board=self.board())
         lines = [f"owns {eng.owned(eng.turn).label}"]
         if self.data["check"]:

@@ -1,5 +1,5 @@
 // Sovereign Companion web view: follows the table live (Server-Sent Events) and, once paired, answers the current
-// prompt. Every piece of game text is set with textContent, never parsed as HTML.
+// prompt. Every piece of game text is set with textContent, never parsed as HTML (dom.js: el).
 "use strict";
 
 const $ = (id) => document.getElementById(id);
@@ -7,22 +7,6 @@ let snap = null;   // the latest snapshot (public)
 let me = {paired: false, view: "open"};
 let source = null;
 let shownSeq = undefined;  // the prompt the form was built for (keep typed values while it stays)
-
-function el(tag, attrs, ...children) {
-  const e = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs || {})) {
-    if (v === null || v === undefined || v === false) continue;
-    if (k === "class") e.className = v;
-    else if (k === "text") e.textContent = v;
-    else if (k.startsWith("on")) e.addEventListener(k.slice(2), v);
-    else e.setAttribute(k, v === true ? "" : String(v));
-  }
-  for (const c of children.flat(Infinity)) {
-    if (c === null || c === undefined || c === false) continue;
-    e.append(c instanceof Node ? c : document.createTextNode(String(c)));
-  }
-  return e;
-}
 
 function clear(node, ...children) { node.replaceChildren(...children.flat(Infinity).filter((c) => c)); return node; }
 
@@ -168,7 +152,11 @@ function renderPrompt() {
   const answering = $("answer").contains(document.activeElement);
   const box = clear($("answer"));
   if (answering) $("prompt").focus({preventScroll: true});
-  if (snap.over) { box.append(el("p", {text: "The game is over."})); return; }
+  if (snap.over) {  // the end of the game: its story (charts, standings) is one tap away
+    box.append(el("p", {text: "The game is over."}), snap.game.record ? el("a", {id: "story-link", class: "button",
+      href: "/story/" + snap.game.record}, "See this game's story") : null);
+    return;
+  }
   if (p.kind === "secret_vote") { box.append(secretVote(p)); return; }
   if (p.kind === "random") { box.append(el("p", {text: "The companion draws this itself."})); return; }
   if (!me.paired) { box.append(el("p", {text: "Pair this phone (below) to answer from here."})); return; }
