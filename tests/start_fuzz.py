@@ -284,6 +284,10 @@ PAIRINGS: list[tuple[str, Damage]] = [
     *file_damage("web-pairings.json"),
     ("bans:wrong-shape", lambda box, rng: (box / "web-bans.json").write_text(rng.choice(PAIRING_ROWS))),
     *file_damage("web-bans.json"),
+    ("stats-cache:garbage", lambda box, rng: (box / "stats-cache.sqlite").write_bytes(b"SQLite format 3\x00" +
+                                                                                      rng.randbytes(3000))),
+    *file_damage("stats-cache.sqlite"),
+    *file_damage("stats-cache.sqlite-journal"),
     ("owner-code:wrong", lambda box, rng: (box / "owner-code").write_text(rng.choice(["0OIL-0OIL\n", "ABC", "x" * 300]))),
     *file_damage("owner-code"),
 ]

@@ -364,3 +364,15 @@ def test_a_game_file_that_is_gone_keeps_its_game(tmp_path: Path) -> None:
     app, _out = make_app(tmp_path)
     assert app.session is not None and app.record is not None and app.record.id == gid and app.notices == []
     app.journal.close()
+
+
+def test_a_statistics_cache_that_is_a_pipe_is_moved_aside(tmp_path: Path) -> None:
+    from companion.stats.cache import SummaryCache
+
+    for name in ("stats-cache.sqlite", "stats-cache.sqlite-journal"):
+        os.mkfifo(tmp_path / name)
+    cache = SummaryCache.beside(tmp_path / "journal.sqlite")  # would wait for ever on the pipe
+    assert cache.db is not None
+    assert sorted(p.name.split(".unusable-")[0] for p in tmp_path.iterdir() if ".unusable-" in p.name) == \
+        ["stats-cache.sqlite", "stats-cache.sqlite-journal"]
+    cache.db.close()
