@@ -45,3 +45,11 @@ class NotAJournalError(JournalDamagedError):
 
 class JournalBusyError(JournalError):
     """Another companion process holds the journal."""
+
+
+def one_line(text: str, limit: int = 120) -> str:
+    """``text`` fit for a one-line message: control characters (newlines, escape codes, NUL) shown escaped, raw
+    bytes never printed, and at most ``limit`` characters ("..." when cut)."""
+    out = "".join(c if c.isprintable() or c == " " else repr(c)[1:-1] for c in str(text))
+    return out if len(out) <= limit else out[:max(0, limit - 3)] + "..."
+

@@ -30,6 +30,7 @@ import companion.cli
 import companion.session.headless  # noqa: F401  (imported before the forks: each run pays only for playing)
 import companion.session.core  # noqa: F401
 from companion.journal.store import Journal
+from companion.journal.walscan import scan
 
 HANDSHAKE = 7_777_777  #: what strace makes getppid() return once it traces the child
 
@@ -166,6 +167,8 @@ def main() -> int:
             failures.append(f"#{n}: not killed (status {rc}): {(w / 'killed.log').read_text()[-500:]}")
             break
         points += 1
+        if (damage := scan(w / "j.sqlite")) is not None:  # a kill is no damage: the -wal reader must know that
+            failures.append(f"#{n}: the kill was taken for write-ahead log damage: {damage.message()}")
         rc = _run(argv + ["--resume"], w / "resumed.log")
         if rc != 0:
             failures.append(f"#{n}: resume failed (status {rc}): {(w / 'resumed.log').read_text()[-500:]}")

@@ -86,9 +86,12 @@ def test_missing_explicit_config_is_an_error_but_missing_default_is_fine(tmp_pat
 
 
 def test_cli_stops_with_one_line_and_starts_nothing(tmp_path: Path) -> None:
+    """A command typed by a person stops on a bad config (`companion run`, which must start whatever the file says,
+    sets the value aside instead: tests/test_start_aside.py)."""
     p = tmp_path / "c.toml"
     p.write_text('[display]\ndriver = "oled"\n')
-    r = run_companion("--config", str(p), "run")
+    (tmp_path / "s.txt").write_text("ok\n")
+    r = run_companion("--config", str(p), "play", "sovereign", "--script", str(tmp_path / "s.txt"))
     assert r.returncode == 2
     assert r.stdout == "" and len(r.stderr.strip().splitlines()) == 1 and "[display] driver" in r.stderr
 
@@ -111,5 +114,6 @@ def test_bad_game_option_is_reported_before_play(tmp_path: Path) -> None:
 def test_game_switches_are_checked_before_anything_starts(tmp_path: Path, text: str, needle: str) -> None:
     p = tmp_path / "c.toml"
     p.write_text(text)
-    r = run_companion("--config", str(p), "run")
+    (tmp_path / "s.txt").write_text("ok\n")
+    r = run_companion("--config", str(p), "play", "sovereign", "--script", str(tmp_path / "s.txt"))
     assert r.returncode == 2 and needle in r.stderr and len(r.stderr.strip().splitlines()) == 1, r.stderr

@@ -13,7 +13,7 @@ from typing import Callable
 import pytest
 
 from companion.cli import main
-from companion.journal.salvage import open_for_run
+from companion.journal.boot import open_for_run
 from conftest import EXAMPLES, run_companion
 
 VP = str(EXAMPLES / "vp-tracker.toml")
@@ -116,13 +116,13 @@ def test_damaged_journals_say_one_line_and_lose_no_more_than_the_damage(played: 
     shutil.copy(played / "j.sqlite", fresh)
     CORRUPTIONS[kind](fresh)
     try:
-        journal, notice = open_for_run(fresh)
+        opened = open_for_run(fresh)
     except Exception as e:  # only a one-line CompanionError may stop the start-up
         from companion.errors import CompanionError
         assert isinstance(e, CompanionError) and "\n" not in str(e), repr(e)
         return
-    journal.close()
-    if notice is not None:
+    opened.journal.close()
+    if opened.aside is not None:
         assert any(f.name.startswith("journal.damaged-") for f in fresh.parent.iterdir())
 
 

@@ -11,7 +11,8 @@ import pytest
 from companion.errors import JournalBusyError, JournalDamagedError, JournalError, JournalFullError
 from companion.events import Key, KeyEvent
 from companion.journal.store import APP_ID, SCHEMA_VERSION, Journal
-from companion.journal.salvage import check, open_for_run, salvage
+from companion.journal.boot import open_for_run
+from companion.journal.salvage import check, salvage
 from conftest import EXAMPLES, run_companion
 from test_app import make_app, press
 
@@ -188,11 +189,12 @@ def test_salvage_copies_the_verified_prefix_of_a_byte_damaged_file(tmp_path: Pat
 def test_garbage_journal_at_start_up_is_kept_aside_and_a_fresh_one_starts(tmp_path: Path) -> None:
     p = tmp_path / "journal.sqlite"
     p.write_bytes(b"SQLite format 3\x00" + os.urandom(8000))
-    journal, notice = open_for_run(p)
+    opened = open_for_run(p)
+    journal = opened.journal
     try:
         aside = [f for f in tmp_path.iterdir() if f.name.startswith("journal.damaged-")]
         assert len(aside) == 1 and aside[0].suffix == ".sqlite"
-        assert notice is not None and aside[0].name in notice
+        assert opened.aside == "damaged" and len(opened.lines) == 1 and aside[0].name in opened.lines[0]
         assert journal.games() == []
     finally:
         journal.close()
@@ -232,7 +234,7 @@ def test_the_box_starts_although_a_saved_game_cannot_be_read(tmp_path: Path) -> 
 
 
 def test_a_damaged_journal_at_start_up_is_said_on_the_screen_until_ok(tmp_path: Path) -> None:
-    from companion.loop.runtime import DAMAGED_LINES, show_damaged_journal
+    from companion.loop.aside import DAMAGED_LINES, show_damaged_journal
 
     app, out = make_app(tmp_path)
     show_damaged_journal(app)
@@ -437,9 +439,10 @@ def test_a_journal_with_garbage_over_its_header_is_still_called_damaged(tmp_path
 def test_at_start_up_a_file_that_is_no_journal_is_kept_aside_too_so_the_box_starts(tmp_path: Path) -> None:
     p = tmp_path / "journal.sqlite"
     p.write_bytes(bytes(20000))  # a file system that zero-filled the journal after a power cut
-    journal, notice = open_for_run(p)
+    opened = open_for_run(p)
+    journal = opened.journal
     try:
-        assert notice is not None and journal.games() == []
+        assert opened.aside == "foreign" and opened.lines and journal.games() == []
         assert [f.name for f in tmp_path.iterdir() if f.name.startswith("journal.damaged-")]
     finally:
         journal.close()

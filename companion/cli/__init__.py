@@ -9,7 +9,10 @@ import argparse
 import importlib
 import os
 import sys
-from typing import Callable, Sequence
+from typing import TYPE_CHECKING, Callable, Sequence
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 #: each module defines ``register(sub)``; add yours here
 COMMAND_MODULES: list[str] = [
@@ -85,6 +88,22 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         return _reader_left()
+
+
+def journal_arg(text: str | None, what: str = "--journal") -> Path | None:
+    """A ``--journal PATH`` as given (a string: "" must not become "."), or None; a path that names no file (``""``,
+    ``/``, a folder) is refused in one line."""
+    from pathlib import Path
+
+    from companion.config.files import file_path_problem
+    from companion.errors import JournalError
+
+    if text is None:
+        return None
+    why = file_path_problem(text)
+    if why is not None:
+        raise JournalError(f"{what} {text!r} {why}")
+    return Path(text).expanduser()
 
 
 def _reader_left() -> int:

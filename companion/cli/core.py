@@ -59,7 +59,7 @@ def _register_play(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -
     p.add_argument("--script", required=True, type=Path, metavar="FILE",
                    help="one event per line: up, down, ok, back, hold, roll d12 7, wait 0.5, # comment")
     p.add_argument("--seed", type=int, help="seed for the built-in dice and random picks")
-    p.add_argument("--journal", type=Path, metavar="PATH", help="journal file (default: in memory)")
+    p.add_argument("--journal", metavar="PATH", help="journal file (default: in memory)")
     p.add_argument("--resume", action="store_true", help="continue the game in --journal, skipping applied events")
     p.add_argument("--state-json", type=Path, metavar="OUT", help="write the final state as JSON")
     p.add_argument("--frames", type=Path, metavar="DIR",
@@ -70,7 +70,7 @@ def _register_play(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -
 
     p = sub.add_parser("export", help="export a saved game as JSON")
     p.add_argument("game_id", nargs="?", type=int, help="saved game number (default: the latest)")
-    p.add_argument("--journal", type=Path, metavar="PATH", help="journal file (default from config)")
+    p.add_argument("--journal", metavar="PATH", help="journal file (default from config)")
     p.add_argument("--list", action="store_true", help="list the saved games instead")
     p.add_argument("-o", "--output", type=Path, metavar="FILE", help="write here instead of stdout")
     p.add_argument("--record", action="store_true",
@@ -92,9 +92,10 @@ def _register_play(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -
 
 
 def cmd_play(args: argparse.Namespace) -> int:
+    from companion.cli import journal_arg
     from companion.session.headless import play
 
-    state = play(args.game, args.script, seed=args.seed, journal_path=args.journal, resume=args.resume,
+    state = play(args.game, args.script, seed=args.seed, journal_path=journal_arg(args.journal), resume=args.resume,
                  state_json=args.state_json, frames=args.frames, frame_scale=args.frame_scale, config=args.config,
                  notify=lambda line: print(f"companion: {line}", file=sys.stderr))
     if args.state_json is None:
@@ -112,21 +113,28 @@ def cmd_export(args: argparse.Namespace) -> int:
     from companion.session.headless import replay
     from companion.journal.store import Journal
 
+    from companion.cli import journal_arg
+
     cfg = load_config(args.config)
-    path = args.journal or cfg.journal_path()
+    path = journal_arg(args.journal) or cfg.journal_path()
     if not Path(path).exists():
         raise JournalError(f"no journal at {path}; play a game first or pass --journal PATH")
     journal = Journal(path)
     try:
-        if args.list:
-            for r in journal.games():
-                print(f"{r.id:4}  {r.status:8}  {time.strftime('%Y-%m-%d %H:%M', time.localtime(r.updated))}  "
-                      f"{r.summary or r.title}")
-            return 0
-        records = journal.games()
-        if not records:
-            raise JournalError(f"no saved games in {path}")
-        record = journal.game(args.game_id) if args.game_id is not None else records[0]
+        if args.game_id is not None and not args.list:
+            record = journal.game(args.game_id)  # (one whose row is damaged: one line saying so)
+        else:
+            records = journal.games()
+            for line in journal.unreadable.values():  # a game whose row is damaged is left out: said once
+                print(f"companion: {line}", file=sys.stderr)
+            if args.list:
+                for r in records:
+                    print(f"{r.id:4}  {r.status:8}  {time.strftime('%Y-%m-%d %H:%M', time.localtime(r.updated))}  "
+                          f"{r.summary or r.title}")
+                return 0
+            if not records:
+                raise JournalError(f"no saved games in {path}")
+            record = records[0]
         if args.report and args.format not in REPORT_FORMATS:
             raise JournalError(f"--format {args.format!r}: use markdown or bbcode")
         if args.notation not in ("companion", "osc"):
@@ -199,16 +207,13 @@ def _register_run(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") ->
 
 
 def _run(args: argparse.Namespace, mode: str | None) -> int:
-    from companion.config.load import load_config
+    """No file the box reads can stop it (companion/loop/startup.py): only a bad --game, or another companion
+    holding the journal, ends the start (one line, status 2)."""
     from companion.loop.logsetup import log_crash
-    from companion.loop.runtime import run
+    from companion.loop.startup import start
 
-    cfg = load_config(args.config)
-    from companion.games import check_options
-
-    check_options(cfg.games.options, cfg.games.folder, also=args.game)  # a bad game file stops here too
     try:
-        return run(cfg, mode=mode, game=args.game, say=lambda line: print(line, flush=True))
+        return start(args.config, mode=mode, game=args.game, say=lambda line: print(line, flush=True))
     except Exception as e:
         from companion.errors import CompanionError
 

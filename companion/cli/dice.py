@@ -54,7 +54,7 @@ def register(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None
     d.set_defaults(func=lambda _a: _usage(d))
     stats = dice.add_parser("stats", help="counts, chi-square and Bayes factor of every physical die in the journal")
     stats.add_argument("--json", action="store_true", help="print JSON")
-    stats.add_argument("--journal", type=Path, metavar="PATH", help="journal file (default from config)")
+    stats.add_argument("--journal", metavar="PATH", help="journal file (default from config)")
     stats.set_defaults(func=cmd_dice_stats)
     fair = dice.add_parser("fairness", help="test a list of rolls (one per line) for fairness")
     fair.add_argument("--die", required=True, choices=("d6", "d12"), help="the die type")
@@ -151,11 +151,10 @@ def _sim_command(line: str) -> tuple[str, list[str]]:
         if rest and rest[0] not in ("on", "off"):
             raise ValueError("silence takes on or off")
     elif verb == "wait":
-        try:
-            if len(rest) != 1 or not 0 <= float(rest[0]) <= 3600:
-                raise ValueError
-        except ValueError:
-            raise ValueError("wait needs seconds (0..3600)") from None
+        from companion.session.headless import wait_seconds
+
+        if len(rest) != 1 or wait_seconds(rest[0]) is None:
+            raise ValueError("wait needs seconds (0..3600), written like 2 or 0.5")
     elif verb not in ("badcrc", "dup", "unplug", "replug", "plug", "quit"):
         raise ValueError(f"unknown command {verb!r}; use roll, garbage, badcrc, dup, silence, unplug, replug, "
                          "wait or quit")
@@ -358,7 +357,9 @@ def cmd_dice_stats(args: argparse.Namespace) -> int:
     from companion.records.fairness import assess
     from companion.journal.store import Journal
 
-    path = args.journal if args.journal is not None else load_config(args.config).journal_path()
+    from companion.cli import journal_arg
+
+    path = journal_arg(args.journal) or load_config(args.config).journal_path()
     results: list[tuple[str, Any]] = []
     if Path(path).exists():
         journal = Journal(path)

@@ -16,7 +16,7 @@ def register(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None
     o.add_argument("file", metavar="FILE", help="the PM as text ('-': standard input)")
     o.add_argument("--societies", metavar="NAMES", help="the societies' names, comma-separated (default with "
                                                         "--journal: the game's)")
-    o.add_argument("--journal", type=Path, metavar="PATH", help="check the orders against the latest Society game "
+    o.add_argument("--journal", metavar="PATH", help="check the orders against the latest Society game "
                                                                 "in this journal (costs, reach, technology)")
     o.add_argument("--game", type=int, metavar="ID", help="with --journal: this saved game, not the latest")
     o.add_argument("--from", dest="sender", metavar="NAME", help="the society that sent the PM (with --journal)")
@@ -56,7 +56,10 @@ def cmd_orders(args: argparse.Namespace) -> int:
         text = sys.stdin.read() if args.file == "-" else Path(args.file).read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as e:
         raise CompanionError(f"cannot read {args.file}: {e}; give a text file with the PM") from e
-    w = _world(args.journal, args.game, getattr(args, "config", None)) if args.journal else None
+    from companion.cli import journal_arg
+
+    journal = journal_arg(args.journal)
+    w = _world(journal, args.game, getattr(args, "config", None)) if journal is not None else None
     if args.societies:
         names = [n.strip() for n in args.societies.split(",") if n.strip()]
     elif w is not None:

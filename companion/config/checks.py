@@ -25,25 +25,41 @@ def _plain(text: str) -> bool:
 
 
 class _Table:
-    """Reads one TOML table, checking each key; leftover keys are errors."""
+    """Reads one TOML table, checking each key; leftover keys are errors.
 
-    def __init__(self, name: str, raw: Any) -> None:
+    With ``problems`` (a list: `companion run`, which must start whatever the file says) nothing is raised: each
+    bad value is one line in the list and its key keeps its default; a table that is no table is read as empty."""
+
+    def __init__(self, name: str, raw: Any, problems: list[str] | None = None) -> None:
+        self.problems = problems
         if not isinstance(raw, dict):
-            raise ConfigError(f"[{name}] must be a table, not {_fmt(raw)}")
+            self.fail(ConfigError(f"[{name}] must be a table, not {_fmt(raw)}"))
+            raw = {}
         self.name, self.raw = name, raw
         self.used: set[str] = set()
+
+    def fail(self, e: ConfigError) -> None:
+        """Raise ``e``, or (lenient) note it."""
+        if self.problems is None:
+            raise e
+        self.problems.append(str(e))
 
     def get(self, key: str, default: Any, check: Callable[[str, Any], Any]) -> Any:
         self.used.add(key)
         if key not in self.raw:
             return default
-        return check(f"[{self.name}] {key}", self.raw[key])
+        try:
+            return check(f"[{self.name}] {key}", self.raw[key])
+        except ConfigError as e:
+            self.fail(e)
+            return default
 
     def done(self, known: tuple[str, ...] | None = None) -> None:
-        extra = sorted(set(self.raw) - self.used)
-        if extra:
-            allowed = ", ".join(sorted(known or self.used))
-            raise ConfigError(f"[{self.name}] has no key {extra[0]!r}; known keys: {allowed}")
+        extra = sorted(set(self.raw) - self.used, key=str)
+        allowed = ", ".join(sorted(known or self.used))
+        for k in extra[:1] if self.problems is None else extra:
+            shown = repr(k) if len(repr(k)) <= 60 else repr(k)[:57] + "..."
+            self.fail(ConfigError(f"[{self.name}] has no key {shown}; known keys: {allowed}"))
 
 
 def _int(lo: int, hi: int, *, none_ok: bool = False) -> Callable[[str, Any], Any]:
@@ -51,6 +67,8 @@ def _int(lo: int, hi: int, *, none_ok: bool = False) -> Callable[[str, Any], Any
         if none_ok and (v is False or v == "none"):
             return None
         if isinstance(v, str):
+            if v != v.strip():  # int() would read " 0x3c " as 60: a value is written exactly
+                raise ConfigError(f"{where} = {_fmt(v)} has spaces around the number; write it without them")
             try:
                 if not v.isascii():  # int() reads other scripts' digits: "٦٠" would become 60
                     raise ValueError(v)
@@ -114,6 +132,16 @@ def _str(where: str, v: Any) -> Any:
 
 def _path(where: str, v: Any) -> Any:
     return Path(_str(where, v)).expanduser()
+
+
+def _file(where: str, v: Any) -> Any:
+    """A path that must name a file (the journal): not "/", "", "." or a folder."""
+    from companion.config.files import file_path_problem
+
+    why = file_path_problem(v) if isinstance(v, str) else None
+    if why is not None:
+        raise ConfigError(f"{where} = {_fmt(v)} {why}")
+    return _path(where, v)
 
 
 def _pins(where: str, v: Any) -> Any:

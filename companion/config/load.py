@@ -14,8 +14,8 @@ from typing import Any, Mapping
 from companion.config.checks import DICE_SOURCES  # noqa: F401  (the names others import from here)
 from companion.config.checks import owner_code_of, owner_code_problem
 from companion.config.checks import (EIGHT_BIT_ADDRESS, EIGHT_BIT_ADDRESSES, PIN, _address, _bind, _bool,  # noqa: F401
-                                      _choice, _float, _fmt, _hosts, _int, _key, _names, _path, _pins, _plain, _rotate, _sources,
-                                      _str, _Table)
+                                      _choice, _file, _float, _fmt, _hosts, _int, _key, _names, _path, _pins, _plain,
+                                      _rotate, _sources, _str, _Table)
 from companion.errors import ConfigError
 
 DEFAULT_PATH = Path("/etc/companion/config.toml")
@@ -135,6 +135,8 @@ class Config:
     source: Path | None = None  #: the file this came from
     #: where Settings changed on the device are saved: the --config file; without one, the user's own config file
     save_path: Path | None = None
+    #: what `companion run` set aside in the file (one line each: a bad value, whose default is used instead)
+    problems: tuple[str, ...] = ()
 
     def journal_path(self) -> Path:
         if self.journal.path is not None:
@@ -166,15 +168,17 @@ def default_journal_path() -> Path:
 
 
 
-def parse_config(raw: Mapping[str, Any], source: Path | None = None) -> Config:
-    """Build a :class:`Config` from parsed TOML, checking every key."""
+def parse_config(raw: Mapping[str, Any], source: Path | None = None, problems: list[str] | None = None) -> Config:
+    """Build a :class:`Config` from parsed TOML, checking every key. With ``problems`` (`companion run`) nothing is
+    raised: each bad value is a line there and its default is used (see :class:`~companion.config.checks._Table`)."""
     known = ("display", "buttons", "encoder", "leds", "roller", "dice", "players", "journal", "games", "log",
              "hardware", "web", "screen")
+    fail = _Table("config", {}, problems).fail  # raise, or (lenient) note
     for k in raw:
         if k not in known:
-            raise ConfigError(f"unknown section [{_key(k)}]; known sections: " + ", ".join(f"[{n}]" for n in known))
+            fail(ConfigError(f"unknown section [{_key(k)}]; known sections: " + ", ".join(f"[{n}]" for n in known)))
     d = DisplayConfig()
-    t = _Table("display", raw.get("display", {}))
+    t = _Table("display", raw.get("display", {}), problems)
     display = DisplayConfig(
         driver=t.get("driver", d.driver, _choice("ssd1306", "sh1106")),
         port=t.get("port", d.port, _int(0, 31)),
@@ -184,65 +188,75 @@ def parse_config(raw: Mapping[str, Any], source: Path | None = None) -> Config:
     )
     t.done()
     b = ButtonsConfig()
-    t = _Table("buttons", raw.get("buttons", {}))
+    t = _Table("buttons", raw.get("buttons", {}), problems)
     buttons = ButtonsConfig(up=t.get("up", b.up, PIN), down=t.get("down", b.down, PIN), ok=t.get("ok", b.ok, PIN),
                             back=t.get("back", b.back, PIN), hold_time=t.get("hold_time", b.hold_time, _float(0.2, 5)))
     t.done()
     e = EncoderConfig()
-    t = _Table("encoder", raw.get("encoder", {}))
+    t = _Table("encoder", raw.get("encoder", {}), problems)
     encoder = EncoderConfig(enabled=t.get("enabled", "encoder" in raw, _bool),
                             a=t.get("a", e.a, _int(0, 27)), b=t.get("b", e.b, _int(0, 27)),
                             push=t.get("push", e.push, PIN))
     t.done()
     lc = LedsConfig()
-    t = _Table("leds", raw.get("leds", {}))
+    t = _Table("leds", raw.get("leds", {}), problems)
     leds = LedsConfig(players=t.get("players", lc.players, _pins), status=t.get("status", lc.status, PIN),
                       active_high=t.get("active_high", lc.active_high, _bool))
     t.done()
-    t = _Table("roller", raw.get("roller", {}))
+    t = _Table("roller", raw.get("roller", {}), problems)
     roller = RollerConfig(port=t.get("port", "auto", _str))
     t.done()
-    t = _Table("dice", raw.get("dice", {}))
+    t = _Table("dice", raw.get("dice", {}), problems)
     dice = DiceConfig(sources=t.get("sources", DICE_SOURCES, _sources))
     t.done()
-    t = _Table("players", raw.get("players", {}))
+    t = _Table("players", raw.get("players", {}), problems)
     players = PlayersConfig(names=t.get("names", DEFAULT_NAMES, _names))
     t.done()
-    t = _Table("journal", raw.get("journal", {}))
-    journal = JournalConfig(path=t.get("path", None, _path))
+    t = _Table("journal", raw.get("journal", {}), problems)
+    journal = JournalConfig(path=t.get("path", None, _file))
     t.done()
-    t = _Table("games", raw.get("games", {}))
+    t = _Table("games", raw.get("games", {}), problems)
     folder = t.get("folder", GamesConfig().folder, _path)
     options: dict[str, Mapping[str, Any]] = {}
     for gid, table in t.raw.items():
         if gid == "folder":
             continue
-        if not isinstance(table, dict):
-            raise ConfigError(f"[games] {_key(gid)} = {_fmt(table)} is not allowed; per-game switches go in a "
-                              f"[games.{_key(gid)}] table")
-        if not _plain(gid) or not gid.strip():
-            raise ConfigError(f"[games.{_key(gid)}] is not a game id; use the id 'companion games --ids' lists")
-        options[gid] = dict(table)
         t.used.add(gid)
+        if not isinstance(table, dict):
+            t.fail(ConfigError(f"[games] {_key(gid)} = {_fmt(table)} is not allowed; per-game switches go in a "
+                               f"[games.{_key(gid)}] table"))
+        elif not _plain(gid) or not gid.strip():
+            t.fail(ConfigError(f"[games.{_key(gid)}] is not a game id; use the id 'companion games --ids' lists"))
+        else:
+            options[gid] = dict(table)
     t.done()
     games = GamesConfig(folder=folder, options=options)
-    t = _Table("log", raw.get("log", {}))
+    t = _Table("log", raw.get("log", {}), problems)
     level = t.get("level", "info", _choice("debug", "info", "warning", "error"))
     t.done()
     hardware = raw.get("hardware", "auto")
-    _choice(*HARDWARE)("hardware", hardware)
-    web = _web(raw.get("web", {}))
-    screen = _screen(raw.get("screen", {}))
+    try:
+        _choice(*HARDWARE)("hardware", hardware)
+    except ConfigError as e:
+        fail(e)
+        hardware = "auto"
+    web = _web(raw.get("web", {}), problems)
+    screen = _screen(raw.get("screen", {}), problems)
     cfg = Config(display=display, buttons=buttons, encoder=encoder, leds=leds, roller=roller, dice=dice,
                  players=players, journal=journal, games=games, web=web, log_level=level, hardware=hardware,
                  source=source, screen=screen)
-    _cross_check(cfg)
-    return cfg
+    try:
+        _cross_check(cfg)
+    except ConfigError as e:
+        fail(e)  # lenient: the pins as they come with the companion (which never clash) instead
+        cfg = replace(cfg, buttons=ButtonsConfig(), encoder=EncoderConfig(), leds=LedsConfig())
+    return replace(cfg, problems=tuple(problems)) if problems else cfg
 
 
-def _web(raw: Any) -> WebConfig:
+
+def _web(raw: Any, problems: list[str] | None = None) -> WebConfig:
     w = WebConfig()
-    t = _Table("web", raw)
+    t = _Table("web", raw, problems)
     web = WebConfig(enabled=t.get("enabled", w.enabled, _bool), bind=t.get("bind", w.bind, _bind),
                     port=t.get("port", w.port, _int(1, 65535)), view=t.get("view", w.view, _choice("open", "paired")),
                     pairing_hours=t.get("pairing_hours", w.pairing_hours, _int(1, 24 * 30)),
@@ -256,9 +270,9 @@ def _web(raw: Any) -> WebConfig:
     return web
 
 
-def _screen(raw: Any) -> ScreenConfig:
+def _screen(raw: Any, problems: list[str] | None = None) -> ScreenConfig:
     d = ScreenConfig()
-    t = _Table("screen", raw)
+    t = _Table("screen", raw, problems)
     out = ScreenConfig(glance_seconds=t.get("glance_seconds", d.glance_seconds, _int(0, 3600)),
                        dim_minutes=t.get("dim_minutes", d.dim_minutes, _int(0, 1440)),
                        blank_minutes=t.get("blank_minutes", d.blank_minutes, _int(0, 1440)),
@@ -286,37 +300,54 @@ def _cross_check(cfg: Config) -> None:
         pins[pin] = where
 
 
-def load_config(path: str | Path | None = None) -> Config:
+def load_config(path: str | Path | None = None, *, lenient: bool = False) -> Config:
     """Read the config: ``path`` if given (it must exist); else the user's own file (:func:`user_config_path`) if
     present, else /etc/companion/config.toml if present, else defaults.
 
     Settings saved on the device go to ``path`` when given (the service names /etc/companion/config.toml), else to
-    the user's own file — never to /etc when nobody named it (the simulator run by a user)."""
+    the user's own file — never to /etc when nobody named it (the simulator run by a user).
+
+    ``lenient`` (`companion run`: no file may stop the box) raises nothing: a file that cannot be read gives the
+    defaults, a bad value its key's default, each with one line in :attr:`Config.problems`."""
     if path is not None:
         p = Path(path)
         if not p.exists():
+            if lenient:
+                return Config(save_path=p, problems=(f"config file {p} does not exist: running on the defaults",))
             raise ConfigError(f"config file {p} does not exist; check the --config path")
-        return replace(_read(p), save_path=p)
+        return replace(_read(p, lenient), save_path=p)
     mine = user_config_path()
     for p in (mine, DEFAULT_PATH):
         if p.exists():
-            return replace(_read(p), save_path=mine)
+            return replace(_read(p, lenient), save_path=mine)
     return Config(save_path=mine)
 
 
-def _read(p: Path) -> Config:
+def _read(p: Path, lenient: bool = False) -> Config:
     try:
-        raw = tomllib.loads(p.read_bytes().decode("utf-8-sig"))  # a leading BOM (Notepad) is no error
+        return _parse(p, [] if lenient else None)
+    except ConfigError as e:
+        if not lenient:
+            raise
+        return Config(source=p, problems=(f"{e}: running on the defaults",))
+
+
+def _parse(p: Path, problems: list[str] | None) -> Config:
+    from companion.config.files import read_small
+
+    try:
+        raw = tomllib.loads(read_small(p).decode("utf-8-sig"))  # a leading BOM (Notepad) is no error
     except tomllib.TOMLDecodeError as e:
         raise ConfigError(f"{p}: not valid TOML: {e}") from None
     except UnicodeDecodeError as e:
         raise ConfigError(f"{p}: not UTF-8 text (byte {e.start}); save the file as UTF-8") from None
     except RecursionError:
         raise ConfigError(f"{p}: nested too deeply to be a config; check the brackets") from None
-    except OSError as e:
-        raise ConfigError(f"cannot read config file {p}: {e.strerror}; check the path and its permissions") \
+    except OSError as e:  # a folder, a pipe, a device, too large, unreadable: never blocks
+        raise ConfigError(f"cannot read config file {p}: {e.strerror or e}; check the path and its permissions") \
             from None
     try:
-        return parse_config(raw, source=p)
+        cfg = parse_config(raw, source=p, problems=problems)
     except ConfigError as e:
         raise ConfigError(f"{p}: {e}") from None
+    return replace(cfg, problems=tuple(f"{p}: {line}: set aside, its default is used" for line in cfg.problems))

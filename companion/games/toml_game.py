@@ -266,8 +266,10 @@ def _cached(path: Path, mtime: float) -> type[TomlGame]:
 
 def file_digest(path: Path) -> str:
     """A TOML game file's digest ("?" when it cannot be read: read_spec then says why)."""
-    try:
-        return hashlib.blake2b(Path(path).read_bytes(), digest_size=16).hexdigest()
+    from companion.config.files import read_small
+
+    try:  # never blocks (a pipe, a device: "?", and read_spec says why)
+        return hashlib.blake2b(read_small(path), digest_size=16).hexdigest()
     except OSError:
         return "?"
 
@@ -299,8 +301,10 @@ def load_toml_game(path: Path) -> type[TomlGame]:
 
 def peek_id(path: Path) -> str | None:
     """The [game] id of a TOML file, or None if it cannot be read (the menu skips it)."""
+    from companion.config.files import read_small
+
     try:
-        gid = tomllib.loads(Path(path).read_text(encoding="utf-8-sig")).get("game", {}).get("id")
+        gid = tomllib.loads(read_small(path).decode("utf-8-sig")).get("game", {}).get("id")
         return gid if isinstance(gid, str) else None
     except (OSError, ValueError, RecursionError, AttributeError):  # ValueError: not UTF-8, not TOML
         return None

@@ -100,18 +100,28 @@ class _Reader:
             raise self.fail(extra[0], "is not a known key; known: " + ", ".join(sorted(self.used)))
 
 
-def _text(r: _Reader, key: str, v: str, *, blank_ok: bool = False) -> str:
-    """A name shown on the screen: not blank (unless allowed), no newlines or other control characters."""
+NAME_MAX = 40  #: characters in a name (the game's, a counter's, a phase's): what a menu row or a title can show
+DESCRIPTION_MAX = 200  #: characters in a game's one-line description
+
+
+def _text(r: _Reader, key: str, v: str, *, blank_ok: bool = False, most: int = NAME_MAX) -> str:
+    """A name shown on the screen: not blank (unless allowed), no newlines or other control characters, and short
+    enough to be read on the screens (``most`` characters)."""
+    shown = repr(v) if len(v) <= 40 else repr(v[:37] + "...")
     if (not blank_ok and not v.strip()) or not all(c.isprintable() or c == " " for c in v):
-        raise r.fail(key, f"= {v!r}: write some text on one line, without control characters")
+        raise r.fail(key, f"= {shown}: write some text on one line, without control characters")
+    if len(v) > most:
+        raise r.fail(key, f"= {shown} is {len(v):,} characters long: write at most {most}")
     return v
 
 
 def read_spec(path: Path) -> GameSpec:
+    from companion.config.files import read_small
+
     try:
-        text = path.read_bytes().decode("utf-8-sig")  # a leading BOM (Notepad) is no error
-    except OSError as e:
-        raise GameFileError(f"cannot read game file {path}: {e.strerror}") from None
+        text = read_small(path).decode("utf-8-sig")  # a leading BOM (Notepad) is no error
+    except OSError as e:  # missing, a folder, a pipe, a device, too large: never blocks
+        raise GameFileError(f"cannot read game file {path}: {e.strerror or e}") from None
     except UnicodeDecodeError as e:
         raise GameFileError(f"{path}: not UTF-8 text (byte {e.start}); save the file as UTF-8") from None
     try:
@@ -126,7 +136,8 @@ def read_spec(path: Path) -> GameSpec:
     if not ID_RE.fullmatch(gid):
         raise g.fail("id", f"= {gid!r}: use lower-case letters, digits and dashes (at most 40)")
     name = _text(g, "name", g.get("name", str))
-    description = _text(g, "description", g.get("description", str, f"{name} (from {path.name})"))
+    description = _text(g, "description", g.get("description", str, f"{name} (from {path.name})"[:DESCRIPTION_MAX]),
+                        most=DESCRIPTION_MAX)
     lo = g.get("min_players", int, 2, lo=1, hi=8)
     hi = g.get("max_players", int, max(lo, 4), lo=lo, hi=8)
     default = g.get("default_players", int, lo, lo=lo, hi=hi)

@@ -64,9 +64,48 @@ def genesis_hash(game_id: int, game: str, seed: int, setup_text: str) -> str:
     return h.hexdigest()
 
 
+def row_problem(game: Any, seed: Any, setup: Any) -> str | None:
+    """Why a game's row cannot be played (the fields its genesis hash and replay rest on), in a few words; or None.
+    A game row with one of these damaged is blamed on the row (``journal check``) and left out (resume, export)."""
+    if not isinstance(game, str) or not game.strip():
+        return f"its game is {_what(game)}, not a game id or file"
+    if not isinstance(seed, int):
+        return f"its seed is {_what(seed)}, not a whole number"
+    if not isinstance(setup, str):
+        return f"its set-up is {_what(setup)}, not text"
+    try:
+        value = json.loads(setup)
+    except (ValueError, RecursionError):
+        return "its set-up is not JSON"
+    if not isinstance(value, dict):
+        return f"its set-up is {_what(value)}, not a table"
+    return None
+
+
+def _what(v: Any) -> str:
+    """A stored value in a message: its kind, and a short repr-safe look at it."""
+    if v is None:
+        return "null"
+    shown = repr(v if not isinstance(v, (bytes, bytearray)) else bytes(v[:16]))
+    return f"{type(v).__name__} {shown if len(shown) <= 24 else shown[:21] + '...'}"
+
+
 def _record(row: tuple[Any, ...]) -> GameRecord:
     gid, game, title, created, updated, seed, setup, status, summary = row
-    return GameRecord(gid, game, title, created, updated, seed, json.loads(setup), status, summary)
+    problem = row_problem(game, seed, setup)
+    if problem is not None:
+        raise ValueError(problem)
+    return GameRecord(int(gid), game, _text(title, "(title damaged)"), _time(created), _time(updated), seed,
+                      json.loads(setup), _text(status, "damaged"), _text(summary, ""))
 
 
-__all__ = ["GameRecord", "RollRecord", "ChainBreak", "chain_hash", "genesis_hash"]
+def _text(v: Any, instead: str) -> str:
+    """A field only shown (a title, a summary, a status): a damaged one is replaced, not a reason to lose the game."""
+    return v if isinstance(v, str) else instead
+
+
+def _time(v: Any) -> float:
+    return float(v) if isinstance(v, (int, float)) and not isinstance(v, bool) else 0.0
+
+
+__all__ = ["GameRecord", "RollRecord", "ChainBreak", "chain_hash", "genesis_hash", "row_problem"]

@@ -9,10 +9,12 @@ import errno
 import fcntl
 import os
 import sqlite3
+import stat
 from pathlib import Path
 from typing import IO
 
-from companion.errors import JournalBusyError, JournalDamagedError, JournalError, JournalFullError, NotAJournalError
+from companion.errors import (JournalBusyError, JournalDamagedError, JournalError, JournalFullError, NotAJournalError,
+                              one_line)
 
 # SQLite's primary result codes (the low byte of sqlite_errorcode)
 _PERM, _BUSY, _LOCKED, _READONLY, _IOERR, _CORRUPT, _FULL, _CANTOPEN, _CONSTRAINT, _NOTADB = \
@@ -60,11 +62,12 @@ def sqlite_error(e: sqlite3.Error, path: Path | str, what: str) -> JournalError:
     if code == _FULL or "disk is full" in text or (code in (_IOERR, _CANTOPEN) and disk_full(path)):
         return JournalFullError(f"cannot {what}: the disk holding {path} is full; nothing saved before is lost — "
                                 "free some space and try again")
-    if code in (_CORRUPT, _NOTADB) or "malformed" in text or "not a database" in text:
+    # text that is not UTF-8 in the file (its schema, a row) is damage too: SQLite never stores such text itself
+    if code in (_CORRUPT, _NOTADB) or "malformed" in text or "not a database" in text or "decode to UTF-8" in text:
         if not looks_like_a_journal(path):
             return NotAJournalError(f"cannot {what}: {path} is not a companion journal (nor any SQLite file); "
                                     "check the path, or give another --journal")
-        return JournalDamagedError(f"cannot {what}: {path} is damaged ({text}); {damaged_advice(path)}")
+        return JournalDamagedError(f"cannot {what}: {path} is damaged ({one_line(text, 100)}); {damaged_advice(path)}")
     if code == _IOERR:
         return JournalError(f"cannot {what}: input/output error on {path} ({text}); check the disk or SD card "
                             "and that it has free space, then try again")
@@ -77,6 +80,25 @@ def sqlite_error(e: sqlite3.Error, path: Path | str, what: str) -> JournalError:
         return JournalDamagedError(f"cannot {what}: {path} already holds that entry ({text}); is another "
                                    f"companion using it? 'companion journal check {path}' says what is readable")
     return JournalError(f"cannot {what}: {path}: {text}")
+
+
+SQLITE_SIDE_FILES = ("-wal", "-shm", "-journal")  #: the files SQLite keeps beside a journal
+
+
+def usable_path(path: Path) -> None:
+    """Refuse at once a path that names no file, or names a folder, pipe or device (a pipe would block for ever)."""
+    from companion.config.files import file_path_problem, is_regular_or_missing
+
+    why = file_path_problem(path)
+    if why is None and (what := is_regular_or_missing(path)) is not None:
+        why = f"is {what}, not a journal file; check the path"
+    if why is not None:
+        raise JournalError(f"the journal path {str(path) or repr(str(path))} {why}")
+    for suffix in SQLITE_SIDE_FILES:  # SQLite opens these itself, blocking on a pipe
+        side = Path(str(path) + suffix)
+        if (what := is_regular_or_missing(side)) is not None:
+            raise JournalError(f"{side} is {what}, not a file SQLite can use beside the journal; move it away "
+                               "('companion run' moves it aside by itself)")
 
 
 class InstanceLock:
@@ -92,10 +114,18 @@ class InstanceLock:
 
     def acquire(self) -> None:
         try:
-            f = open(self.path, "a+", encoding="utf-8")
-        except OSError as e:
-            raise JournalError(f"cannot create the lock file {self.path}: {e.strerror}; check the owner and "
-                               "permissions of the journal's folder") from None
+            f = self._open()
+        except OSError:  # a lock file that cannot be opened (a folder, another owner's file): moved aside, once
+            from companion.config.files import set_aside
+
+            if set_aside(self.path, "unusable") is None:
+                raise JournalError(f"cannot use the lock file {self.path}; check the owner and permissions of the "
+                                   "journal's folder") from None
+            try:
+                f = self._open()
+            except OSError as e:
+                raise JournalError(f"cannot create the lock file {self.path}: {e.strerror}; check the owner and "
+                                   "permissions of the journal's folder") from None
         try:
             fcntl.flock(f.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
         except OSError as e:
@@ -115,6 +145,15 @@ class InstanceLock:
         except OSError:
             pass  # the lock holds without the note (a full disk); the second instance says "another process"
         self._file = f
+
+    def _open(self) -> IO[str]:
+        """Opened without waiting (a pipe there would block for ever), and only a plain file."""
+        f = open(self.path, "a+", encoding="utf-8",
+                 opener=lambda p, flags: os.open(p, flags | os.O_NONBLOCK | os.O_CLOEXEC, 0o644))
+        if not stat.S_ISREG(os.fstat(f.fileno()).st_mode):
+            f.close()
+            raise IsADirectoryError(0, "not a plain file")
+        return f
 
     def release(self) -> None:
         if self._file is not None:
@@ -142,4 +181,4 @@ def _describe(holder: str) -> str:
     return f"process {pid}"
 
 
-__all__ = ["InstanceLock", "sqlite_error", "damaged_advice", "disk_full", "looks_like_a_journal"]
+__all__ = ["InstanceLock", "usable_path", "sqlite_error", "damaged_advice", "disk_full", "looks_like_a_journal"]

@@ -1,6 +1,6 @@
-"""Damaged journals: what is readable (`companion journal check`), copying every game's readable, verified inputs
-into a new journal (`companion journal salvage`), and, at start-up, keeping a damaged journal aside under a dated
-name so the box starts with a fresh one instead of refusing to start.
+"""Damaged journals: what is readable (`companion journal check`) and copying every game's readable, verified inputs
+into a new journal (`companion journal salvage`). (At start-up a damaged journal is kept aside under a dated name so
+the box starts with a fresh one: :mod:`companion.journal.boot`.)
 
 A damaged journal is never written to here: check and salvage open it read-only.
 """
@@ -8,17 +8,18 @@ from __future__ import annotations
 
 import json
 import logging
-import os
 import sqlite3
-import stat
-import time
+from contextlib import ExitStack
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from companion.errors import JournalDamagedError, JournalError, JournalFullError, NotAJournalError
-from companion.journal import schema, witness
-from companion.journal.store import ChainBreak, Journal, chain_hash, genesis_hash
+from companion.errors import JournalDamagedError, JournalError, NotAJournalError, one_line
+from companion.journal import schema, walscan, witness
+from companion.journal.chain import row_problem
 from companion.journal.guard import disk_full, looks_like_a_journal, sqlite_error
+from companion.journal.reading import open_checked, regular_file
+from companion.journal.store import ChainBreak, Journal, chain_hash, genesis_hash
+from companion.journal.walscan import WalDamage
 from companion.journal.witness import Loss
 
 #: `companion journal check` exit codes (2 is every CompanionError: no file, not a journal, cannot be read)
@@ -41,9 +42,15 @@ class GameCheck:
     genesis: str = ""  #: the genesis hash of the game's number, game, seed and set-up as stored
     stored: int | None = None  #: inputs SQLite counts for the game (None: unreadable)
     brk: ChainBreak | None = None
+    problem: str | None = None  #: why the game's row cannot be played (its game, seed or set-up is damaged)
 
     def line(self, path: Path) -> str:
-        head = f"game {self.id} ({self.title}, {self.status}): "
+        title, status = (v if isinstance(v, str) else f"damaged: {one_line(repr(v), 24)}"
+                         for v in (self.title, self.status))
+        head = f"game {self.id} ({one_line(title, 60)}, {one_line(status, 24)}): "
+        if self.problem is not None:
+            return head + f"its row is damaged ({self.problem}), not its inputs: it cannot be replayed, and a " \
+                "resume or salvage leaves it out"
         if self.brk is None:
             return head + f"{len(self.rows)} inputs, all verified"
         good = f"inputs 1..{len(self.rows)} verified" if self.rows else "no input verified"
@@ -62,14 +69,17 @@ class CheckReport:
     losses: list[Loss] = field(default_factory=list)  #: inputs the head witness saw saved that are gone
     note: str | None = None  #: a line about the check itself (read while the disk is full)
 
+    wal: WalDamage | None = None  #: saved transactions a damaged -wal holds past its damage (SQLite drops them)
+
     @property
     def sound(self) -> bool:
-        return self.sqlite is None and self.error is None and all(g.brk is None for g in self.games)
+        return self.sqlite is None and self.error is None and all(g.brk is None and g.problem is None
+                                                                  for g in self.games)
 
     @property
     def status(self) -> int:
         """The exit code: 3 when saved inputs are lost, 1 when damaged, 0 when all verifies."""
-        return CHECK_LOST if self.losses else CHECK_SOUND if self.sound else CHECK_DAMAGED
+        return CHECK_LOST if self.losses or self.wal else CHECK_SOUND if self.sound else CHECK_DAMAGED
 
     def lines(self) -> list[str]:
         out = [f"{self.path}: " + ("SQLite finds the file sound" if self.sqlite is None
@@ -80,88 +90,59 @@ class CheckReport:
         if not self.games and not self.error:
             out.append("no saved games")
         out += [loss.message(self.path) for loss in self.losses]
+        if self.wal is not None:
+            out.append(self.wal.message())
         if self.note:
             out.append(self.note)
         return out
 
 
-def _regular_file(path: Path) -> None:
-    """Refuse at once what is not a plain file (a FIFO would block the first read for ever)."""
-    try:
-        mode = os.stat(path).st_mode
-    except FileNotFoundError:
-        raise JournalError(f"no journal at {path}; check the path") from None
-    except OSError as e:
-        raise JournalError(f"cannot read {path}: {e.strerror}; check the path and its permissions") from None
-    if not stat.S_ISREG(mode):
-        raise JournalError(f"{path} is not a regular file (a folder, pipe or device); a journal is a file: "
-                           "check the path")
-
-
-def _open_ro(path: Path, *, immutable: bool = False) -> sqlite3.Connection:
-    try:
-        db = sqlite3.connect(f"file:{path}?mode=ro" + ("&immutable=1" if immutable else ""), uri=True,
-                             isolation_level=None)
-        db.execute("PRAGMA query_only=1")
-        # a schema naming pages past the end (a file cut short) would make every table unreadable; read what is
-        # there instead (the connection is read-only: nothing is written)
-        db.execute("PRAGMA writable_schema=ON")
-        db.execute("SELECT count(*) FROM sqlite_master").fetchone()
-        return db
-    except sqlite3.Error as e:
-        raise sqlite_error(e, path, "open the journal to check it") from None
-
-
-def _open_checked(path: Path) -> tuple[sqlite3.Connection, str | None]:
-    """Open read-only. On a full disk SQLite cannot make the -shm index it reads a WAL journal through; with no
-    -wal beside it (closed cleanly) the main file is the whole journal and is read as it is."""
-    try:
-        return _open_ro(path), None
-    except JournalFullError:
-        wal = Path(str(path) + "-wal")
-        if wal.exists() and wal.stat().st_size > 0:
-            raise
-    return _open_ro(path, immutable=True), "the disk is full: checked the file as it is (no -wal beside it)"
-
-
 def check(path: Path) -> CheckReport:
     """Read every game of a journal without writing to it: what verifies, and where each game breaks."""
-    _regular_file(path)
+    regular_file(path)
     if not looks_like_a_journal(path):
         raise NotAJournalError(f"{path} is not a companion journal (nor any SQLite file); check the path")
-    try:
-        db, note = _open_checked(path)
-    except JournalDamagedError as e:  # damaged past opening: the head witness still says what was saved
-        why = str(e).split(" is damaged (", 1)[-1].split(");", 1)[0]
-        return CheckReport(path, why, [], f"the file cannot be opened ({why})", losses=_losses(path, []))
-    try:
+    wal = walscan.scan(path)  # before SQLite reads the -wal: what it will drop
+    with ExitStack() as stack:
         try:
-            rows = db.execute("PRAGMA quick_check").fetchall()
-            quick = None if rows and rows[0][0] == "ok" else (" ".join(str(rows[0][0]).split()) if rows
-                                                               else "no answer")  # one line, though it spans two
-        except sqlite3.Error as e:
-            if disk_full(path):  # a full disk is no damage: say so, as play and run do
-                raise sqlite_error(e, path, "check the journal") from None
-            quick = str(e)
-        try:
-            if quick is None and not db.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]:
-                return CheckReport(path, None, [], losses=_losses(path, []), note=note)  # not yet created
-            if quick is None and (refusal := schema.problem(db, path)) is not None:
-                raise refusal  # what play and run say of this file, and they refuse it too
-            games = db.execute("SELECT id, game, title, status, seed, setup, created, summary FROM games "
-                               "ORDER BY id").fetchall()
-        except sqlite3.Error as e:
-            return CheckReport(path, quick or str(e), [], str(e), losses=_losses(path, []), note=note)
-        out = [_check_game(db, GameCheck(*g)) for g in games]
-        return CheckReport(path, quick, out, losses=_losses(path, out), note=note)
-    finally:
-        db.close()
+            db, note = open_checked(path, stack)
+        except JournalDamagedError as e:  # damaged past opening: the head witness still says what was saved
+            why = str(e).split(" is damaged (", 1)[-1].split(");", 1)[0]
+            return CheckReport(path, why, [], f"the file cannot be opened ({why})", losses=_losses(path, []),
+                               wal=wal)
+        report = _read(db, path, note)
+        report.wal = wal
+        return report
+
+
+def _read(db: sqlite3.Connection, path: Path, note: str | None) -> CheckReport:
+    """SQLite's quick check, then every game of an open journal."""
+    try:
+        rows = db.execute("PRAGMA quick_check").fetchall()
+        quick = None if rows and rows[0][0] == "ok" else (" ".join(str(rows[0][0]).split()) if rows
+                                                           else "no answer")  # one line, though it spans two
+    except sqlite3.Error as e:
+        if disk_full(path):  # a full disk is no damage: say so, as play and run do
+            raise sqlite_error(e, path, "check the journal") from None
+        quick = str(e)
+    try:
+        if quick is None and not db.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]:
+            return CheckReport(path, None, [], losses=_losses(path, []), note=note)  # not yet created
+        if quick is None and (refusal := schema.problem(db, path)) is not None:
+            raise refusal  # what play and run say of this file, and they refuse it too
+        games = db.execute("SELECT id, game, title, status, seed, setup, created, summary FROM games "
+                           "ORDER BY id").fetchall()
+    except sqlite3.Error as e:  # the games cannot be listed: nothing can be said of what the witness saw
+        return CheckReport(path, quick or one_line(str(e)), [], one_line(str(e)), note=note)
+    out = [_check_game(db, GameCheck(*g)) for g in games]
+    return CheckReport(path, quick, out, losses=_losses(path, out), note=note)
 
 
 def _losses(path: Path, games: list[GameCheck]) -> list[Loss]:
     """The inputs the head witness saw committed beyond each game's verified inputs (or of a game gone)."""
     have = {g.id: g for g in games}
-    heads = witness.read(path, lambda gid: have[gid].genesis if gid in have else None) or {}
+    damaged = {g.id for g in games if g.problem is not None}  # blamed on their rows, not on the -wal
+    heads = witness.read(path, lambda gid: have[gid].genesis if gid in have else None, skip=damaged) or {}
     out = []
     for gid, head in sorted(heads.items()):
         g = have.get(gid)
@@ -172,6 +153,7 @@ def _losses(path: Path, games: list[GameCheck]) -> list[Loss]:
 
 
 def _check_game(db: sqlite3.Connection, g: GameCheck) -> GameCheck:
+    g.problem = row_problem(g.game, g.seed, g.setup_text)
     try:
         g.stored = int(db.execute("SELECT count(*) FROM inputs WHERE game=?", (g.id,)).fetchone()[0])
     except sqlite3.Error:
@@ -235,52 +217,4 @@ def salvage(path: Path, out: Path, refused: list[str] | None = None) \
     return report, copied
 
 
-def set_aside(path: Path, label: str = "damaged") -> Path:
-    """Rename a damaged journal (and its -wal/-shm companions, which hold part of it) to a dated name beside it."""
-    stamp = time.strftime("%Y%m%d-%H%M%S")
-    aside = path.with_name(f"{path.stem}.{label}-{stamp}{path.suffix}")
-    i = 1
-    while aside.exists():
-        aside = path.with_name(f"{path.stem}.{label}-{stamp}-{i}{path.suffix}")
-        i += 1
-    for suffix in ("-wal", "-shm", ".head"):
-        side = Path(str(path) + suffix)
-        if side.exists():
-            side.rename(Path(str(aside) + suffix))
-    path.rename(aside)
-    return aside
-
-
-def open_for_run(path: Path) -> tuple[Journal, str | None]:
-    """The journal for `companion run`/`sim`, locked. A damaged one is kept aside under a dated name and a fresh
-    one started, so the box always starts; the second value is then the line saying so (for the screen and log)."""
-    foreign = False
-    try:
-        journal: Journal | None = Journal(path, lock=True)
-    except NotAJournalError:
-        foreign, journal = True, None  # said once, below: it is kept aside like a damaged one, not salvaged
-    except JournalDamagedError as e:
-        log.error("%s", e)
-        journal = None
-    if journal is not None:
-        problem = journal.quick_check()
-        if problem is None:
-            return journal, None
-        log.error("%s: SQLite's check reports %s", path, problem)
-        journal.close(checkpoint=False)
-    try:
-        aside = set_aside(path)
-    except OSError as e:
-        raise JournalDamagedError(f"{path} is damaged and cannot be moved aside ({e.strerror}); move it away by "
-                                  "hand") from None
-    if foreign:
-        line = f"{path} is not a companion journal: kept as {aside.name}, a new journal started; check the " \
-               "[journal] path in the config"
-    else:
-        line = f"the journal {path} was damaged: kept as {aside.name}, a new one started; " \
-               f"'companion journal salvage {aside} -o NEW' recovers its games"
-    log.error("%s", line)
-    return Journal(path, lock=True), line
-
-
-__all__ = ["check", "salvage", "set_aside", "open_for_run", "CheckReport", "GameCheck"]
+__all__ = ["check", "salvage", "CheckReport", "GameCheck"]

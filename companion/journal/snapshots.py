@@ -38,38 +38,58 @@ def key_path() -> Path:
 def installation_key() -> bytes | None:
     """The key (made on first use); None when it can be neither read nor made (then no snapshot is written or
     used: a resume replays every input)."""
+    return load_key()[0]
+
+
+def load_key() -> tuple[bytes | None, str | None]:
+    """The key, and a line when the one there could not be used: a key that is no plain file (a pipe would block
+    for ever), cannot be read or is not 32 bytes is moved aside and a new one made (the snapshots it sealed are then
+    not used: their games replay in full, and are sealed again as they go)."""
+    from companion.config.files import Unusable, read_small, set_aside
+
     path = key_path()
     try:
-        key = path.read_bytes()
+        key = read_small(path, 4096)
     except FileNotFoundError:
-        key = b""
+        return _make(path), None
+    except Unusable as e:
+        why = str(e)
+    else:
+        if len(key) == 32:
+            return key, None
+        why = f"it holds {len(key)} bytes, not 32"
+    aside = set_aside(path)
+    line = f"the resume snapshots' key {path} could not be used ({why}): " + (
+        f"moved aside as {aside.name} and a new one made; saved games replay in full once" if aside else
+        "resumes replay every input (move it away)")
+    log.warning("%s", line)
+    return (_make(path) if aside else None), line
+
+
+def _make(path: Path) -> bytes | None:
+    from companion.config.files import read_small
+
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
         try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-            try:
-                os.write(fd, os.urandom(32))
-                os.fsync(fd)
-            finally:
-                os.close(fd)
-            try:
-                os.link(tmp, path)  # never over a key another process made meanwhile
-            except FileExistsError:
-                pass
-            finally:
-                os.unlink(tmp)
-            key = path.read_bytes()
-        except OSError as e:
-            log.warning("cannot make the resume snapshots' key %s (%s); resumes replay every input", path, e.strerror)
-            return None
+            os.write(fd, os.urandom(32))
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        try:
+            os.link(tmp, path)  # never over a key another process made meanwhile
+        except FileExistsError:
+            pass
+        finally:
+            os.unlink(tmp)
+        key = read_small(path, 4096)
     except OSError as e:
-        log.warning("cannot read the resume snapshots' key %s (%s); resumes replay every input", path, e.strerror)
+        log.warning("cannot make the resume snapshots' key %s (%s); resumes replay every input", path,
+                    getattr(e, "strerror", None) or e)
         return None
-    if len(key) != 32:
-        log.warning("the resume snapshots' key %s is not 32 bytes; resumes replay every input (delete it to make "
-                    "a new one)", path)
-        return None
-    return key
+    return key if len(key) == 32 else None
 
 
 def seal(key: bytes, game: int, n: int, chained: str, code: str, chunks: list[str], state: bytes) -> str:
@@ -119,8 +139,13 @@ def latest(db: sqlite3.Connection, game: int, upto: int) -> list[SnapshotRow]:
             "SELECT game, n, hash, code, digest, state, chunks FROM snapshots WHERE game=? AND n<=? ORDER BY n DESC",
             (game, upto)):
         try:
-            out.append(SnapshotRow(g, n, str(h), str(code), str(dg), bytes(state), list(json.loads(chunks))))
-        except (ValueError, TypeError):
+            if not isinstance(state, bytes) or not isinstance(chunks, str):
+                continue
+            listed = json.loads(chunks)
+            if not isinstance(listed, list) or not all(isinstance(c, str) for c in listed):
+                continue
+            out.append(SnapshotRow(g, n, str(h), str(code), str(dg), state, listed))
+        except (ValueError, TypeError, RecursionError):
             continue  # a damaged row: an older one, or the full replay
     return out
 
@@ -134,4 +159,5 @@ def chunk(db: sqlite3.Connection, game: int, d: str) -> bytes | None:
     return None if row is None else bytes(row[0])
 
 
-__all__ = ["SnapshotRow", "save", "latest", "chunk", "chunk_digests", "digest", "seal", "sealed", "installation_key"]
+__all__ = ["SnapshotRow", "save", "latest", "chunk", "chunk_digests", "digest", "seal", "sealed", "installation_key",
+           "load_key"]

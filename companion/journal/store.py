@@ -16,9 +16,9 @@ from typing import Any, Iterable, Iterator
 
 from companion.config.load import default_journal_path
 from companion.errors import JournalDamagedError, JournalError
-from companion.journal import schema, snapshots, witness
-from companion.journal.chain import ChainBreak, GameRecord, RollRecord, _record, chain_hash, genesis_hash
-from companion.journal.guard import InstanceLock, damaged_advice, sqlite_error
+from companion.journal import schema, snapshots, walscan, witness
+from companion.journal.chain import ChainBreak, GameRecord, RollRecord, _record, chain_hash, genesis_hash, row_problem
+from companion.journal.guard import InstanceLock, sqlite_error, usable_path
 from companion.journal.schema import APP_ID, SCHEMA_VERSION
 from companion.journal.witness import Head, Loss, Witness
 
@@ -49,8 +49,14 @@ class Journal:
         self._witness: Witness | None = None
         self._heads: dict[int, Head] = {}  # what the witness held at open
         self._geneses: dict[int, str] = {}
+        #: committed transactions a damaged -wal held past its damage (read before SQLite dropped them) and the copy
+        #: of the journal kept as it was then
+        self.wal_damage: walscan.WalDamage | None = None
+        self.wal_copy: Path | None = None
+        self.unreadable: dict[int, str] = {}  #: games whose row cannot be played, by number: why (left out)
         memory = str(self.path) == ":memory:"
         if not memory:
+            usable_path(self.path)
             try:
                 self.path.parent.mkdir(parents=True, exist_ok=True)
             except OSError as e:
@@ -59,6 +65,7 @@ class Journal:
             if lock:
                 self._lock = InstanceLock(self.path)
                 self._lock.acquire()
+            self.wal_damage, self.wal_copy = walscan.before_open(self.path)
         try:
             self.db = sqlite3.connect(str(self.path), isolation_level=None, check_same_thread=False)
         except sqlite3.Error as e:
@@ -72,7 +79,11 @@ class Journal:
             self.db.execute(f"PRAGMA wal_autocheckpoint={WAL_PAGES}")
             self.db.execute(f"PRAGMA journal_size_limit={WAL_LIMIT}")
             self._prepare()
-            self.losses = {} if memory else self._compare_witness()
+            if not memory:  # (a game whose row is damaged is blamed on its row, not on the -wal: left out here)
+                damaged = {gid for gid, game, seed, setup in self.db.execute("SELECT id, game, seed, setup FROM games")
+                           if row_problem(game, seed, setup) is not None}
+                self._heads = witness.read(self.path, self._genesis, skip=damaged) or {}
+                self.losses = witness.compare(self.db, self.path, self._heads)
         except sqlite3.Error as e:
             self.db.close()
             self._release()
@@ -94,25 +105,6 @@ class Journal:
             return
         with _transaction(self.db):
             schema.prepare(self.db, self.path)
-
-    def _compare_witness(self) -> dict[int, Loss]:
-        """The inputs the head witness saw committed that this file no longer holds (a damaged -wal whose frames
-        SQLite dropped), by game. Logged here: every opener of the file hears of them."""
-        heads = self._heads = witness.read(self.path, self._genesis) or {}
-        out: dict[int, Loss] = {}
-        for gid, head in heads.items():
-            if head.n <= 0:
-                continue
-            row = self.db.execute("SELECT max(n) FROM inputs WHERE game=?", (gid,)).fetchone()
-            have = int(row[0] or 0)
-            if have >= head.n:
-                got = self.db.execute("SELECT hash FROM inputs WHERE game=? AND n=?", (gid, head.n)).fetchone()
-                if got is not None and hmac.compare_digest(str(got[0]), head.hash):
-                    continue
-                have = head.n - 1  # the input there is not the one saved: the chain's check says the rest
-            out[gid] = Loss(gid, have + 1, head.n, have)
-            log.error("%s", out[gid].message(self.path))
-        return out
 
     def _release(self) -> None:
         if self._lock is not None:
@@ -177,7 +169,8 @@ class Journal:
             try:
                 out.append(self._record(r))
             except JournalDamagedError as e:
-                log.warning("%s", e)
+                log.debug("%s", e)  # said by whoever lists the games for a person (run, play, export)
+                self.unreadable[r[0]] = str(e)
         return out
 
     def latest_active(self) -> GameRecord | None:
@@ -198,8 +191,8 @@ class Journal:
         try:
             return _record(row)
         except (ValueError, TypeError) as e:
-            raise JournalDamagedError(f"saved game {row[0]} in {self.path} cannot be read ({e}); "
-                                      f"{damaged_advice(self.path)}") from None
+            raise JournalDamagedError(f"saved game {row[0]} in {self.path} cannot be read ({e}): it is left out; "
+                                      f"'companion journal check {self.path}' says what is readable") from None
 
     # ------------------------------------------------------------------ inputs
     def commit(self, game_id: int, n: int, event: str, rolls: Iterable[RollRecord] = (), summary: str | None = None,

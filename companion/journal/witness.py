@@ -18,13 +18,17 @@ from __future__ import annotations
 
 import errno
 import hashlib
+import hmac
 import json
 import logging
 import os
 import stat
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable
+from typing import TYPE_CHECKING, Callable
+
+if TYPE_CHECKING:
+    import sqlite3
 
 log = logging.getLogger(__name__)
 
@@ -94,6 +98,25 @@ def _decode(raw: bytes) -> tuple[int, int, dict[int, Head]] | None:
         return None
 
 
+def compare(db: "sqlite3.Connection", journal: Path, heads: dict[int, Head]) -> dict[int, Loss]:
+    """The inputs the head witness saw committed that the journal no longer holds (a damaged -wal whose frames
+    SQLite dropped), by game. Logged here: every opener of the file hears of them."""
+    out: dict[int, Loss] = {}
+    for gid, head in heads.items():
+        if head.n <= 0:
+            continue
+        row = db.execute("SELECT max(n) FROM inputs WHERE game=?", (gid,)).fetchone()
+        have = int(row[0] or 0)
+        if have >= head.n:
+            got = db.execute("SELECT hash FROM inputs WHERE game=? AND n=?", (gid, head.n)).fetchone()
+            if got is not None and hmac.compare_digest(str(got[0]), head.hash):
+                continue
+            have = head.n - 1  # the input there is not the one saved: the chain's check says the rest
+        out[gid] = Loss(gid, have + 1, head.n, have)
+        log.error("%s", out[gid].message(journal))
+    return out
+
+
 class NotAFile(OSError):
     """The witness's path is a folder, pipe, device or symbolic link: never read (a pipe would block for ever)
     nor written through."""
@@ -112,10 +135,12 @@ def _unusable(path: Path, e: OSError) -> None:
         log.warning("%s is not a regular file; the journal's head cannot be cross-checked (move it away)", path)
 
 
-def read(journal: Path, genesis_of: Callable[[int], str | None]) -> dict[int, Head] | None:
+def read(journal: Path, genesis_of: Callable[[int], str | None], skip: set[int] | frozenset[int] = frozenset()) \
+        -> dict[int, Head] | None:
     """The heads the witness holds for ``journal`` (None: no witness). ``genesis_of`` gives the genesis hash the
     journal holds for a game (None: no such game): a witness written for another file (a copy's, or the file this
-    one replaced) speaks only for the games whose genesis both hold."""
+    one replaced) speaks only for the games whose genesis both hold. The games in ``skip`` (whose rows are
+    damaged: blamed on the row) are left out."""
     path = witness_path(journal)
     try:
         fd = _open(path, os.O_RDONLY)
@@ -132,6 +157,7 @@ def read(journal: Path, genesis_of: Callable[[int], str | None]) -> dict[int, He
         log.warning("%s: both slots unreadable; the journal's head cannot be cross-checked this time", path)
         return None
     seq, owner, games = max(slots, key=lambda s: s[0])
+    games = {g: h for g, h in games.items() if g not in skip}
     held = {g: genesis_of(g) for g in games}
     # the same file: the same inode, and no game the journal holds is another game (a new file can reuse an inode)
     def matches(g: int, h: Head) -> bool:  # the game the journal holds under that number is the one witnessed
@@ -197,4 +223,4 @@ class Witness:
             self.fd = None
 
 
-__all__ = ["Head", "Loss", "Witness", "read", "witness_path"]
+__all__ = ["Head", "Loss", "Witness", "read", "compare", "witness_path"]

@@ -142,14 +142,15 @@ class App(WebSide):
     def boot(self) -> None:
         """Into the game in progress exactly where it was; else the game asked for; else the home menu.
 
-        A journal error here (a game that cannot be read, a full disk) leaves the box on the home menu saying so:
-        it must always start."""
+        A game that cannot be resumed (a journal error, a full disk, anything) leaves the box on the home menu
+        saying so (companion/loop/aside.py): it must always start."""
+        from companion.loop.aside import boot_failed, booted
+
         try:
             self._boot()
-        except JournalError as e:
-            log.error("%s", e)
-            self.session, self.record = None, None
-            self.home.toast = "Journal error: see the log"
+        except Exception as e:  # noqa: BLE001  (whatever a damaged saved game raises, the box starts)
+            boot_failed(self, e)
+        booted(self)
 
     def _boot(self) -> None:
         latest = self.journal.latest_active()

@@ -6,14 +6,15 @@ import logging
 import queue
 import sys
 from contextlib import ExitStack
-from typing import Any, Callable
+from typing import Any, Callable, Sequence
 
 from PIL import Image
 
 from companion.loop.app import App, install_signal_handlers
 from companion.config.load import Config
 from companion.events import Event, RollerState, RollRequestEvent
-from companion.journal.salvage import open_for_run
+from companion.journal.boot import open_for_run
+from companion.loop.aside import games_folder_lines, present
 from companion.loop.testhooks import HookWatcher, hooks_folder
 
 log = logging.getLogger(__name__)
@@ -81,8 +82,9 @@ def choose_mode(cfg: Config, forced: str | None) -> str:
 
 
 def run(cfg: Config, *, mode: str | None = None, game: str | None = None,
-        say: Callable[[str], None] = lambda line: None) -> int:
-    """`companion run` / `companion sim`: returns the exit status. ``say`` prints a line for the user (the CLI's)."""
+        say: Callable[[str], None] = lambda line: None, notices: Sequence[str] = ()) -> int:
+    """`companion run` / `companion sim`: returns the exit status. ``say`` prints a line for the user (the CLI's);
+    ``notices``: what was set aside before (the config's bad values), said with what start-up sets aside itself."""
     from companion.loop.logsetup import setup_logging
     from companion.loop.sdnotify import Notifier
 
@@ -105,8 +107,15 @@ def run(cfg: Config, *, mode: str | None = None, game: str | None = None,
         raise HardwareError("the simulator needs a terminal: run it in a terminal, or use "
                             "'companion play GAME --script FILE' for headless play")
     with ExitStack() as stack:
-        journal, notice = open_for_run(cfg.journal_path())
+        opened = open_for_run(cfg.journal_path())
+        journal = opened.journal
         stack.callback(journal.close)  # after app.shutdown() closed it this is a no-op; on a failed start it matters
+        from companion.journal.snapshots import load_key
+
+        unsaid = [*notices, *games_folder_lines(cfg)]  # (the others are logged where they are found)
+        for line in unsaid:
+            log.warning("set aside at start: %s", line)
+        lines = [*unsaid, *opened.lines, *filter(None, [load_key()[1]])]
         web = None
         if cfg.web.enabled:
             from companion.web import start_web
@@ -114,6 +123,9 @@ def run(cfg: Config, *, mode: str | None = None, game: str | None = None,
             web = start_web(cfg, mode, events.put, stack)
             if web is not None:  # the history's figures: read when a phone asks, on the server's threads
                 _history_for(web, cfg)
+                owner = web.pairing.owner  # what the web view set aside (each said in the log where it was found)
+                lines += [*filter(None, [cfg.web.owner_code_problem]), *web.pairing.set_aside,
+                          *web.pairing.bans.set_aside, *(owner.set_aside if owner is not None else ())]
             say(f"Web view: open {web.address} on a phone" if web is not None else
                 "Web view: off (see the log for why)")
         if mode == "pi":
@@ -126,14 +138,9 @@ def run(cfg: Config, *, mode: str | None = None, game: str | None = None,
         if web is not None and isinstance(output, SimOutput):
             output.web = web.address
         app = App(cfg, journal, events, output, roller=roller, notifier=notifier, game=game, web=web)
-        if web is not None:  # every phone says what was set aside too (the log did at start)
-            owner = web.pairing.owner
-            app.notices += [*filter(None, [cfg.web.owner_code_problem]), *web.pairing.bans.set_aside,
-                            *(owner.set_aside if owner is not None else ())]
         if mode == "headless":
             app.set_panel(False)  # the phones are the panel: the host phone answers what the device's OK would
-        if notice is not None:
-            show_damaged_journal(app, foreign="is not a companion journal" in notice)
+        present(app, lines, opened)
         hooks = hooks_folder()
         if hooks is not None:
             stack.callback(HookWatcher(hooks, events.put).start().stop)
@@ -144,22 +151,6 @@ def run(cfg: Config, *, mode: str | None = None, game: str | None = None,
         finally:
             app.shutdown()
     return 0
-
-
-DAMAGED_LINES = ("The saved-games file", "was damaged. It is", "kept beside it, dated,", "and a new one started.",
-                 "Recover its games:", "companion journal", "salvage (see the log)", "", "OK: continue")
-
-
-FOREIGN_LINES = ("The saved-games file", "is no companion", "journal. It is kept", "beside it, dated, and",
-                 "a new one started.", "Check [journal] path", "(see the log)", "", "OK: continue")
-
-
-def show_damaged_journal(app: App, foreign: bool = False) -> None:
-    """A page over the home menu that stays until OK or BACK (a toast would be gone, or replaced by the roller's)."""
-    from companion.ui.widgets import TextView
-
-    title, lines = ("Not a journal", FOREIGN_LINES) if foreign else ("Journal damaged", DAMAGED_LINES)
-    app.home.stack.append(("page", title, TextView(list(lines), top=0)))
 
 
 def stack_file(path: Any) -> Any:

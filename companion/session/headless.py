@@ -64,17 +64,28 @@ def parse_script(text: str, name: str = "script") -> list[ScriptLine]:
                                   "(e.g. 'move wPi2-i4', 'move accept')")
             out.append(ScriptLine(i, EntryEvent("move", words[1])))
         elif head == "wait" and len(words) == 2:
-            try:
-                secs = float(words[1]) if words[1].isascii() else -1.0
-            except ValueError:
-                secs = -1.0
-            if not 0 <= secs <= 3600:
-                raise ScriptError(f"{name} line {i}: '{line}': wait takes seconds from 0 to 3600")
+            secs = wait_seconds(words[1])
+            if secs is None:
+                raise ScriptError(f"{name} line {i}: '{line}': wait takes seconds from 0 to {WAIT_MAX}, written "
+                                  "like 2 or 0.5")
             out.append(ScriptLine(i, None, secs))
         else:
             raise ScriptError(f"{name} line {i}: '{line}' is not an event; use up, down, ok, back, hold, "
                               "roll d6|d12 N…, move TEXT, wait SECONDS or # comment")
     return out
+
+
+WAIT_MAX = 3600  #: the longest ``wait`` a script may ask for, in seconds
+_SECONDS = re.compile(r"\d+(\.\d*)?|\.\d+")
+
+
+def wait_seconds(text: str, most: float = WAIT_MAX) -> float | None:
+    """The seconds of a ``wait`` line, or None: plain decimal digits only (float() would also take "1_000", "1e3"
+    and other scripts' digits), from 0 to ``most``."""
+    if not (text.isascii() and _SECONDS.fullmatch(text)):
+        return None
+    secs = float(text)
+    return secs if secs <= most else None
 
 
 def _ascii_int(v: str) -> int:
@@ -257,6 +268,8 @@ def play(game: str, script: Path, *, seed: int | None = None, journal_path: Path
         if resume:  # the latest game of this kind, whatever became of it (an ended game stays ended)
             record = next((r for r in journal.games() if r.game == key and r.status != "damaged"), None)
         if notify is not None:  # a game lost whole (its creation was in the damaged -wal) has no resume to say it
+            for line in journal.unreadable.values():  # (a game whose row is damaged is left out: said once)
+                notify(line)
             for gid, loss in journal.losses.items():
                 if record is None or gid != record.id:
                     notify(loss.message(journal_path or ""))

@@ -30,7 +30,7 @@ import zlib
 from pathlib import Path
 from typing import Any
 
-from companion.errors import JournalDamagedError, JournalError
+from companion.errors import JournalDamagedError, JournalError, one_line
 from companion.journal import snapshots
 from companion.journal.snapshots import SnapshotRow, digest
 from companion.journal.store import Journal
@@ -68,8 +68,10 @@ def code_version(session: Session) -> str:
     src = getattr(session.game_cls, "source_path", None)
     extra = b""
     if src:
+        from companion.config.files import read_small
+
         try:
-            extra = Path(src).read_bytes()
+            extra = read_small(src)  # (never blocks on a file that became a pipe)
         except OSError:
             extra = b"?"
     return hashlib.blake2b(_code_of_source().encode() + extra, digest_size=16).hexdigest()
@@ -286,7 +288,7 @@ def restore(journal: Journal, game_id: int, fresh: Session) -> tuple[Session, in
         found = snapshots.latest(journal.db, game_id, 1 << 62)
         have = snapshots.chunk_digests(journal.db, game_id) if found else set()
     except sqlite3.Error as e:
-        log.warning("game %d: resume snapshots unreadable (%s); replaying every input", game_id, e)
+        log.warning("game %d: resume snapshots unreadable (%s); replaying every input", game_id, one_line(str(e)))
         return None
     if not found:
         return None
@@ -300,7 +302,7 @@ def restore(journal: Journal, game_id: int, fresh: Session) -> tuple[Session, in
                 return _load(journal, game_id, row, fresh), row.n, row.hash
             except (pickle.UnpicklingError, zlib.error, ValueError, TypeError, AttributeError, EOFError,
                     ImportError, IndexError, KeyError) as e:
-                why = f"it does not load ({e})"
+                why = f"it does not load ({one_line(f'{type(e).__name__}: {e}', 100)})"  # no raw bytes in the log
         log.warning("game %d: the resume snapshot at input %d is not used: %s; replaying further", game_id,
                     row.n, why)
     log.warning("game %d: no usable resume snapshot; replaying all %d inputs", game_id,

@@ -40,6 +40,12 @@ class SummaryCache:
         return cls(None if str(journal) == ":memory:" else Path(journal).parent / FILE)
 
     def _open(self, path: Path, again: bool = True) -> None:
+        from companion.config.files import is_regular_or_missing, set_aside
+
+        for odd in (path, path.with_name(path.name + "-journal")):  # SQLite would wait on a pipe for ever
+            if (what := is_regular_or_missing(odd)) is not None:
+                log.warning("the statistics cache's %s was %s: moved aside as %s", odd.name, what,
+                            getattr(set_aside(odd), "name", "(it could not be moved)"))
         try:
             db = sqlite3.connect(str(path), check_same_thread=False, isolation_level=None)
             db.execute("PRAGMA busy_timeout=2000")

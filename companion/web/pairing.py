@@ -81,6 +81,21 @@ class _Pin:
     left: int = PIN_PHONES  #: phones it may still pair
 
 
+def _session(r: object) -> WebSession | None:
+    """A paired phone as saved, or None when the row is not one (a damaged or edited file)."""
+    if not isinstance(r, dict):
+        return None
+    try:
+        s = WebSession(**{**r, "pending": None, "pending_until": 0.0, "asked_at": 0.0})
+    except TypeError:
+        return None
+    ok = (isinstance(s.key, str) and isinstance(s.csrf, str) and isinstance(s.code, str) and
+          all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in (s.created, s.expires)) and
+          all(v is None or (isinstance(v, int) and not isinstance(v, bool)) for v in (s.seat, s.game)) and
+          isinstance(s.host, bool))
+    return s if ok else None
+
+
 def _hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
@@ -97,6 +112,7 @@ class Pairing:
         self._pins: dict[str, _Pin] = {}  #: the PIN each place (PIN_PLACES) shows
         self._sessions: dict[str, WebSession] = {}
         self._game: int | None = None
+        self.set_aside: list[str] = []  #: one line when the saved pairings could not be used (moved aside)
         self._load()
 
     # ------------------------------------------------------------------ PINs
@@ -351,17 +367,31 @@ class Pairing:
             self._save()
 
     def _load(self) -> None:
-        if self.path is None or not self.path.exists():
+        """The phones paired before a restart. A file that cannot be used (not a plain file, damaged, a row of the
+        wrong shape) is moved aside with one line (:attr:`set_aside`): the phones pair again, the box starts."""
+        if self.path is None:
             return
+        from companion.config.files import read_small, set_aside
+
         try:
-            rows = json.loads(self.path.read_text())
-            now = self.clock()
-            for r in rows:
-                s = WebSession(**{**r, "pending": None, "pending_until": 0.0, "asked_at": 0.0})
-                if s.expires > now:
-                    self._sessions[s.key] = s
-        except (OSError, ValueError, TypeError) as e:
-            log.warning("paired phones not restored from %s (%s): pair them again", self.path, e)
+            rows = json.loads(read_small(self.path))
+            sessions = [_session(r) for r in rows] if isinstance(rows, list) else None
+            if sessions is None or None in sessions:
+                raise ValueError("it is not a list of paired phones")
+        except FileNotFoundError:
+            return
+        except (OSError, ValueError, RecursionError) as e:
+            aside = set_aside(self.path)
+            why = e.strerror if isinstance(e, OSError) and e.strerror else str(e).split(":")[0]
+            line = f"the paired phones in {self.path.name} could not be read ({why}): " + \
+                (f"moved aside as {aside.name}; pair the phones again" if aside else "pair the phones again")
+            log.warning("%s", line)
+            self.set_aside.append(line)
+            return
+        now = self.clock()
+        for s in sessions:
+            if s is not None and s.expires > now:
+                self._sessions[s.key] = s
 
     def _save(self) -> None:
         if self.path is None:
@@ -370,7 +400,7 @@ class Pairing:
         try:
             rows = [{k: v for k, v in asdict(s).items() if k not in ("pending", "pending_until", "asked_at")}
                     for s in self._sessions.values()]
-            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NONBLOCK, 0o600)  # a pipe: no wait
             with os.fdopen(fd, "w") as f:
                 json.dump(rows, f)
             os.replace(tmp, self.path)
