@@ -24,8 +24,9 @@ run: $(STAMP)
 sim: $(STAMP)
 	$(BIN)/companion sim $(ARGS)
 
+# the suite on every core (pytest-xdist's -n auto; ARGS="-n 0" runs it in one process, as a plain pytest does)
 test: $(STAMP)
-	$(BIN)/python -m pytest -q $(ARGS)
+	$(BIN)/python -m pytest -q -n auto $(ARGS)
 
 bench: $(STAMP)
 	@$(BIN)/python -m companion.bench
