@@ -24,9 +24,11 @@ run: $(STAMP)
 sim: $(STAMP)
 	$(BIN)/companion sim $(ARGS)
 
-# the suite on every core (pytest-xdist's -n auto; ARGS="-n 0" runs it in one process, as a plain pytest does)
+# the suite on every core (pytest-xdist's -n auto; ARGS="-n 0" runs it in one process, as a plain pytest does);
+# PYTHONDONTWRITEBYTECODE emptied (some environments set it): each worker and each `companion` the tests start reads
+# compiled modules (__pycache__, ignored by git and the installer) instead of compiling every module again
 test: $(STAMP)
-	$(BIN)/python -m pytest -q -n auto $(ARGS)
+	PYTHONDONTWRITEBYTECODE= $(BIN)/python -m pytest -q -n auto $(ARGS)
 
 bench: $(STAMP)
 	@$(BIN)/python -m companion.bench
