@@ -1,6 +1,7 @@
 """Shared fixtures: a CLI runner and paths. Hardware tests bring their own MockFactory fixtures."""
 from __future__ import annotations
 
+import itertools
 import os
 import subprocess
 import sys
@@ -27,6 +28,35 @@ def _tmp_in_ram() -> None:
 
 
 _tmp_in_ram()
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """The tests marked slow first (each module's together; otherwise in collection order), so that they start at
+    once and never end a run alone on one core.
+
+    Under pytest-xdist (``make test``) the default ``--dist load`` first hands each of the n workers one contiguous
+    chunk of a quarter of its share, then feeds them as they go: the slow modules are dealt round-robin to the heads
+    of those first chunks, so every worker starts on its part of them (docs/speed.md)."""
+    slow: dict[Path, list[pytest.Item]] = {}
+    rest: list[pytest.Item] = []
+    for item in items:
+        if item.get_closest_marker("slow") is not None:
+            slow.setdefault(item.path, []).append(item)
+        else:
+            rest.append(item)
+    workers = int(getattr(config, "workerinput", {}).get("workercount", 1))
+    heads: list[list[pytest.Item]] = [[] for _ in range(workers)]
+    for i, module in enumerate(slow.values()):
+        heads[i % workers] += module
+    chunk = max(2, len(items) // workers // 4)  # xdist's first chunk per worker (scheduler/load.py)
+    order: list[pytest.Item] = []
+    fill = iter(rest)
+    for i, head in enumerate(heads):
+        order += head
+        if i < workers - 1:
+            order += itertools.islice(fill, max(0, (i + 1) * chunk - len(order)))
+    order += fill
+    items[:] = order
 
 
 @pytest.fixture(autouse=True)
