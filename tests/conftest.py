@@ -30,6 +30,15 @@ def _tmp_in_ram() -> None:
 _tmp_in_ram()
 
 
+def pytest_xdist_auto_num_workers(config: pytest.Config) -> int | None:
+    """``-n auto`` (``make test``): one worker more than the cores, so that a test waiting on a timer, a pipe or a
+    child process leaves its core to another worker's test (PYTEST_XDIST_AUTO_NUM_WORKERS still decides)."""
+    if os.environ.get("PYTEST_XDIST_AUTO_NUM_WORKERS"):
+        return None  # pytest-xdist's own hook reads it
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+    return cores + 1
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """The tests marked slow first (each module's together; otherwise in collection order), so that they start at
     once and never end a run alone on one core.
