@@ -6,7 +6,7 @@ STAMP   = $(VENV)/.installed
 # On a Raspberry Pi the venv also sees the system's lgpio (python3-lgpio), which gpiozero needs there.
 VENV_FLAGS ?= $(shell grep -qs "Raspberry Pi" /proc/device-tree/model && echo --system-site-packages)
 
-.PHONY: run sim test bench venv clean pi-check pi-boot diagrams
+.PHONY: run sim test bench venv clean pi-check pi-boot diagrams mpy-interpreter
 
 # the runtime dependencies at the versions the Pi gets (systemd/requirements-pi.txt): the tests run on those
 $(STAMP): pyproject.toml systemd/requirements-pi.txt
@@ -24,11 +24,25 @@ run: $(STAMP)
 sim: $(STAMP)
 	$(BIN)/companion sim $(ARGS)
 
-# the suite on every core (pytest-xdist's -n auto; ARGS="-n 0" runs it in one process, as a plain pytest does);
-# PYTHONDONTWRITEBYTECODE emptied (some environments set it): each worker and each `companion` the tests start reads
-# compiled modules (__pycache__, ignored by git and the installer) instead of compiling every module again
-test: $(STAMP)
+# the suite on more workers than cores (pytest-xdist's -n auto; ARGS="-n 0" runs it in one process, as a plain pytest
+# does); PYTHONDONTWRITEBYTECODE emptied (some environments set it): each worker and each `companion` the tests start
+# reads compiled modules (__pycache__, ignored by git and the installer) instead of compiling every module again
+test: $(STAMP) mpy-interpreter
 	PYTHONDONTWRITEBYTECODE= $(BIN)/python -m pytest -q -n auto $(ARGS)
+
+# MicroPython's own interpreter (its WebAssembly port, from npm, pinned by tests/fw_shim/mpy/package-lock.json), in
+# which the roller firmware's tests run as well as in CPython. Installed where npm is, once per lockfile; never a
+# reason for `make test` to fail: without it (no Node.js, offline) those runs skip, one line each.
+MPY_DIR   = tests/fw_shim/mpy
+MPY_STAMP = $(MPY_DIR)/node_modules/.package-lock.json
+mpy-interpreter:
+	@if [ -f $(MPY_STAMP) ] && [ $(MPY_STAMP) -nt $(MPY_DIR)/package-lock.json ]; then :; \
+	elif ! command -v npm >/dev/null 2>&1; then \
+	    echo "make: no npm (apt install nodejs npm): the roller firmware's MicroPython tests will skip"; \
+	elif ! timeout 300 npm ci --prefix $(MPY_DIR) --no-audit --no-fund --loglevel=error --fetch-retries=1 \
+	        --fetch-retry-maxtimeout=5000 >$(MPY_DIR)/npm-ci.log 2>&1; then \
+	    echo "make: npm ci --prefix $(MPY_DIR) failed (offline? see $(MPY_DIR)/npm-ci.log): the roller firmware's MicroPython tests will skip"; \
+	fi
 
 bench: $(STAMP)
 	@$(BIN)/python -m companion.bench
@@ -47,4 +61,4 @@ pi-boot:
 	bash systemd/pi-boot.sh $(ARGS)
 
 clean:
-	rm -rf $(VENV) build *.egg-info .pytest_cache .mypy_cache .hypothesis
+	rm -rf $(VENV) build *.egg-info .pytest_cache .mypy_cache .hypothesis $(MPY_DIR)/node_modules

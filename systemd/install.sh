@@ -254,15 +254,23 @@ command_link() {
     fi
 }
 
+# the README, the maker's pages, the roller's guide and firmware, the topic pages and the game manuals, laid out by
+# systemd/install_docs.py with every link rewritten to resolve in $DOCS; a page no longer shipped is removed
 docs() {
-    local f
-    for f in "$SRC"/firmware_docs/*.md "$SRC/README.md"; do
-        if [ -f "$f" ]; then put_file "$f" "$DOCS/$(basename "$f")" 644; fi
-    done
-    # the dice roller: its build guide and the firmware to copy onto the Pico
-    for f in "$SRC"/firmware_docs/roller/*; do
-        if [ -f "$f" ]; then put_file "$f" "$DOCS/roller/$(basename "$f")" 644; fi
-    done
+    step "Docs $DOCS"
+    local stage f; stage=$(mktemp -d "${TMPDIR:-/tmp}/companion-docs.XXXXXX")
+    if ! "$PYTHON" "$SRC/systemd/install_docs.py" "$SRC" "$stage"; then
+        rm -rf "$stage"
+        die "cannot lay out the docs from $SRC (the line above says why)"
+    fi
+    while IFS= read -r f; do
+        put_file "$stage/$f" "$DOCS/$f" 644
+    done < <(cd "$stage" && find . -type f -printf '%P\n' | LC_ALL=C sort)
+    while IFS= read -r f; do
+        [ -e "$stage/$f" ] || remove_path "$DOCS/$f"
+    done < <(cd "$(at "$DOCS")" && find . -type f -printf '%P\n' | LC_ALL=C sort)
+    find "$(at "$DOCS")" -mindepth 1 -type d -empty -delete
+    rm -rf "$stage"
 }
 
 config_file() {

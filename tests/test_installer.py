@@ -52,7 +52,7 @@ STUB = textwrap.dedent("""\
     args = sys.argv[1:]
     with open(os.environ["STUB_LOG"], "a") as log:
         log.write(sys.argv[0] + " " + " ".join(args) + "\\n")
-    if args[:1] == ["-c"]:
+    if args[:1] == ["-c"] or args[:1] and args[0].endswith(".py"):  # a one-liner, a script (install_docs.py)
         os.execv({python!r}, [{python!r}, *args])
     if args[:2] == ["-m", "venv"]:
         venv = Path(args[-1])
@@ -141,8 +141,8 @@ def test_fresh_install_lays_every_file(target: Path, stub: Path) -> None:
     # the ExecStart of the unit exists in the laid-out tree
     exec_start = next(line for line in unit.read_text().splitlines() if line.startswith("ExecStart="))
     assert os.access(target / exec_start.split("=", 1)[1].split()[0].lstrip("/"), os.X_OK)
-    for doc in (ROOT / "firmware_docs").glob("*.md"):
-        assert (target / "opt/companion/docs" / doc.name).read_text() == doc.read_text()
+    for doc in (ROOT / "firmware_docs").glob("*.md"):  # links rewritten to work there: tests/test_installed_docs.py
+        assert (target / "opt/companion/docs" / doc.name).is_file()
     for name in ("README.md", "main.py"):  # the roller's guide and the firmware to flash
         assert (target / "opt/companion/docs/roller" / name).read_bytes() == (ROOT / "firmware_docs/roller" / name
                                                                             ).read_bytes()

@@ -237,7 +237,8 @@ def test_the_roller_guide_is_linked_from_the_build_docs() -> None:
 def test_roller_firmware_path_in_the_guide_is_where_the_installer_puts_it() -> None:
     install = (ROOT / "systemd/install.sh").read_text()
     assert "readonly DOCS=$PREFIX/docs" in install and "readonly PREFIX=/opt/companion" in install
-    assert '"$DOCS/roller/$(basename "$f")"' in install
+    assert 'put_file "$stage/$f" "$DOCS/$f"' in install  # as systemd/install_docs.py lays them out:
+    assert '("firmware_docs/roller/*", "roller")' in (ROOT / "systemd/install_docs.py").read_text()
     assert "fs cp /opt/companion/docs/roller/main.py :main.py" in ROLLER
 
 

@@ -29,19 +29,25 @@ def test_each_walk_is_taken_once_and_whoever_finds_it_taken_takes_another(tmp_pa
 
     import walk_checks
 
-    taken: list[tuple[str, int]] = []
-    started = threading.Event()
-
-    def fake_take(game: str, seed: int) -> walk_checks.Report:
-        taken.append((game, seed))
-        started.set()
-        time.sleep(0.3)
-        return walk_checks.Report(problems={"fuzz": [f"{seed}-{game}"]})
-
-    monkeypatch.setattr(walk_checks, "take", fake_take)
     first, second = walk_checks.PAIRS[0], walk_checks.PAIRS[-1]
     mine: dict[str, walk_checks.Report] = {}
     theirs: dict[str, walk_checks.Report] = {}
+    taken: list[tuple[str, int]] = []
+    started, helped = threading.Event(), threading.Event()
+
+    def fake_take(game: str, seed: int) -> walk_checks.Report:
+        taken.append((game, seed))
+        if (game, seed) == first:  # the other worker's walk lasts until this one has taken another
+            started.set()
+            helped.wait(5)
+        else:  # ... and this one's until the other's report is written (so it is read next, not waited for)
+            helped.set()
+            deadline = time.monotonic() + 5
+            while walk_checks._key(*first) not in theirs and time.monotonic() < deadline:
+                time.sleep(0.01)
+        return walk_checks.Report(problems={"fuzz": [f"{seed}-{game}"]})
+
+    monkeypatch.setattr(walk_checks, "take", fake_take)
     other = threading.Thread(target=walk_checks.report, args=(*first, tmp_path, theirs))
     other.start()
     started.wait(5)

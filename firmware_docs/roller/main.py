@@ -10,7 +10,8 @@
 #
 # Hold the button while plugging in to skip the firmware (safe mode: the REPL stays usable for mpremote).
 #
-# This file runs unchanged on a PC through tests/fw_shim (fake machine/time modules, stdio over a pty).
+# The tests run this file unchanged in MicroPython's own interpreter (its WebAssembly port) and in CPython, each
+# with a stand-in for `machine` and its USB serial on a pty: see tests/fw_shim.
 
 import os
 import select
@@ -89,7 +90,9 @@ def roll_die(sides):
 
 
 def number(text, lo, hi):
-    if not text.isdigit():
+    # ASCII digits checked by hand: CPython's str.isdigit() is also true for "²" or "١" (and int("²") then raises),
+    # MicroPython's is not; this way a host's number reads the same in both interpreters, and nothing raises.
+    if not text or len(text) > 5 or not all("0" <= c <= "9" for c in text):
         return None
     v = int(text)
     return v if lo <= v <= hi else None
@@ -101,7 +104,9 @@ class Led:
     def __init__(self, pins):
         self.pins = pins
         self.steps = []  # [(level, ms), ...] still to show
-        self.until = 0
+        # a tick, not 0: ticks_diff(now, 0) is negative for half of the ticks period (2**30 ms on the RP2040), so a
+        # board whose ticks start there would keep its LED dark for up to 6.2 days
+        self.until = time.ticks_ms()
         self.armed = False
         self.set(0)
 
@@ -126,6 +131,9 @@ class Led:
             self.steps.append((0, 250))
         else:
             self.set(0)
+            # kept at now while idle: an `until` left more than half a ticks period (6.2 days) behind reads as the
+            # future, and the next blink would wait that long
+            self.until = now
 
 
 class Roller:
@@ -190,10 +198,14 @@ class Roller:
                 self.line += bytes((b,))
 
     def on_host(self, fields):
+        due = time.ticks_add(time.ticks_ms(), -ACK_TIMEOUT_MS)
         for p in self.pending:  # the host is there again: a fresh round of resends
             if p[3] >= MAX_RESENDS:
                 p[3] = 0
                 p[4] = False
+                # resent at the next tick: the send time of a roll given up on is not kept fresh, and after half a
+                # ticks period (6.2 days) ticks_diff would read it as the future and hold the resend that long
+                p[2] = due
         kind = fields[0]
         if kind == "HELLO?":
             if self.pending:
@@ -288,9 +300,10 @@ class Roller:
         self.led.update(now)
 
 
-def main():
+def boot():
+    """Take over the USB serial and say HELLO: (roller, link_in, poller), or None in safe mode (button held)."""
     if Pin(BUTTON_PIN, Pin.IN, Pin.PULL_UP).value() == 0:
-        return  # safe mode: button held at power-up
+        return None  # safe mode: button held at power-up
     if micropython is not None:
         micropython.kbd_intr(-1)  # a stray 0x03 on the link must not stop the roller
     link_in = getattr(sys.stdin, "buffer", sys.stdin)
@@ -299,18 +312,34 @@ def main():
     poller.register(sys.stdin, select.POLLIN)
     roller = Roller(link_out)
     roller.send_hello()
+    return roller, link_in, poller
+
+
+def step(roller, link_in, poller):
+    """One pass of the main loop: read what the host sent (at most 64 bytes), then tick.
+
+    A function of its own (and boot() too) so that a test can step the firmware from outside: MicroPython's
+    WebAssembly port runs Python synchronously inside Node's event loop, so an endless loop there never sees a byte.
+    """
+    for _ in range(64):  # at most 64 bytes per pass keeps the button responsive
+        ready = poller.poll(0)
+        if not ready or not ready[0][1] & select.POLLIN:
+            break
+        data = link_in.read(1)
+        if not data:  # (the WebAssembly port's stdin polls ready and reads b"" when it has nothing)
+            break
+        if isinstance(data, str):
+            data = data.encode()
+        roller.feed(data[0])
+    roller.tick(time.ticks_ms())
+
+
+def main():
+    booted = boot()
+    if booted is None:
+        return
     while True:
-        for _ in range(64):  # at most 64 bytes per pass keeps the button responsive
-            ready = poller.poll(0)
-            if not ready or not ready[0][1] & select.POLLIN:
-                break
-            data = link_in.read(1)
-            if not data:
-                break
-            if isinstance(data, str):
-                data = data.encode()
-            roller.feed(data[0])
-        roller.tick(time.ticks_ms())
+        step(*booted)
         time.sleep_ms(LOOP_MS)
 
 

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar, Generic, TypeVar
 
 from companion.rules.sovereign_chess import ChessError, SovereignChess
-from fsm.base import GameMachine, OptionSpec
+from fsm.base import GROWING, GameMachine, OptionSpec
 from fsm.prompts import BoardView, Choice, Option, Prompt
 
 from fsm.sovereign_chess.board import board_view
@@ -73,10 +73,13 @@ class ChessMachine(GameMachine, Generic[E]):
         raise NotImplementedError
 
     def prompt_key(self) -> str:
-        """Everything :meth:`build_prompt` reads, as one string: the state and the data but the move list (only its
-        length). A game whose data holds more than its prompt reads may name less."""
-        d = {k: v for k, v in self.data.items() if k != "moves"}
-        return json.dumps([self.state, d, len(self.data.get("moves", ()))], sort_keys=True, separators=(",", ":"))
+        """Everything :meth:`build_prompt` reads, as one string: the state and the data, but of the lists that only
+        grow (the moves, the log, the story) only their lengths. A game whose data holds more than its prompt reads
+        may name less."""
+        grow = ("moves", *GROWING)
+        d = {k: v for k, v in self.data.items() if k not in grow}
+        return json.dumps([self.state, d, [len(self.data.get(k) or ()) for k in grow]], sort_keys=True,
+                          separators=(",", ":"))
 
     # ------------------------------------------------------------------ the prompt, built once per change
     def prompt(self) -> Prompt:
@@ -153,6 +156,23 @@ class ChessMachine(GameMachine, Generic[E]):
             "result": d["result"],
             "termination": d["termination"],
         }
+
+    def move_count(self) -> int | None:
+        return sum(m not in ("accept", "reject") for m in self.data["moves"])
+
+    def start_seat(self) -> int | None:
+        """The seat playing White (the first move)."""
+        return self.seat_of(1) if self.state not in ("first", "draw_first") else None
+
+    def outcome(self) -> tuple[str, str]:
+        """"Ann wins (1-0)" or "Draw (1/2-1/2)", and how it ended after how many moves."""
+        d = self.data
+        if not self.is_over:
+            return super().outcome()
+        won = self.winner_seats()
+        moves = self.move_count() or 0
+        who = f"{self.player_name(won[0])} wins" if len(won) == 1 else "Draw"
+        return f"{who} ({d['result']})", f"{d['termination']} after {moves} move{'s' * (moves != 1)}"
 
     def record(self) -> dict[str, Any]:
         """The game record's header and moves, for `companion export --record` (the export adds the date)."""

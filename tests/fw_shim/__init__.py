@@ -1,6 +1,7 @@
-"""Run the MicroPython reference firmware (firmware_docs/roller/main.py) unchanged on the host.
+"""Run the roller's firmware (firmware_docs/roller/main.py) unchanged for the tests, in either interpreter.
 
-``machine``, ``micropython`` and ``utime`` here stand in for MicroPython's modules; :mod:`tests.fw_shim.run`
-starts the firmware in a subprocess with stdio over a pty (the USB serial link) and takes control lines
-(press, release, unplug, replug, corrupt) on its real stdin. :class:`tests.fw_shim.harness.Firmware` drives it.
+``mpy/`` runs it in MicroPython's own interpreter (the WebAssembly port, under Node.js; ``npm ci --prefix
+tests/fw_shim/mpy``); ``machine``, ``micropython`` and ``utime`` here stand in for MicroPython's modules under
+CPython. :mod:`run` puts either on a pty (the USB serial link) driven by control lines, :mod:`run_script` and
+``mpy/run_script.mjs`` run a script against the imported firmware; :mod:`harness` drives them from a test.
 """

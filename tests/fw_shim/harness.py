@@ -1,28 +1,80 @@
-"""Drive the firmware runner (run.py) from a test: start it, press its button, pull its cable."""
+"""Drive the roller firmware from a test, in MicroPython's own interpreter or in CPython, the same way.
+
+:class:`Firmware` starts run.py (the firmware live on a pty: press its button, pull its cable, lose an ACK);
+:func:`run_script` runs a Python script against the imported firmware and returns what it printed;
+:data:`INTERPRETERS` parametrises a test over both (MicroPython's half skips, with one line, where Node.js or the
+npm package is missing).
+"""
 from __future__ import annotations
 
+import json
 import queue
+import shutil
 import subprocess
 import sys
 import threading
 from pathlib import Path
+from typing import Any
+
+import pytest
+
+from fw_shim.utime import NEAR_WRAP  # where the ticks start unless a test says: 2 s before they wrap
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent.parent
 FIRMWARE = ROOT / "firmware_docs" / "roller" / "main.py"
+MPY = HERE / "mpy"
+
+
+def micropython_missing() -> str | None:
+    """Why MicroPython's interpreter cannot run here, in one line; None when it can."""
+    if shutil.which("node") is None:
+        return "MicroPython's interpreter needs Node.js (apt install nodejs npm), not found"
+    if not (MPY / "node_modules" / "@micropython" / "micropython-webassembly-pyscript").is_dir():
+        return "MicroPython's interpreter is not installed: npm ci --prefix tests/fw_shim/mpy (make test does it)"
+    return None
+
+
+INTERPRETERS = [pytest.param("micropython", marks=pytest.mark.skipif(micropython_missing() is not None,
+                                                                   reason=str(micropython_missing()))),
+                "cpython"]
+
+
+def run_script(interpreter: str, script: str, *, ticks_start: int = NEAR_WRAP, seed: int = 35,
+               firmware: Path = FIRMWARE) -> list[Any]:
+    """Run ``script`` with the firmware imported as ``main``; each line it prints, read as JSON.
+
+    The ticks stand still but for the script's ``time.advance(ms)``, and os.urandom is seeded: a script's output is
+    a function of the firmware alone, the same in both interpreters.
+    """
+    cmd = ["node", str(MPY / "run_script.mjs")] if interpreter == "micropython" else [
+        sys.executable, str(HERE / "run_script.py")]
+    out = subprocess.run([*cmd, str(firmware), "--ticks-start", str(ticks_start), "--seed", str(seed),
+                          "--still"],
+                         input=script, capture_output=True, text=True, timeout=120)
+    if out.returncode != 0:
+        raise AssertionError(f"{interpreter} stopped the script:\n{out.stderr}")
+    return [json.loads(line) for line in out.stdout.splitlines() if line.strip()]
 
 
 class Firmware:
-    """The reference firmware in a subprocess; its USB serial is a pty symlinked at ``link``."""
+    """The firmware live in a subprocess (run.py); its USB serial is a pty symlinked at ``link``.
 
-    def __init__(self, link: Path, firmware: Path = FIRMWARE) -> None:
+    ``halts`` collects the runner's ``halted WHY`` lines: the firmware stopped (an exception, or safe mode).
+    """
+
+    def __init__(self, link: Path, interpreter: str = "cpython", *options: str, firmware: Path = FIRMWARE) -> None:
         self.link = link
+        self.interpreter = interpreter
+        self.options = options
         self.firmware = firmware
         self.proc: subprocess.Popen[str] | None = None
+        self.halts: list[str] = []
         self._lines: queue.Queue[str] = queue.Queue()
 
     def start(self, timeout: float = 10.0) -> "Firmware":
-        self.proc = subprocess.Popen([sys.executable, str(HERE / "run.py"), str(self.firmware), str(self.link)],
+        self.proc = subprocess.Popen([sys.executable, str(HERE / "run.py"), self.interpreter, str(self.firmware),
+                                      str(self.link), *self.options],
                                      stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
         threading.Thread(target=self._pump, daemon=True).start()
         first = self._lines.get(timeout=timeout)
@@ -33,7 +85,10 @@ class Firmware:
     def _pump(self) -> None:
         assert self.proc is not None and self.proc.stdout is not None
         for line in self.proc.stdout:
-            self._lines.put(line.strip())
+            if line.startswith("halted "):
+                self.halts.append(line.strip())
+            else:
+                self._lines.put(line.strip())
 
     def command(self, line: str, timeout: float = 5.0) -> str:
         assert self.proc is not None and self.proc.stdin is not None
@@ -43,12 +98,6 @@ class Firmware:
 
     def tap(self, ms: int = 80) -> None:
         self.command(f"tap {ms}")
-
-    def press(self) -> None:
-        self.command("press")
-
-    def release(self) -> None:
-        self.command("release")
 
     def unplug(self) -> None:
         self.command("unplug")

@@ -1,187 +1,130 @@
-"""Run the roller firmware on the host: ``python run.py FIRMWARE LINK``.
+"""Run the roller firmware for a test: ``python run.py INTERPRETER FIRMWARE LINK [options]``.
 
-The firmware's USB serial becomes a pty whose slave is symlinked at LINK (the host reader opens LINK). The
-firmware's ``import machine``/``micropython`` find the shims in this folder, and its ``import time`` gets
-:mod:`utime` (MicroPython's tick functions). The firmware file runs as ``__main__``, unchanged.
+INTERPRETER is ``micropython`` (MicroPython's WebAssembly port under Node.js) or ``cpython`` (this Python, with the
+stand-ins in this folder); see :mod:`engines`. Either way the firmware's USB serial is a pty symlinked at LINK,
+where the host reader opens it, and the same control lines on stdin drive it, each answered on stdout (``ok CMD``,
+or ``leds N``). ``ready`` comes first; ``halted WHY`` comes whenever the firmware stops (an exception, safe mode):
 
-Control lines on the real stdin, each answered ``ok <command>`` on the real stdout:
-``press``, ``release``, ``tap MS`` (press for MS milliseconds), ``unplug``, ``replug``, ``corrupt`` (the next
-ROLL line goes out with a wrong CRC, once), ``leds`` (answers ``leds N``: LED blinks so far), ``quit``.
+  press | release | tap [MS] | switch 0|1 (0 = closed = d12)
+  unplug | replug | corrupt (the next ROLL goes out with a wrong CRC) | drop_ack (the host's next ACK is lost)
+  inject HEX (bytes on the wire to the firmware, e.g. 03) | freeze | thaw (the firmware hangs / goes on)
+  advance MS (jump the firmware's clock) | leds (LED blinks so far) | quit
+
+Options: --ticks-start N (default 2**30 - 2000: the ticks wrap 2 s in), --seed N (the rolls' random bytes),
+--set NAME=JSON (a firmware constant, e.g. SWITCH_PIN=13), --button-held (held at power-up: safe mode).
 """
 from __future__ import annotations
 
-import ast
+import argparse
+import json
 import os
-import runpy
+import select
 import sys
 import threading
 import time
-import tty
 from typing import Any, TextIO
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+
+from engines import ENGINES  # type: ignore[import-not-found]  # noqa: E402
+from link import UsbLink, constants  # type: ignore[import-not-found]  # noqa: E402
+from utime import NEAR_WRAP  # type: ignore[import-not-found]  # noqa: E402
 
 
-def constants(path: str) -> dict[str, Any]:
-    """The module-level literal constants of the firmware (BUTTON_PIN, LED_PIN, ...)."""
-    out: dict[str, Any] = {}
-    tree = ast.parse(open(path, encoding="utf-8").read())
-    for node in tree.body:
-        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
-            try:
-                out[node.targets[0].id] = ast.literal_eval(node.value)
-            except ValueError:
-                pass
-    return out
+def relay(engine: Any, link: UsbLink) -> None:
+    """The host's bytes, from the pty, to the firmware (less any ACK the test has the link lose)."""
+    while True:
+        r, _, _ = select.select([link.fd], [], [], 0.05)
+        if r:
+            data = link.host_bytes(link.read(512))
+            if data:
+                engine.feed(data)
 
 
-class UsbLink:
-    """The device end of a USB serial cable: a pty master kept at one fd number across unplug/replug."""
-
-    def __init__(self, link: str) -> None:
-        self.link = link
-        self._idle_r, self._idle_w = os.pipe()  # "no cable": an fd that is never readable
-        self.fd = os.dup(self._idle_r)
-        self._slave: int | None = None
-        self._slave_path: str | None = None
-        self._lock = threading.Lock()
-        self.corrupt_rolls = 0
-
-    def plug(self) -> None:
-        with self._lock:
-            if self._slave is not None:
-                return
-            master, slave = os.openpty()
-            tty.setraw(slave)
-            os.set_blocking(master, False)
-            os.dup2(master, self.fd)
-            os.close(master)
-            self._slave, self._slave_path = slave, os.ttyname(slave)
-            tmp = self.link + ".new"
-            if os.path.lexists(tmp):
-                os.unlink(tmp)
-            os.symlink(self._slave_path, tmp)
-            os.replace(tmp, self.link)
-
-    def unplug(self) -> None:
-        with self._lock:
-            if self._slave is None:
-                return
-            if os.path.islink(self.link) and os.readlink(self.link) == self._slave_path:
-                os.unlink(self.link)
-            os.dup2(self._idle_r, self.fd)  # closes the master: the host's reads fail, the pty vanishes
-            os.close(self._slave)
-            self._slave = self._slave_path = None
-
-    def read(self, n: int = 1) -> bytes:
-        try:
-            return os.read(self.fd, n)
-        except OSError:
-            return b""
-
-    def write(self, data: bytes) -> int:
-        with self._lock:
-            if self._slave is None:
-                return len(data)  # nobody listening: USB CDC drops it
-            if self.corrupt_rolls and data.startswith(b"$ROLL"):
-                self.corrupt_rolls -= 1
-                data = data[:-2] + (b"0" if data[-2:-1] != b"0" else b"1") + b"\n"
-            try:
-                os.write(self.fd, data)
-            except OSError:
-                pass
-        return len(data)
-
-    def fileno(self) -> int:
-        return self.fd
-
-
-class _Stdio:
-    """What the firmware sees as sys.stdin / sys.stdout: ``.buffer`` reads and writes bytes on the link."""
-
-    def __init__(self, link: UsbLink) -> None:
-        self.buffer = link
-        self._link = link
-
-    def fileno(self) -> int:
-        return self._link.fd
-
-    def write(self, data: bytes | str) -> int:
-        return self._link.write(data.encode() if isinstance(data, str) else data)
-
-    def read(self, n: int = 1) -> bytes:
-        return self._link.read(n)
-
-    def flush(self) -> None:
-        pass
-
-
-def control(link: UsbLink, consts: dict[str, Any], ctl_in: TextIO, ctl_out: TextIO) -> None:
-    import fw_board  # type: ignore[import-not-found]
-
-    button = consts.get("BUTTON_PIN", 14)
-    led = consts.get("LED_PIN", 15)
-
-    def set_button(level: int) -> None:
-        with fw_board.lock:
-            fw_board.inputs[button] = level
-
-    for line in ctl_in:
+def control(engine: Any, link: UsbLink, consts: dict[str, Any], ctl: TextIO, out: TextIO,
+            lock: threading.Lock) -> None:
+    button, led, switch = consts.get("BUTTON_PIN", 14), consts.get("LED_PIN", 15), consts.get("SWITCH_PIN") or 13
+    for line in ctl:
         words = line.split()
         if not words:
             continue
-        cmd = words[0]
-        reply = f"ok {cmd}"
-        if cmd == "press":
-            set_button(0)
-        elif cmd == "release":
-            set_button(1)
+        cmd, reply = words[0], f"ok {words[0]}"
+        if cmd in ("press", "release"):
+            engine.pin(button, 0 if cmd == "press" else 1)
         elif cmd == "tap":
-            set_button(0)
+            engine.pin(button, 0)
             time.sleep(int(words[1]) / 1000 if len(words) > 1 else 0.08)
-            set_button(1)
+            engine.pin(button, 1)
+        elif cmd == "switch":
+            engine.pin(switch, int(words[1]))
         elif cmd == "unplug":
             link.unplug()
         elif cmd == "replug":
             link.plug()
         elif cmd == "corrupt":
             link.corrupt_rolls += 1
+        elif cmd == "drop_ack":
+            link.drop_acks += 1
+        elif cmd == "inject":
+            engine.feed(bytes.fromhex(words[1]))
+        elif cmd in ("freeze", "thaw"):
+            engine.freeze(cmd == "freeze")
+        elif cmd == "advance":
+            engine.advance(int(words[1]))
         elif cmd == "leds":
-            with fw_board.lock:
-                reply = f"leds {fw_board.rising_edges.get(led, 0)}"
+            reply = f"leds {engine.leds(led)}"
         elif cmd == "quit":
             break
         else:
             reply = f"error unknown command {cmd}"
-        ctl_out.write(reply + "\n")
-        ctl_out.flush()
+        with lock:
+            out.write(reply + "\n")
+            out.flush()
     link.unplug()
     os._exit(0)
 
 
-def main() -> None:
-    firmware, link_path = sys.argv[1], sys.argv[2]
-    sys.path.insert(0, HERE)
-    import utime  # type: ignore[import-not-found]
+def setting(text: str) -> tuple[str, Any]:
+    name, _, value = text.partition("=")
+    return name, json.loads(value)
 
-    consts = constants(firmware)
-    link = UsbLink(link_path)
+
+def main() -> None:
+    p = argparse.ArgumentParser()
+    p.add_argument("interpreter", choices=sorted(ENGINES))
+    p.add_argument("firmware")
+    p.add_argument("link")
+    p.add_argument("--ticks-start", type=int, default=NEAR_WRAP)
+    p.add_argument("--seed", type=int, default=35)
+    p.add_argument("--set", action="append", default=[], type=setting, dest="sets")
+    p.add_argument("--button-held", action="store_true")
+    args = p.parse_args()
+    consts = {**constants(args.firmware), **dict(args.sets)}
+    ctl, out = os.fdopen(os.dup(0), "r"), os.fdopen(os.dup(1), "w")  # (the firmware gets sys.stdin and stdout)
+    lock = threading.Lock()
+
+    def halted(why: str) -> None:
+        with lock:
+            out.write(f"halted {why}\n")
+            out.flush()
+
+    link = UsbLink(args.link)
     link.plug()
-    ctl_in = os.fdopen(os.dup(0), "r")
-    ctl_out = os.fdopen(os.dup(1), "w")
-    sys.stdin = _Stdio(link)  # type: ignore[assignment]
-    sys.stdout = _Stdio(link)  # type: ignore[assignment]
-    threading.Thread(target=control, args=(link, consts, ctl_in, ctl_out), daemon=True).start()
-    ctl_out.write("ready\n")
-    ctl_out.flush()
-    sys.modules["time"] = utime  # the firmware's `import time` is MicroPython's
-    try:
-        runpy.run_path(firmware, run_name="__main__")
-    finally:
-        link.unplug()
-    # main() returned (safe mode): behave like a board sitting at its REPL
-    while True:
-        utime.sleep(3600)
+    opts = {"ticks_start": args.ticks_start, "seed": args.seed, "sets": args.sets,
+            "pins": [(consts.get("BUTTON_PIN", 14), 0)] if args.button_held else []}
+    engine = ENGINES[args.interpreter](args.firmware, link, opts, halted)
+    threading.Thread(target=relay, args=(engine, link), daemon=True).start()
+
+    def serve() -> None:  # ready, and taking commands, once the firmware has booted (a press before is safe mode)
+        engine.booted.wait()
+        with lock:
+            out.write("ready\n")
+            out.flush()
+        control(engine, link, consts, ctl, out, lock)
+
+    threading.Thread(target=serve, daemon=True).start()
+    engine.run()
 
 
 if __name__ == "__main__":
