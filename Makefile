@@ -39,8 +39,11 @@ run: $(RUN_STAMP)
 sim: $(RUN_STAMP)
 	$(BIN)/companion sim $(ARGS)
 
+# the suite on more workers than cores (pytest-xdist's -n auto; ARGS="-n 0" runs it in one process, as a plain pytest
+# does); PYTHONDONTWRITEBYTECODE emptied (some environments set it): each worker and each `companion` the tests start
+# reads compiled modules (__pycache__, ignored by git and the installer) instead of compiling every module again
 test: $(TEST_STAMP) mpy-interpreter
-	$(BIN)/python -m pytest -q $(ARGS)
+	PYTHONDONTWRITEBYTECODE= $(BIN)/python -m pytest -q -n auto $(ARGS)
 
 # MicroPython's own interpreter (its WebAssembly port, from npm, pinned by tests/fw_shim/mpy/package-lock.json), in
 # which the roller firmware's tests run as well as in CPython. Installed where npm is, once per lockfile; never a

@@ -1,15 +1,71 @@
 """Shared fixtures: a CLI runner and paths. Hardware tests bring their own MockFactory fixtures."""
 from __future__ import annotations
 
+import itertools
 import os
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"
+
+
+def _tmp_in_ram() -> None:
+    """Test files on tmpfs (/dev/shm) when it has 2 GiB free and TMPDIR is not chosen already: a journal's fsyncs
+    then never wait for a disk someone else's writes keep busy (tmp_path, and every subprocess's temp files). Only
+    a failed test's folder is kept (tmp_path_retention_policy), so the run gives the memory back."""
+    shm = "/dev/shm"
+    if "TMPDIR" in os.environ or not os.access(shm, os.W_OK):
+        return
+    st = os.statvfs(shm)
+    if st.f_bavail * st.f_frsize >= 2 << 30:
+        os.environ["TMPDIR"] = shm
+        tempfile.tempdir = None  # gettempdir() reads TMPDIR again (pytest's capture asked it already)
+
+
+_tmp_in_ram()
+
+
+def pytest_xdist_auto_num_workers(config: pytest.Config) -> int | None:
+    """``-n auto`` (``make test``): one worker more than the cores, so that a test waiting on a timer, a pipe or a
+    child process leaves its core to another worker's test (PYTEST_XDIST_AUTO_NUM_WORKERS still decides)."""
+    if os.environ.get("PYTEST_XDIST_AUTO_NUM_WORKERS"):
+        return None  # pytest-xdist's own hook reads it
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+    return cores + 1
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """The tests marked slow first (each module's together; otherwise in collection order), so that they start at
+    once and never end a run alone on one core.
+
+    Under pytest-xdist (``make test``) the default ``--dist load`` first hands each of the n workers one contiguous
+    chunk of a quarter of its share, then feeds them as they go: the slow modules are dealt round-robin to the heads
+    of those first chunks, so every worker starts on its part of them (docs/speed.md)."""
+    slow: dict[Path, list[pytest.Item]] = {}
+    rest: list[pytest.Item] = []
+    for item in items:
+        if item.get_closest_marker("slow") is not None:
+            slow.setdefault(item.path, []).append(item)
+        else:
+            rest.append(item)
+    workers = int(getattr(config, "workerinput", {}).get("workercount", 1))
+    heads: list[list[pytest.Item]] = [[] for _ in range(workers)]
+    for i, module in enumerate(slow.values()):
+        heads[i % workers] += module
+    chunk = max(2, len(items) // workers // 4)  # xdist's first chunk per worker (scheduler/load.py)
+    order: list[pytest.Item] = []
+    fill = iter(rest)
+    for i, head in enumerate(heads):
+        order += head
+        if i < workers - 1:
+            order += itertools.islice(fill, max(0, (i + 1) * chunk - len(order)))
+    order += fill
+    items[:] = order
 
 
 @pytest.fixture(autouse=True)

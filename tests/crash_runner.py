@@ -32,6 +32,11 @@ import companion.session.core  # noqa: F401
 from companion.journal.store import Journal
 from companion.journal.walscan import scan
 
+#: the CLI's parser, built once here: argparse asks gettext and the terminal's size for every option it adds
+#: (about 400 of a run's 1,400 system calls), and strace stops the traced child at each of them
+_PARSER = companion.cli.build_parser()
+companion.cli.build_parser = lambda: _PARSER
+
 HANDSHAKE = 7_777_777  #: what strace makes getppid() return once it traces the child
 
 

@@ -92,3 +92,40 @@ def test_the_shape_finder_sees_a_copy_with_other_names() -> None:
     assert len(shared_runs(shapes(renamed), shapes(original))) == 4  # 13 lines: four windows of ten
     assert shared_runs(shapes(original), shapes("def f(a, b):\n" + "    return a\n" * 12)) == []
     assert shapes('"""doc\nstring"""\nfrom a import (b,\n    c)\nx = 1\n') == [(1, "V"), (5, "N = V")]
+
+
+@pytest.mark.parametrize("game", ["sovereign-chess", "sovereign-chess-royale"])
+def test_the_familys_cached_prompt_is_the_prompt_built_afresh(game: str) -> None:
+    """The base keeps each machine's prompt until what it is built from changes (the board is the costly part): after
+    every answer, undo and lost clock of a random game, the prompt it serves is the one built afresh."""
+    import random
+
+    from companion.games import load
+    from fsm.autoplay import random_answer
+    from fsm.base import Player, Setup
+    from fsm.prompts import InvalidAnswer
+
+    rng = random.Random(34)
+    cls = load(game)
+    players = tuple(Player(n, i + 1) for i, n in enumerate(["Ana", "Ben", "Cleo", "Dev"][:cls.max_players]))
+    changes = 0
+    for games in range(8):  # short games: each start's screens (who moves first, the armies) and a few moves
+        g, played = cls(Setup(players)), changes
+        while not g.is_over and changes < played + 20:
+            prompt = g.prompt()
+            assert prompt == g.build_prompt(), (games, changes, prompt.title)
+            snap = g.snapshot()
+            keys = [o.key for o in getattr(prompt, "options", ()) if not o.in_menu]  # moves, mostly: long games
+            try:
+                if g.state == "move" and rng.random() < 0.02:
+                    g.time_out(g.active_seat() or 1)
+                else:
+                    g.answer(rng.choice(keys) if keys and rng.random() < 0.95 else random_answer(prompt, rng))
+            except InvalidAnswer:
+                continue
+            changes += 1
+            if rng.random() < 0.2:  # undo: the earlier prompt again
+                g.restore(snap)
+                assert g.prompt() == g.build_prompt() == prompt
+        assert g.prompt() == g.build_prompt()
+    assert changes > 100

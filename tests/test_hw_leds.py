@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import time
-from typing import Iterator
+from typing import Callable, Iterator
 
 import pytest
 from gpiozero.pins.mock import MockFactory
@@ -41,6 +41,21 @@ def toggles(factory: MockFactory, pin: int, seconds: float) -> int:
     return len(p.states) - 1
 
 
+def blinking(factory: MockFactory, pin: int, changes: int, between: Callable[[], object] = lambda: None,
+             within: float = 5.0) -> list[float]:
+    """Wait for the pin to go through ``changes`` state changes from now, calling ``between`` every 2 ms (what the
+    loop does after each frame); the seconds between its whole on/off phases. Fails if it takes ``within`` seconds:
+    a loaded machine may run the blink thread late, never an LED that stays lit or dark."""
+    p = factory.pin(pin)
+    p.clear_states()
+    deadline = time.monotonic() + within
+    while len(p.states) - 1 < changes:
+        assert time.monotonic() < deadline, f"pin {pin}: {len(p.states) - 1} changes in {within} s, not {changes}"
+        between()
+        time.sleep(0.002)
+    return [s.timestamp for s in p.states[2:]]  # the first change ends a phase that began before clear_states()
+
+
 @pytest.mark.parametrize("make", [lambda f: SimLeds(4), lambda f: GpioLeds(PLAYERS, STATUS, pin_factory=f)])
 def test_both_models_agree(factory: MockFactory, make) -> None:
     leds = make(factory)
@@ -71,7 +86,7 @@ def test_active_player_led_is_lit(leds: GpioLeds, factory: MockFactory) -> None:
 
 def test_waiting_player_led_blinks(leds: GpioLeds, factory: MockFactory) -> None:
     leds.show(2, waiting=True)
-    assert toggles(factory, PLAYERS[1], 0.3) >= 3
+    assert min(blinking(factory, PLAYERS[1], 4)) >= BLINK[0] - 0.005
     assert not any(lit(factory, p) for p in (PLAYERS[0], PLAYERS[2], PLAYERS[3]))
     leds.show(2, waiting=False)  # answered: steady on
     assert lit(factory, PLAYERS[1]) and toggles(factory, PLAYERS[1], 0.15) == 0
@@ -81,22 +96,19 @@ def test_status_led(leds: GpioLeds, factory: MockFactory) -> None:
     leds.set_status(RollerState.CONNECTED)
     assert lit(factory, STATUS) and toggles(factory, STATUS, 0.12) == 0
     leds.set_status(RollerState.OFFLINE)
-    slow = toggles(factory, STATUS, 0.3)
+    slow = blinking(factory, STATUS, 5)
     leds.set_status(RollerState.ERROR)
-    fast = toggles(factory, STATUS, 0.3)
-    assert 3 <= slow < fast
+    fast = blinking(factory, STATUS, 5)
+    assert min(fast) < BLINK[0] - 0.005 <= min(slow)  # a late blink thread stretches phases, never shortens them
     leds.set_status(None)
     assert not lit(factory, STATUS) and toggles(factory, STATUS, 0.12) == 0
 
 
 def test_repeating_the_same_state_does_not_restart_blinking(leds: GpioLeds, factory: MockFactory) -> None:
     leds.show(1, waiting=True)
-    p = factory.pin(PLAYERS[0])
-    p.clear_states()
-    deadline = time.monotonic() + 0.3
-    while time.monotonic() < deadline:  # the loop calls show() after every frame
-        leds.show(1, waiting=True)
-    assert len(p.states) - 1 >= 3  # a restarted blink would sit in its "on" phase
+    # the loop calls show() after every frame: a blink restarted each time would sit in its "on" phase (and fail
+    # after 5 s); one left running goes on blinking
+    assert blinking(factory, PLAYERS[0], 3, between=lambda: leds.show(1, waiting=True))
 
 
 def test_no_status_led(factory: MockFactory) -> None:

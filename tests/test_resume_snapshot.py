@@ -186,6 +186,7 @@ def _game(game: str, clock: str | None, tmp_path: Path) -> tuple[str, Any]:
     return str(path), parse_config({})
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("game", "clock", "steps"), CASES,
                          ids=[f"{g}-{c or 'no clock'}".replace(" ", "_") for g, c, _n in CASES])
 def test_snapshot_and_tail_equal_the_full_replay(game: str, clock: str | None, steps: int, tmp_path: Path,
@@ -339,6 +340,7 @@ def test_companion_play_of_a_long_toml_game_says_nothing_of_snapshots_and_keeps_
     journal.close()
 
 
+@pytest.mark.slow
 def test_companion_play_killed_while_a_clock_runs_resumes_from_its_snapshot(tmp_path: Path,
                                                                             monkeypatch: pytest.MonkeyPatch) -> None:
     """kill -9 of `companion play` of a Sovereign Chess game with a Fischer clock, in a wait past its 500th input

@@ -54,6 +54,7 @@ class Probe:
         self._stop = threading.Event()
         self._conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
         self._conn.request("GET", "/api/events", headers={"Host": f"127.0.0.1:{port}"})
+        self._sock = self._conn.sock  # the stream's socket: close() shuts it so the reader is not left waiting
         self._resp = self._conn.getresponse()
         self._threads = [threading.Thread(target=self._read, daemon=True),
                          threading.Thread(target=self._poll, daemon=True)]
@@ -86,8 +87,10 @@ class Probe:
 
     def close(self) -> None:
         self._stop.set()
-        if self._conn.sock is not None:  # wakes the reader blocked on a quiet stream at once
-            self._conn.sock.shutdown(socket.SHUT_RDWR)
+        try:
+            self._sock.shutdown(socket.SHUT_RDWR)  # wakes the reader now, not at the server's next keep-alive
+        except OSError:
+            pass
         self._conn.close()
         for th in self._threads:
             th.join(5)

@@ -37,7 +37,8 @@ from screen_walk import GAMES, SEEDS, STEPS, walk_events
 
 #: ``@pytest.mark.parametrize("game, seed", WALKS)``: one test per walk, with the ids of the old stacked
 #: parametrisation (``test_x[0-sovereign]``)
-WALKS = [pytest.param(game, seed, id=f"{seed}-{game}") for seed in SEEDS for game in GAMES]
+PAIRS = [(game, seed) for seed in SEEDS for game in GAMES]
+WALKS = [pytest.param(game, seed, id=f"{seed}-{game}") for game, seed in PAIRS]
 
 
 # ------------------------------------------------------------------------------------ what a frame drew
@@ -419,21 +420,47 @@ def take(game: str, seed: int) -> Report:
     return r
 
 
-_TAKEN: dict[str, Report] = {}
+_TAKEN: dict[str, Report] = {}  #: the reports this process has: walk key -> report
 
 
-def report(game: str, seed: int, folder: Path) -> Report:
-    """The report of ``game``'s walk with ``seed``: taken once per run by whichever worker asks first."""
-    key = f"{seed}-{Path(game).stem}"
-    if key not in _TAKEN:
-        path = folder / f"walk-{key}.json"
-        with open(folder / f"walk-{key}.lock", "w") as lock:
-            fcntl.flock(lock, fcntl.LOCK_EX)  # another worker taking this walk: wait for its report
-            if path.exists():
-                _TAKEN[key] = Report(**json.loads(path.read_text()))
-            else:
-                _TAKEN[key] = take(game, seed)
-                part = path.with_suffix(".part")
-                part.write_text(json.dumps(dataclasses.asdict(_TAKEN[key])))
-                part.replace(path)
-    return _TAKEN[key]
+def _key(game: str, seed: int) -> str:
+    return f"{seed}-{Path(game).stem}"
+
+
+def _shared(game: str, seed: int, folder: Path, wait: bool) -> Report | None:
+    """The walk's report from ``folder``, taken here if no process has taken it yet; None when another process is
+    taking it right now (unless ``wait``: then wait for its report)."""
+    path = folder / f"walk-{_key(game, seed)}.json"
+    with open(path.with_suffix(".lock"), "w") as lock:
+        try:
+            fcntl.flock(lock, fcntl.LOCK_EX | (0 if wait else fcntl.LOCK_NB))
+        except BlockingIOError:
+            return None
+        if path.exists():
+            return Report(**json.loads(path.read_text()))
+        r = take(game, seed)
+        part = path.with_suffix(".part")
+        part.write_text(json.dumps(dataclasses.asdict(r)))
+        part.replace(path)
+        return r
+
+
+def report(game: str, seed: int, folder: Path, have: dict[str, Report] = _TAKEN) -> Report:
+    """The report of ``game``'s walk with ``seed``: taken once per run by whichever process asks first (``have``:
+    the reports this process has). A process that finds another one taking it takes a walk nobody has started
+    meanwhile (from the other end of the list, away from the others), so no core waits while a walk is left."""
+    key = _key(game, seed)
+    while key not in have:
+        r = _shared(game, seed, folder, wait=False)
+        if r is not None:
+            have[key] = r
+            break
+        for g, s in reversed(PAIRS):
+            if _key(g, s) not in have and (other := _shared(g, s, folder, wait=False)) is not None:
+                have[_key(g, s)] = other
+                break
+        else:  # every other walk is taken or being taken: wait for this one
+            waited = _shared(game, seed, folder, wait=True)
+            assert waited is not None
+            have[key] = waited
+    return have[key]

@@ -5,17 +5,19 @@ state JSON and the game record.
 A game derives from :class:`ChessMachine` with its engine class and sets the hooks: :attr:`~ChessMachine.ENGINE`,
 :attr:`~ChessMachine.PLAYING` (the states in which a seat is to move), :meth:`~ChessMachine.seat_of` (engine seat →
 table seat), :meth:`~ChessMachine.last_moved` (the square its seat moved to last, for move entry),
+:meth:`~ChessMachine.build_prompt` (the base caches it on :meth:`~ChessMachine.prompt_key`),
 :meth:`~ChessMachine.seat_headers` and :meth:`~ChessMachine.clock_header` (the record). Its phases, menu and
 announcements are its own.
 """
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from typing import Any, ClassVar, Generic, TypeVar
 
 from companion.rules.sovereign_chess import ChessError, SovereignChess
-from fsm.base import GameMachine, OptionSpec
-from fsm.prompts import BoardView, Choice, Option
+from fsm.base import GROWING, GameMachine, OptionSpec
+from fsm.prompts import BoardView, Choice, Option, Prompt
 
 from fsm.sovereign_chess.board import board_view
 from fsm.sovereign_chess.entry import Entry, move_entries, move_options
@@ -48,6 +50,7 @@ class ChessMachine(GameMachine, Generic[E]):
 
     _cache: tuple[str, E] | None = None
     _entries: tuple[str, list[Entry]] | None = None
+    _prompt: tuple[str, Prompt] | None = None
 
     # ------------------------------------------------------------------ hooks
     def seat_of(self, army: int) -> int:
@@ -64,6 +67,28 @@ class ChessMachine(GameMachine, Generic[E]):
 
     def clock_header(self) -> Any:
         return self.options["clock"]
+
+    def build_prompt(self) -> Prompt:
+        """The prompt for the machine's state and data (:meth:`prompt` keeps it while :meth:`prompt_key` holds)."""
+        raise NotImplementedError
+
+    def prompt_key(self) -> str:
+        """Everything :meth:`build_prompt` reads, as one string: the state and the data, but of the lists that only
+        grow (the moves, the log, the story) only their lengths. A game whose data holds more than its prompt reads
+        may name less."""
+        grow = ("moves", *GROWING)
+        d = {k: v for k, v in self.data.items() if k not in grow}
+        return json.dumps([self.state, d, [len(self.data.get(k) or ()) for k in grow]], sort_keys=True,
+                          separators=(",", ":"))
+
+    # ------------------------------------------------------------------ the prompt, built once per change
+    def prompt(self) -> Prompt:
+        """The prompt, cached on what it is built from: the session asks for it many times per input and the clock
+        redraws every second, but the board (every legal move on it) is built again only when the game changes."""
+        key = self.prompt_key()
+        if self._prompt is None or self._prompt[0] != key:
+            self._prompt = (key, self.build_prompt())
+        return self._prompt[1]
 
     # ------------------------------------------------------------------ the engine, as a cache of data
     def engine(self) -> E:

@@ -69,8 +69,6 @@ class SovereignChessGame(ChessMachine[SovereignChess]):
     ENGINE = SovereignChess
     PLAYING = ("move", "opening")
 
-    _prompt: tuple[str, Prompt] | None = None
-
     # ------------------------------------------------------------------ setup
     def start(self) -> None:
         start = self.options["start"] or START
@@ -100,16 +98,13 @@ class SovereignChessGame(ChessMachine[SovereignChess]):
         return position.rsplit(" ", 1)[0]
 
     # ------------------------------------------------------------------ prompts
-    def prompt(self) -> Prompt:
-        """The prompt, cached on what it is built from (the clock redraws every second; the board is not rebuilt)."""
+    def prompt_key(self) -> str:
+        """What the prompt is built from (``seen``, every position's count, only for this one)."""
         d = self.data
-        key = json.dumps([self.state, d["position"], d["moves"], d["check"], d["result"], d["quiet"], d["last"],
-                          d["first"], d["seen"].get(self._key(d["position"]), 0)], separators=(",", ":"))
-        if self._prompt is None or self._prompt[0] != key:
-            self._prompt = (key, self._build_prompt())
-        return self._prompt[1]
+        return json.dumps([self.state, d["position"], d["moves"], d["check"], d["result"], d["quiet"], d["last"],
+                           d["first"], d["seen"].get(self._key(d["position"]), 0)], separators=(",", ":"))
 
-    def _build_prompt(self) -> Prompt:
+    def build_prompt(self) -> Prompt:
         if self.state == "first":
             firsts = [Option("random", "Draw at random")]
             firsts += [Option(f"seat{p.seat}", f"{p.name} moves first") for p in self.players]

@@ -117,7 +117,7 @@ class SovereignChessRoyaleGame(ChessMachine[SovereignChessRoyale]):
         return list(self.data["alert"]) if not self.is_over else []
 
     # ------------------------------------------------------------------ prompts
-    def prompt(self) -> Prompt:
+    def build_prompt(self) -> Prompt:
         if self.state == "assign":
             return Choice("Armies", lines=("Who plays White, Ash, Slate and Black?",),
                           options=(Option("random", "Draw at random"), Option("choose", "Choose")))
