@@ -8,7 +8,9 @@ import random
 import shutil
 import subprocess
 import sys
+import time
 from pathlib import Path
+from typing import Callable
 
 import pytest
 
@@ -162,3 +164,194 @@ def test_player_answers_within_the_prompt(prompt: dict[str, object], check: obje
 def test_player_says_web_down_when_nothing_listens() -> None:
     with pytest.raises(pi_boot_web.WebDown):
         pi_boot_web.Phone("http://127.0.0.1:9").snapshot(timeout=2)
+
+
+# ------------------------------------------------------------------ the harness's reading of the machine
+import pi_boot  # noqa: E402
+from companion.cli.check import Result  # noqa: E402
+
+SERIAL = (  # what the guest's console gives: systemd's status lines, escape codes, carriage returns, the agent's lines
+    "[  OK  ] Started companion.service - Sovereign Companion.\r\n"
+    "PIBOOT ready uptime_s=80.1 first_frame_s=79.0 start_to_ready_s=12.0 user=companion nrestarts=0\r\n"
+    "\x1b[KPIBOOT hang-start nrestarts=0 game 5 5\r\n"
+    "\r\x1b[K[\x1b[0;1;31m*\x1b[0m] A start job is running for companion.service (12s / 1min 30s)"
+    "\r\x1b[KPIBOOT watchdog restarted=yes nrestarts=1 hang_to_active_s=40.2 watchdog_timeouts_logged=1\r\n"
+    "\x1b[0;32mPIBOOT\x1b[0m resumed game 9 9\r\n"
+    "PIBOOT check| FAIL  roller   no dice roller found (looked for /dev/companion-roller)\n")
+
+
+def test_the_agents_lines_are_read_behind_the_consoles_escape_codes(tmp_path: Path) -> None:
+    machine = object.__new__(pi_boot.Machine)  # its log only: no qemu
+    machine.log = tmp_path / "serial.log"
+    machine.log.write_text(SERIAL)
+    lines = machine.lines()
+    assert [line.split()[1] for line in lines] == ["ready", "hang-start", "watchdog", "resumed", "check|"]
+    assert pi_boot.fields(lines[2]) == {"restarted": "yes", "nrestarts": "1", "hang_to_active_s": "40.2",
+                                        "watchdog_timeouts_logged": "1"}
+    assert all("\x1b" not in line and "\r" not in line for line in lines)
+
+
+def _check_lines(*results: Result) -> list[str]:
+    return ["PIBOOT check| " + r.line() for r in results]  # as the agent prefixes `companion check`'s lines
+
+
+def test_checks_roller_line_is_read_by_its_part_not_its_verdict() -> None:
+    roller = Result("roller", False, "no dice roller found (looked for /dev/companion-roller)")
+    lines = _check_lines(Result("display", True, 'none (hardware = "headless")'), Result("gpio", True, "not used"),
+                         roller)
+    assert pi_boot.check_failures(lines) == ["roller"]
+    assert pi_boot.check_holds("1", ["roller"])  # no USB in the emulated machine: expected
+    failing = _check_lines(Result("display", False, "no OLED answered"), roller)
+    assert pi_boot.check_failures(failing) == ["display", "roller"]
+    assert not pi_boot.check_holds("1", pi_boot.check_failures(failing))
+    warned = _check_lines(Result("display", True, "/dev/i2c-1 does not exist", warn=True), roller)
+    assert pi_boot.check_failures(warned) == ["roller"]  # a missing display is a warning, not a failure
+
+
+def test_the_owner_code_is_read_from_the_guests_config(tmp_path: Path) -> None:
+    conf = tmp_path / "config.toml"
+    conf.write_text('# the installer\'s\nhardware = "headless"\n\n[web]\n# the owner\'s phone\n'
+                    'owner_code = "ABCD-EFGH"\nport = 18080\n')
+    assert pi_boot.owner_code(conf) == "ABCD-EFGH"
+    conf.write_text('hardware = "headless"\n')
+    with pytest.raises(RuntimeError, match="has no \\[web\\] owner_code: systemd/install.sh writes one"):
+        pi_boot.owner_code(conf)
+
+
+# ------------------------------------------------------------------ the whole run on a fake machine and fake phones
+class FakeProc:
+    def __init__(self) -> None:
+        self.dead = False
+
+    def poll(self) -> int | None:
+        return -9 if self.dead else None
+
+
+class FakeMachine:
+    """One boot: the agent's lines for its mode, given out as the harness waits for them."""
+
+    def __init__(self, table: "FakeTable", mode: str) -> None:
+        self.table, self.mode, self.t0, self.proc = table, mode, 0.0, FakeProc()
+        self.seen = 0
+        self.start = len(table.acked)
+        ready = "PIBOOT ready uptime_s=60 first_frame_s=59.5 start_to_ready_s=9.0 user=companion nrestarts=0"
+        self.script = {
+            "settings": [ready, *_check_lines(Result("display", True, "none"), Result("gpio", True, "not used"),
+                                              Result("roller", False, "no dice roller found")),
+                         "PIBOOT check rc=1 as=companion",
+                         "PIBOOT settings contrast_before=207 contrast_after=223 comments_kept=yes owner=companion "
+                         "mode=644", "PIBOOT home home None None", "PIBOOT hang-start nrestarts=0 game 5 5",
+                         "PIBOOT watchdog restarted=yes nrestarts=1 hang_to_active_s=30.0 watchdog_timeouts_logged=1",
+                         "PIBOOT resumed game 5 5", "PIBOOT poweroff"],
+            "reboot": [ready, "PIBOOT settings-after-reboot contrast=223 owner=companion", "PIBOOT poweroff"],
+            "play": [ready, "PIBOOT state game 5 5"],
+            "final": [ready, "PIBOOT journal-check rc=0 damaged_aside=0", "EXPORT", "PIBOOT export-end",
+                      "PIBOOT poweroff"],
+        }[mode]
+
+    def lines(self) -> list[str]:
+        import base64
+        import json
+        import zlib
+
+        out = []
+        for line in self.script:
+            if line == "EXPORT":
+                actions = [{"answer": a.value} for a in self.table.acked]
+                line = "PIBOOT export|" + base64.b64encode(zlib.compress(json.dumps(
+                    {"actions": actions, "inputs": []}).encode())).decode()
+            out.append(line)
+        return out
+
+    def wait_for(self, word: str, timeout: float = 0) -> str:
+        lines = self.lines()
+        while self.seen < len(lines):
+            line = lines[self.seen]
+            self.seen += 1
+            if line[7:].startswith(word):
+                return line
+        raise RuntimeError(f"no 'PIBOOT {word}'")
+
+    def peek(self, word: str) -> bool:  # the agent hangs the loop after a few answers, or a while without any
+        self.peeks = getattr(self, "peeks", 0) + 1
+        return word == "hang-start" and (len(self.table.acked) >= 3 or self.peeks > 5)
+
+    def cut(self) -> None:
+        if not self.proc.dead:
+            self.table.cuts.append(len(self.table.acked) - self.start)
+        self.proc.dead = True
+
+    def wait_off(self) -> None:
+        self.proc.dead = True
+
+
+class FakeTable:
+    """The two phones on a fake box: an answer acknowledged at each call, at the next prompt, but in the boots
+    ``stalled`` (where nothing is ever acknowledged)."""
+
+    def __init__(self, stalled: Callable[[int], bool]) -> None:
+        from collections import Counter
+
+        self.stalled = stalled
+        self.boot = 0
+        self.playing = False
+        self.acked: list[pi_boot_web.Ack] = []
+        self.cuts: list[int] = []  #: answers acknowledged in the boot at each cut
+        self.over = self.home = False
+        self.flow: list[tuple[str, int]] = []
+        self.refused: Counter[str] = Counter()
+        self.host = self
+
+    def ready(self) -> None:
+        pass
+
+    def snapshot(self) -> dict[str, object]:
+        return {"screen": "game" if self.playing else "home", "prompt": {"seq": len(self.acked)}, "state": {}}
+
+    def new_game(self) -> None:
+        self.playing = True
+        self.flow.append(("new game", 200))
+
+    def play_one(self, rng: random.Random) -> pi_boot_web.Ack | None:
+        if self.stalled(self.boot):
+            return None
+        time.sleep(0.002)  # a request's time
+        ack = pi_boot_web.Ack(len(self.acked), rng.choice(["a", "b"]))
+        self.acked.append(ack)
+        return ack
+
+
+def _fake_run(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, table: FakeTable, cuts: int,
+              capsys: pytest.CaptureFixture[str]) -> tuple[int, str]:
+    monkeypatch.setattr(pi_boot, "FIRST_ANSWER_S", 0.2)
+    monkeypatch.setattr(pi_boot, "CUT_AFTER_S", (0.01, 0.03))
+    monkeypatch.setattr(pi_boot, "AFTER_RESTART_S", 0.05)
+
+    def machine(mode: str, n: int) -> FakeMachine:
+        table.boot = n
+        return FakeMachine(table, mode)
+    rc = pi_boot.main(["--work", str(tmp_path), "--port", "9", "--cuts", str(cuts), "--seed", "1", "--qemu", "-",
+                       "--guest-config", "-"], machine=machine, table=table,
+                      pause=lambda s: None)
+    return rc, capsys.readouterr().out
+
+
+def test_a_run_with_no_answer_acknowledged_fails(monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
+                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    rc, out = _fake_run(monkeypatch, tmp_path, FakeTable(stalled=lambda boot: True), 2, capsys)
+    assert rc == 1, out
+    assert "pi-boot: answers acknowledged: FAILED 0 in all" in out
+    assert "pi-boot: power cuts during play: FAILED 0 of 2" in out
+    assert "pi-boot: the game resumes after the watchdog's restart: FAILED" in out  # it held on nothing
+    assert "pi-boot: result: FAILED" in out
+
+
+def test_a_cut_before_play_is_not_counted(monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
+                                          capsys: pytest.CaptureFixture[str]) -> None:
+    table = FakeTable(stalled=lambda boot: boot == 3)  # the first play boot (after settings, reboot) stalls
+    rc, out = _fake_run(monkeypatch, tmp_path, table, 2, capsys)
+    assert "pi-boot: cut 1: not counted: no answer was acknowledged" in out, out
+    assert out.count("plug pulled") == 2 and "pi-boot: power cuts during play: ok 2 of 2 in 3 boots" in out
+    assert table.cuts[0] == 0 and all(n > 0 for n in table.cuts[1:])  # the counted ones fell after answers
+    assert "every acknowledged answer is in the journal, in order: ok" in out
+    assert rc == 0 and "pi-boot: result: PASSED" in out
