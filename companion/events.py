@@ -88,10 +88,13 @@ class RollRequestEvent:
 
 @dataclass(frozen=True)
 class WebEvent:
-    """The web view needs the device (never journaled): ``"request"`` a phone asks for a seat or host rights (the
-    table confirms on the device), ``"pin"`` the PIN showing was voided by wrong tries."""
+    """The web view needs the loop (never journaled itself): ``"request"`` seat requests or phones changed (the
+    device shows what is asked now); ``"key"`` the host phone pressed the companion's button ``value`` (handled as
+    the device's own press, which is journaled as usual; the outcome goes back to the request ``ref``)."""
 
     kind: str
+    value: str = ""
+    ref: str = ""
 
 
 @dataclass(frozen=True)

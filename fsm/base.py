@@ -33,6 +33,10 @@ class Player:
     seat: int  #: 1-based seat number; the player's LED is ``[leds] players[seat - 1]``
 
 
+#: the parts of ``data`` that only ever grow (appended to, never changed): a snapshot keeps their lengths
+GROWING = ("log", "story")
+
+
 def _pickle_values(value: Any) -> bytes:
     """Pickle without the memo ("fast" mode): the bytes depend on the values only, not on which objects happen to
     be shared, so equal data gives equal snapshots (as JSON text did). ``data`` is JSON-like: no cycles."""
@@ -74,6 +78,22 @@ class OptionSpec:
         return value
 
 
+def and_list(names: Sequence[str]) -> str:
+    """"Ann", "Ann and Bo", "Ann, Bo and Cy"."""
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+
+
+@dataclass(frozen=True)
+class SeatResult:
+    """One seat at the end of a game, for the figures (:meth:`GameMachine.results`): whether it won, its score where
+    the game keeps one, and ``rank``: compared between seats, higher is better (equal ranks share a place)."""
+
+    seat: int
+    winner: bool
+    score: int | float | None = None
+    rank: tuple[float, ...] = ()
+
+
 @dataclass(frozen=True)
 class Setup:
     """What the new-game wizard decided: the players in seat order and the rule switches."""
@@ -100,6 +120,11 @@ class GameMachine:
     FINAL: ClassVar[tuple[str, ...]] = ("game_over",)
     #: rule switches; defaults apply when config does not set them
     OPTIONS: ClassVar[Mapping[str, OptionSpec]] = {}
+    #: the table plays together: everyone wins or nobody does (BG Stats' "cooperative")
+    cooperative: ClassVar[bool] = False
+    #: the game keeps a score per seat (:meth:`results`); ``high_score_wins`` says which way it counts
+    scored: ClassVar[bool] = False
+    high_score_wins: ClassVar[bool] = True
 
     state: str  # set by pytransitions
 
@@ -173,19 +198,24 @@ class GameMachine:
         """Jump to a state without a transition — only for restore; games use :meth:`fire`."""
         self.machine.set_state(state)
 
-    def snapshot(self) -> tuple[str, bytes, int]:
+    def snapshot(self) -> tuple[str, bytes, int, int]:
         """The state, a deep copy of ``data`` (pickled: a tenth of the time of JSON text, which replaying a long
-        game spends on every answer) and the log's length (the log only grows, so it is not copied)."""
-        rest = {k: v for k, v in self.data.items() if k != "log"}
-        return self.state, _pickle_values(rest), len(self.data["log"])
+        game spends on every answer) and the lengths of the log and the story (both only grow, so they are not
+        copied; -1: no story yet)."""
+        rest = {k: v for k, v in self.data.items() if k not in GROWING}
+        story = self.data.get("story")
+        return self.state, _pickle_values(rest), len(self.data["log"]), -1 if story is None else len(story)
 
-    def restore(self, snap: tuple[str, bytes, int]) -> None:
-        state, rest, n_log = snap
-        log = self.data["log"]
+    def restore(self, snap: tuple[str, bytes, int, int]) -> None:
+        state, rest, n_log, n_story = snap
+        log, story = self.data["log"], self.data.get("story")
         del log[n_log:]
         self.goto(state)
         self.data = pickle.loads(rest)
         self.data["log"] = log
+        if story is not None and n_story >= 0:
+            del story[n_story:]
+            self.data["story"] = story
 
     @property
     def is_over(self) -> bool:
@@ -207,6 +237,77 @@ class GameMachine:
 
     def player_name(self, seat: int) -> str:
         return self.players[seat - 1].name
+
+    # ----------------------------------------------------------------- the end, and the story of the game
+    def winner_seats(self) -> list[int]:
+        """Every seat that won (several for a shared win; none before the end, in a draw or when all lost):
+        ``data["winner"]``, else ``data["winners"]`` as seats or as player names."""
+        if (w := self.winner_seat()) is not None:
+            return [w]
+        names = {p.name: p.seat for p in self.players}
+        out = []
+        for x in self.data.get("winners") or ():
+            seat = x if isinstance(x, int) and not isinstance(x, bool) else names.get(str(x))
+            if seat in self.seats and seat not in out:
+                out.append(seat)
+        return sorted(out)
+
+    def results(self) -> list[SeatResult]:
+        """Each seat at the end (the figures' winners, scores and places). By default the winners rank first and
+        the others share the next place; games with a score override it."""
+        won = set(self.winner_seats())
+        return [SeatResult(s, s in won, None, (1.0 if s in won else 0.0,)) for s in self.seats]
+
+    def start_seat(self) -> int | None:
+        """The seat that began the game (BG Stats' start player): ``data["first"]`` by default, or None."""
+        f = self.data.get("first")
+        return f if isinstance(f, int) and not isinstance(f, bool) and f in self.seats else None
+
+    def battles(self) -> list[dict[str, Any]]:
+        """Dice battles with exact odds (Sovereign): each one's ``no``, ``round``, ``attacker``, ``defender``, the
+        attacker's chance at its first roll (``p``, ``exact``, ``args`` for `companion odds`) and ``won``, ``how``
+        (None while it goes on). Other games fight none."""
+        return []
+
+    def move_count(self) -> int | None:
+        """Moves made so far, in games of moves (chess): the figures then time each move. None in other games."""
+        return None
+
+    def team_won(self) -> bool | None:
+        """A cooperative game: whether the table won together (None before the end, and in other games)."""
+        return None
+
+    def outcome(self) -> tuple[str, str]:
+        """(result, decider): who won, in a few words, and the one figure that decided it ("Ann wins",
+        "round 9: seven military cards"), from the state at the end. Games say it better by overriding this."""
+        won = self.winner_seats()
+        if not self.is_over:
+            return "Not finished", f"round {self.data.get('round')}"
+        names = [self.player_name(s) for s in won]
+        result = f"{names[0]} wins" if len(names) == 1 else (f"{and_list(names)} share the win" if names else
+                                                             "Nobody wins")
+        why = self.data.get("win_reason") or self.data.get("end_reason") or ""
+        return result, str(why)
+
+    def story_point(self, series: str, x: int, values: Mapping[Any, Any], by: str = "round") -> None:
+        """Record the figures a plot of the game needs as play goes on: ``values`` (key: a seat or a name → a number)
+        of ``series`` at ``x`` (a round, a turn, a game of a match); a later point at the same ``x`` and key
+        replaces the earlier. Nothing secret goes in (a ballot only once counted, orders only once processed)."""
+        self.story_event(["point", series, by, int(x), {str(k): v for k, v in values.items()}])
+
+    def story_event(self, event: list[Any]) -> None:
+        """Append one event (small JSON values) to ``data["story"]``. The story only grows, like the log: a
+        snapshot keeps its length, undo cuts it back, and replay rebuilds it, so old journals get stories too."""
+        self.data.setdefault("story", []).append(event)
+
+    def story(self) -> dict[str, Any]:
+        """The story's points folded by series: ``{series: {"by": ..., "at": {x: {key: value}}}}`` (x as text)."""
+        out: dict[str, Any] = {}
+        for event in self.data.get("story", ()):
+            if event[0] == "point":
+                _, series, by, x, values = event
+                out.setdefault(series, {"by": by, "at": {}})["at"].setdefault(str(x), {}).update(values)
+        return out
 
     @property
     def seats(self) -> list[int]:
@@ -234,4 +335,4 @@ class GameMachine:
         return out
 
 
-__all__ = ["GameMachine", "Player", "Setup", "OptionSpec", "JSON"]
+__all__ = ["GameMachine", "Player", "SeatResult", "and_list", "Setup", "OptionSpec", "JSON"]

@@ -43,3 +43,14 @@ def test_a_childs_peak_memory_is_its_own_not_the_bench_processs() -> None:
                          capture_output=True, text=True, timeout=60, check=True)
     del ballast
     assert 1 < float(out.stdout) < 60, out.stdout  # a Python importing the bench module: tens of MB, not 96+
+
+
+def test_the_resume_pairs_open_their_journals_both_ways_to_the_same_game() -> None:
+    """`make bench`'s resume/replay pairs, on short games (one snapshot each): each journal opens from its snapshot
+    and by the full replay to the same state (the bench raises otherwise), a chess clock's lines journaled."""
+    from companion.bench.replay import resume_chess_clock_20k, resume_toml_20k
+
+    got = {**resume_toml_20k(520), **resume_chess_clock_20k(505)}
+    assert set(got) == {"resume_toml_20k_ms", "replay_toml_20k_ms", "resume_chess_clock_20k_ms",
+                        "replay_chess_clock_20k_ms"}
+    assert all(isinstance(v, float) and v > 0 for v in got.values())

@@ -329,3 +329,54 @@ def test_a_per_turn_timer_gives_every_turn_the_same_time(tmp_path: Path) -> None
     assert seen[-1] == first and len(set(seen)) > 1
     assert s.timekeeper.clock.shown(first, 40.0) == "1x0:30" and s.clock_flag(69.0) is None
     assert s.clock_flag(70.0) is not None  # 30 s again, no more
+
+
+def test_a_clock_game_killed_while_its_clock_runs_resumes_from_a_snapshot_as_the_full_replay(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Byo-yomi, played at the table with a snapshot every 16 inputs; the companion is killed (nothing closed) while
+    a clock runs, between two checkpoints. It comes back from its latest snapshot (not by replaying everything) to
+    exactly what the full replay gives — periods, the running seat, its time used — and plays on."""
+    from companion.config.load import parse_config
+    from companion.session import snapshot
+    from companion.session.headless import replay
+
+    monkeypatch.setattr(snapshot, "EVERY", 16)
+    snapshot._SNAPSHOTTERS.clear()
+    restored: list[Any] = []
+    restore = snapshot.restore
+    monkeypatch.setattr(snapshot, "restore", lambda *a: restored.append(restore(*a)) or restored[-1])
+    cfg = parse_config({"games": {"sovereign-chess": {"clock": "byoyomi 20 3x10"}}})
+    t = [1000.0]
+    tb = Table(tmp_path / "j.sqlite", t, cfg)
+    for k in ("ok", "down", "ok"):  # start with the configured clock; Ann makes the first move
+        tb.key(k)
+    for _ in range(30):  # moves entered on the buttons, a press every 2 s
+        tb.key("ok", 2.0)
+    tb.wait(14.0)  # a period used up on the way, and checkpoints
+    for _ in range(20):
+        tb.key("ok", 2.0)
+    tb.wait(7.0)  # killed 7 s into a turn, its clock running
+    live = tb.app.session
+    assert live is not None and live.timekeeper is not None and live.timekeeper.clock.running is not None
+    before = tb.state["clocks"]
+    assert sorted(live.timekeeper.clock.periods.values())[0] < 3 and len(tb.state["moves"]) >= 10
+    t[0] += 3600
+    again = Table(tmp_path / "j.sqlite", t, cfg)
+    s = again.app.session
+    assert s is not None and s.timekeeper is not None and again.app.record is not None
+    taken = restored[-1]
+    assert taken is not None and taken[1] > live.n_inputs - 16, "resumed from its latest snapshot"
+    with monkeypatch.context() as m:
+        m.setattr(snapshot, "restore", lambda *a: None)
+        full = replay(again.app.journal, again.app.record, cfg)[0]
+    full.restart_clock(t[0])
+    assert s.state_json() == full.state_json() and s.render().tobytes() == full.render().tobytes()
+    for a, b in ((s.timekeeper.clock, full.timekeeper.clock), (s.timekeeper.journaled, full.timekeeper.journaled)):
+        assert (a.state(t[0]), a.since, a.paused, a.flagged) == (b.state(t[0]), b.since, b.paused, b.flagged)
+    after = again.state["clocks"]
+    seat = str(s.timekeeper.clock.running)
+    assert all(after[k] == v for k, v in before.items() if k != seat)
+    assert before[seat] <= after[seat] <= before[seat] + 10  # at most the time since the last checkpoint is lost
+    again.wait(after[seat] + 0.5)  # played on: its flag falls when its time, periods included, is up
+    st = again.state
+    assert (st["termination"], st["winner"]) == ("time", 3 - int(seat))

@@ -123,6 +123,17 @@ def test_the_ui_never_imports_the_loop() -> None:
     assert {k: v for k, v in bad.items() if v} == {}
 
 
+def test_the_statistics_never_import_the_web_the_loop_or_hardware() -> None:
+    """companion/stats reads the journal and the games; the loop hands its callables to the web view, so neither
+    the web nor the loop (nor hw) is imported there, and the web imports nothing of it."""
+    bad = {p.name: sorted(m for m in imports(p) if m.split(".")[:2] in (["companion", "web"], ["companion", "loop"])
+                          or m.split(".")[0] == "hw") for p in (ROOT / "companion" / "stats").rglob("*.py")}
+    assert {k: v for k, v in bad.items() if v} == {}
+    web = {p.name: sorted(m for m in imports(p) if m.startswith("companion.stats"))
+           for p in (ROOT / "companion" / "web").rglob("*.py")}
+    assert {k: v for k, v in web.items() if v} == {}
+
+
 @pytest.mark.parametrize("module, never", [
     ("companion/ui/settings_menu.py", "companion.ui.menus"),  # the About page's lines live in ui/about.py
     ("companion/ui/prompt_screens.py", "companion.ui.board_screens"),  # ui/screens.py chooses the screen

@@ -21,7 +21,7 @@ from companion.journal.snapshots import digest
 from companion.journal.store import Journal
 from companion.session import snapshot
 from companion.session.headless import new_record, open_session, replay
-from tests.test_resume_snapshot import _fresh_replay, _play, _same
+from tests.test_resume_snapshot import Walk, _fresh_replay, _play, _same
 
 
 @pytest.fixture(autouse=True)
@@ -65,7 +65,7 @@ def _game(journal: Journal, seed: int, steps: int) -> Any:
     cfg = parse_config({})
     rec = new_record(journal, "sovereign", cfg, seed)
     live = open_session(journal, rec, cfg)
-    _play(journal, live, rec.id, random.Random(seed), steps)
+    _play(Walk(live, journal, rec.id), random.Random(seed), steps)
     assert live.timekeeper is None
     return cfg, rec, live
 

@@ -10,7 +10,8 @@ from conftest import ROOT
 
 STRICT = ["fsm", "companion/rules"]
 PLATFORM = ["companion/session", "companion/journal", "companion/config", "companion/loop/app.py", "companion/games",
-            "companion/ui", "companion/web", "companion/records"]
+            "companion/ui", "companion/web", "companion/records", "companion/stats", "companion/cli/stats.py",
+            "companion/bench/table_games.py"]
 
 
 @pytest.mark.slow

@@ -19,7 +19,6 @@ from companion.config.load import parse_config
 from companion.session.headless import open_session
 from companion.web import start_web
 from companion.web.pairing import WRONG_PER_MINUTE
-from companion.web.screen import cover_frame
 from webtable import Client, LiveTable
 
 STATIC = Path(__file__).resolve().parent.parent / "companion" / "web" / "static"
@@ -80,7 +79,7 @@ def test_state_shows_the_game_to_anyone_in_open_view(table: LiveTable) -> None:
     assert snap["views"] == [{"title": "Demo page", "lines": ["n = 0"]}]
     assert "<b>Setup</b> & done" in snap["log"]  # as text; the page sets it with textContent
     assert snap["oled"].startswith("data:image/png;base64,")
-    assert me == {"paired": False, "view": "open", "seat": None, "seats_held": []}
+    assert me == {"paired": False, "view": "open", "seat": None, "seats_held": [], "panel": True}
 
 
 def test_paired_view_hides_everything_until_paired(tmp_path: Path) -> None:
@@ -124,10 +123,11 @@ def test_events_stream_pushes_a_snapshot_on_each_device_press(table: LiveTable) 
 # ------------------------------------------------------------------ pairing
 def test_pin_pairs_wrong_pins_are_refused_then_rate_limited(table: LiveTable) -> None:
     c = table.client()
-    assert c.pair("123456") == 410  # no PIN showing yet
+    status, data = c.json("POST", "/api/pair", {"pin": "123456"})  # no PIN showing yet: said as a wrong one
+    assert status == 403 and data["error"].startswith("Wrong PIN")
     pin = table.hub.pairing.new_pin()
     wrong = f"{(int(pin) + 1) % 1_000_000:06d}"
-    for _ in range(WRONG_PER_MINUTE):
+    for _ in range(WRONG_PER_MINUTE - 1):
         assert c.pair(wrong) == 403
     assert c.pair(pin) == 429  # even the right one, for a minute
     status, data = c.json("POST", "/api/pair", {"pin": pin})
@@ -335,26 +335,31 @@ def test_an_open_ballot_on_the_device_is_never_mirrored_to_the_page(table: LiveT
 
 
 # ------------------------------------------------------------------ the OLED side and start-up
-def test_pair_a_phone_from_the_game_menu_shows_a_fresh_pin(table: LiveTable) -> None:
-    labels = None
+def test_pair_a_phone_from_the_game_menus_phones_shows_a_fresh_pin(table: LiveTable) -> None:
     table.press("hold")
     table.settle()
     labels = [it.label for it in table.app.session.overlays[-1].widget.items]
     n_inputs = table.app.session.n_inputs
-    table.press(*["down"] * labels.index("Pair a phone"), "ok")
+    table.press(*["down"] * labels.index("Phones"), "ok")  # the game menu's Phones: Pair a phone comes first
+    table.settle()
+    under = mirrored(table)
+    table.press("ok")
     table.settle()
     assert table.app.pair_screen is not None and table.hub.pairing.pin_valid()
     pin = table.app.pair_screen.pin
     assert re.fullmatch(r"\d{6}", pin)
-    # the PIN proves the phone is at the table: the page's mirror of the OLED never shows it
+    # the PIN proves the phone is at the table: the page's mirror shows what is under it, never the PIN
     assert mirrored(table) != table.out.frames[-1].convert("1").tobytes()
-    assert mirrored(table) == cover_frame("Pair a phone", ("The PIN shows only", "on the companion.")).tobytes()
+    assert mirrored(table) == under
     assert table.client().pair(pin) == 200
-    table.press("back")  # any key closes it; not journaled
+    table.press("back")  # any key closes it (not journaled): back on the Phones menu, which lists the new phone
     table.settle()
-    assert table.app.pair_screen is None and table.app.session.n_inputs == n_inputs + len(labels[:labels.index(
-        "Pair a phone")]) + 1
-    assert table.client().pair(pin) == 410  # the PIN ended with its screen
+    assert type(table.app.pair_screen).__name__ == "PhonesScreen"
+    assert [it.label for it in table.app.pair_screen.menu.stack[0][2].items][1].endswith("watching")
+    table.press("back")
+    table.settle()
+    assert table.app.pair_screen is None and table.app.session.n_inputs == n_inputs + labels.index("Phones") + 1
+    assert table.client().pair(pin) == 403  # the PIN ended with its screen
 
 
 def test_start_web_on_a_taken_port_says_so_and_goes_on(caplog: pytest.LogCaptureFixture) -> None:

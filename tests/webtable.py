@@ -119,6 +119,9 @@ class Ballots(GameMachine):
         return {"cast": len(self.data["votes"])}
 
 
+OWNER = "KQ7X-M3PA"  #: the live table's owner code
+
+
 class FakeOutput:
     def __init__(self) -> None:
         self.frames: list[Image.Image] = []
@@ -136,7 +139,7 @@ class LiveTable:
 
     def __init__(self, tmp_path: Path, *, game: str = "webdemo", view: str = "open",
                  names: tuple[str, ...] = ("Ana", "Ben"), options: dict[str, Any] | None = None,
-                 glance: int = 0) -> None:
+                 glance: int = 0, panel: bool = True) -> None:
         raw: dict[str, Any] = {"journal": {"path": str(tmp_path / "j.sqlite")}, "web": {"view": view},
                                "players": {"names": list(names)},
                                "screen": {"glance_seconds": glance}}  # 0: a slow test's first press is no wake-up
@@ -144,9 +147,13 @@ class LiveTable:
             raw["games"] = {game: options}
         self.cfg = parse_config(raw)
         self.events: "queue.SimpleQueue[Any]" = queue.SimpleQueue()
+        from companion.web.bans import Bans
+        from companion.web.owner import OwnerCode, normalize
         from companion.web.pairing import Pairing
 
-        self.hub = Hub(self.events.put, view=view, pairing=Pairing(path=tmp_path / "web-pairings.json"))
+        self.owner = OwnerCode(normalize(OWNER) or "", file=tmp_path / "owner-code")
+        self.hub = Hub(self.events.put, view=view, pairing=Pairing(
+            path=tmp_path / "web-pairings.json", bans=Bans(tmp_path / "web-bans.json"), owner=self.owner))
         self.server = WebServer(self.hub, "127.0.0.1", 0)
         self.port = self.server.start()
         self.hub.address = f"http://127.0.0.1:{self.port}/"
@@ -156,10 +163,14 @@ class LiveTable:
 
         def dispatch_or_mark(ev: Any) -> None:
             if isinstance(ev, _Marker):
+                if ev.run is not None:
+                    ev.run()
                 ev.done.set()
             else:
                 dispatch(ev)
         self.app.dispatch = dispatch_or_mark  # type: ignore[method-assign]
+        if not panel:
+            self.app.set_panel(False)  # headless: the phones are the panel
         self.thread = threading.Thread(target=self.app.run, name="loop", daemon=True)
         self.thread.start()
         self.wait(lambda: self.hub.latest.version > 0, "the first snapshot")
@@ -180,10 +191,10 @@ class LiveTable:
         for k in keys:
             self.events.put(KeyEvent(Key(k)))
 
-    def settle(self) -> None:
-        """Wait until the loop has handled everything put so far."""
+    def settle(self, run: Callable[[], None] | None = None) -> None:
+        """Wait until the loop has handled everything put so far (and then ``run``, on the loop's thread)."""
         done = threading.Event()
-        self.events.put(_Marker(done))
+        self.events.put(_Marker(done, run))
         if not done.wait(5):
             raise TimeoutError("the loop did not catch up")
 
@@ -221,10 +232,11 @@ class LiveTable:
 
 
 class _Marker:
-    """Not an event: the test's way to know the loop got this far (caught before App.dispatch)."""
+    """Not an event: the test's way to know the loop got this far (caught before App.dispatch), and to run something
+    on the loop's thread."""
 
-    def __init__(self, done: threading.Event) -> None:
-        self.done = done
+    def __init__(self, done: threading.Event, run: Callable[[], None] | None = None) -> None:
+        self.done, self.run = done, run
 
 
 class Client:
@@ -263,11 +275,15 @@ class Client:
         status, _h, payload = self.request(method, path, body, **kw)
         return status, json.loads(payload) if payload else None
 
-    def pair(self, pin: str) -> int:
-        status, data = self.json("POST", "/api/pair", {"pin": pin})
+    def pair(self, pin: str, *, owner: bool = False) -> int:
+        """Pair with a PIN (or, ``owner``, with the owner code ``pin``: the host at once)."""
+        status, data = self.json("POST", "/api/pair", {"owner" if owner else "pin": pin})
         if status == 200:
             self.csrf, self.code = data["csrf"], data["code"]
         return status
+
+    def me(self) -> dict[str, Any]:
+        return self.json("GET", "/api/state")[1]["me"]  # type: ignore[no-any-return]
 
     def answer(self, seq: int, value: Any) -> tuple[int, Any]:
         return self.json("POST", "/api/answer", {"seq": seq, "value": value})

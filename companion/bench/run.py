@@ -17,6 +17,9 @@
   (the loop wakes once a second to redraw the digits).
 * resume_sovereign_20k_ms — opening a journal holding a 20,000-input Sovereign game to its first frame (the
   latest verified snapshot and the tail replayed), next to replay_sovereign_20k_ms, the full replay of the same game.
+* resume_chess_clock_20k_ms, replay_chess_clock_20k_ms — the same for a 20,000-input Sovereign Chess game with a
+  Fischer clock running (its clock's state lines journaled as the loop writes them); resume_toml_20k_ms,
+  replay_toml_20k_ms — for 20,000 presses of the bench's TOML game.
 * bytes_written_per_press — bytes the journal writes (SQLite's -wal, its checkpoints into the main file, the head
   witness) per input of a Sovereign game, counted by the kernel (/proc/self/io wchar), close included.
 * web_update_ms — with the web view on: from a press journaled to the page's Server-Sent Event written to a
@@ -25,6 +28,8 @@
   them counted), and press_to_frame_200_ms the device's press→frame meanwhile, next to press_to_frame_idle_ms
   measured the same way with no browser (companion/bench/web.py).
 * web_server — cold_start_ms and peak_rss_mb as above, with the web view's server started as `companion run` does.
+* history_500_ms — the phone's history (every saved game, standings, luck, dice) over 500 saved games of every kind,
+  their summaries cached; history_500_cold_ms the same when nothing is cached yet (companion/bench/history.py).
 """
 from __future__ import annotations
 
@@ -34,10 +39,12 @@ from typing import Any, Callable
 
 from companion.bench.chess_presses import chess_presses
 from companion.bench.common import peak_rss_mb
+from companion.bench.history import history_500
 from companion.bench.journal_io import bytes_written_per_press
 from companion.bench.loop import child, clock_child, clock_idle_cpu, cold_start, idle_cpu, press_to_frame
 from companion.bench.web import web_update, web_update_loaded
-from companion.bench.replay import replay_10k, replay_10k_sovereign, resume_sovereign_20k, sovereign_script
+from companion.bench.replay import (replay_10k, replay_10k_sovereign, resume_chess_clock_20k, resume_sovereign_20k,
+                                    resume_toml_20k, sovereign_script)
 
 
 def _chess_perft() -> dict[str, Any]:
@@ -57,12 +64,15 @@ MEASUREMENTS: list[Callable[[], dict[str, Any]]] = [
     replay_10k,
     replay_10k_sovereign,
     resume_sovereign_20k,
+    resume_chess_clock_20k,
+    resume_toml_20k,
     lambda: {"bytes_written_per_press": bytes_written_per_press()},
     chess_presses,
     lambda: {"clock_idle_cpu_s_per_10s": clock_idle_cpu()},
     web_update,
     web_update_loaded,
     lambda: {"web_server": cold_start("cold-web")},
+    history_500,
     _chess_perft,
 ]
 

@@ -21,6 +21,8 @@ COMMAND_MODULES: list[str] = [
     "companion.cli.dice",
     "companion.cli.journal",
     "companion.cli.society",
+    "companion.cli.stats",
+    "companion.cli.web",
 ]
 
 

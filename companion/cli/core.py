@@ -82,6 +82,12 @@ def _register_play(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -
                    help="write the latest turn's report for the forum thread instead (games with one: society)")
     p.add_argument("--format", default="markdown", metavar="markdown|bbcode", help="the report's markup")
     p.add_argument("--turn", metavar="N|all", help="with --report: turn N's post, or every turn's in one file")
+    p.add_argument("--bgstats", type=Path, metavar="FILE", help="every finished play as a BG Stats play file "
+                   "(.bgsplay; importing it again updates, never doubles)")
+    p.add_argument("--bgg", type=Path, metavar="FILE", help="every finished play as BoardGameGeek's plays XML")
+    p.add_argument("--me", metavar="NAME", help="with --bgstats: the player who owns the BG Stats app")
+    p.add_argument("--location", metavar="NAME", help="with --bgstats/--bgg: the table's name (default: the host's)")
+    p.add_argument("--bgg-user", metavar="USER", help="with --bgg: the BGG username the plays are listed under")
     p.set_defaults(func=cmd_export)
 
 
@@ -97,6 +103,10 @@ def cmd_play(args: argparse.Namespace) -> int:
 
 
 def cmd_export(args: argparse.Namespace) -> int:
+    if args.bgstats is not None or args.bgg is not None:
+        from companion.cli.stats import cmd_export_apps
+
+        return cmd_export_apps(args)
     from companion.config.load import load_config
     from companion.errors import JournalError
     from companion.session.headless import replay

@@ -30,6 +30,12 @@ def register(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None
     p.add_argument("--defender-space-flight", action="store_true", help="the defender rolls 2 dice, keeps the higher")
     p.add_argument("--explode", default="once", metavar="once|chain|off",
                    help="a natural 12 earns one more d12: once (default), chained, or off")
+    p.add_argument("--space-flight-bonus", default="single", metavar="single|extra",
+                   help="bonus rolls after a 12: a single d12 (default) or, for a side with Space flight, two dice "
+                        "keeping the higher (the space_flight_bonus switch)")
+    p.add_argument("--air-raid-loss", default="one", metavar="one|all",
+                   help="a roll lost by an attack with air raids destroys one air raid (default) or every one of "
+                        "them (the air_raid_loss switch)")
     p.add_argument("--json", action="store_true", help="print JSON")
     p.set_defaults(func=cmd_odds)
 
@@ -81,8 +87,14 @@ def cmd_odds(args: argparse.Namespace) -> int:
     fld = _field(args)
     if not isinstance(fld, Field):
         raise TypeError(f"invariant: fld is a Field, not {fld!r}")
-    model = RollModel(explode, 2 if args.attacker_space_flight else 1, 2 if args.defender_space_flight else 1)
-    odds = battle_odds(att, dfn, fld, model, at_sea=args.at_sea)
+    if args.space_flight_bonus not in ("single", "extra"):
+        raise OddsError(f"--space-flight-bonus {args.space_flight_bonus!r}: use single or extra")
+    if args.air_raid_loss not in ("one", "all"):
+        raise OddsError(f"--air-raid-loss {args.air_raid_loss!r}: use one or all")
+    a_dice, d_dice = 2 if args.attacker_space_flight else 1, 2 if args.defender_space_flight else 1
+    extra = args.space_flight_bonus == "extra"
+    model = RollModel(explode, a_dice, d_dice, a_dice if extra else 1, d_dice if extra else 1)
+    odds = battle_odds(att, dfn, fld, model, at_sea=args.at_sea, air_all=args.air_raid_loss == "all")
 
     def frac(f: Fraction) -> str:
         return f"{f.numerator}/{f.denominator}"
@@ -99,6 +111,8 @@ def cmd_odds(args: argparse.Namespace) -> int:
             "defence_sum": army_sum(dfn, Side.DEFEND),
             "defence_bonus": bonus,
             "explode": explode.value,
+            "space_flight_bonus": args.space_flight_bonus,
+            "air_raid_loss": args.air_raid_loss,
         }))
         return 0
     print(f"attack  {_units(len(att))}, sum {army_sum(att, Side.ATTACK)}")

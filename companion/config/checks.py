@@ -164,6 +164,29 @@ def _bool(where: str, v: Any) -> Any:
     return v
 
 
+#: the owner code's letters ([web] owner_code): no 0/O or 1/I, so it is read off a sticker and typed without doubt
+OWNER_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
+OWNER_LENGTH = 8
+
+
+def owner_code_of(v: Any) -> str | None:
+    """``"abcd efgh"``, ``"ABCD-EFGH"`` → ``"ABCDEFGH"``; None when ``v`` is not an owner code."""
+    if not isinstance(v, str) or len(v) > 64:
+        return None
+    code = "".join(c for c in v if c not in " -\t").upper()
+    if len(code) != OWNER_LENGTH or any(c not in OWNER_ALPHABET for c in code):
+        return None
+    return code
+
+
+def owner_code_problem(v: Any) -> str:
+    """Why ``[web] owner_code`` cannot be used, in one line that says nothing of it (it may be the real code with a
+    typo, and the line goes to the log and to every phone)."""
+    return (f"[web] owner_code in the config is not an owner code ({OWNER_LENGTH} letters and digits from "
+            f"{OWNER_ALPHABET}, e.g. \"ABCD-EFGH\"); set aside: until it is fixed, the code 'companion owner-code' "
+            "prints pairs the owner's phone")
+
+
 def _hosts(where: str, v: Any) -> Any:
     if not isinstance(v, list) or not all(isinstance(h, str) and h and len(h) <= 253 and " " not in h for h in v):
         raise ConfigError(f'{where} = {_fmt(v)} is not allowed; use a list of host names, e.g. ["companion.lan"]')

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any, Mapping
 
 from companion.config.checks import DICE_SOURCES  # noqa: F401  (the names others import from here)
+from companion.config.checks import owner_code_of, owner_code_problem
 from companion.config.checks import (EIGHT_BIT_ADDRESS, EIGHT_BIT_ADDRESSES, PIN, _address, _bind, _bool,  # noqa: F401
                                       _choice, _float, _fmt, _hosts, _int, _key, _names, _path, _pins, _plain, _rotate, _sources,
                                       _str, _Table)
@@ -104,6 +105,11 @@ class WebConfig:
     max_connections: int = 256  #: open connections at most; when full, the address holding most gives one up
     allowed_hosts: tuple[str, ...] = ()  #: more names the page may be opened by (the LAN address, name and localhost
     #: always are), e.g. a name the router gives the box
+    #: the owner code ("ABCD-EFGH", kept as "ABCDEFGH"): a phone paired with it is the host at once (companion/web/
+    #: owner.py); None: the one kept in the state folder (made at the first start)
+    owner_code: str | None = None
+    #: why the config's owner_code was set aside (one line for the log and the phones), or ""
+    owner_code_problem: str = ""
 
     def bind_for(self, mode: str) -> str:
         if self.bind != "auto":
@@ -242,7 +248,11 @@ def _web(raw: Any) -> WebConfig:
                     pairing_hours=t.get("pairing_hours", w.pairing_hours, _int(1, 24 * 30)),
                     max_connections=t.get("max_connections", w.max_connections, _int(16, 4096)),
                     allowed_hosts=t.get("allowed_hosts", w.allowed_hosts, _hosts))
+    t.used.add("owner_code")
     t.done()
+    if "owner_code" in t.raw:  # a bad code never stops the box: set aside, said once at start (companion/web)
+        code = owner_code_of(t.raw["owner_code"])
+        web = replace(web, owner_code=code, owner_code_problem="" if code else owner_code_problem(t.raw["owner_code"]))
     return web
 
 

@@ -1,12 +1,13 @@
 """A game machine built from a :class:`~companion.games.toml_spec.GameSpec`: rounds of phases, counters, roll-off."""
 from __future__ import annotations
 
+import hashlib
 import tomllib
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, ClassVar
 
-from fsm.base import GameMachine
+from fsm.base import GameMachine, SeatResult
 from fsm.clock_spec import ClockSpec
 from fsm.prompts import Choice, Dice, Info, Number, Option, Prompt, Random, View
 from fsm.turns import next_seat, order_from, rolloff_lines, rolloff_next, rolloff_record, rolloff_start, rolloff_tie
@@ -16,11 +17,17 @@ from companion.games.toml_spec import GameSpec, read_spec
 FIRST_STATE = {"rolloff": "rolloff", "choose": "choose_first", "random": "random_first"}
 
 
-class TomlGame(GameMachine):
+class TomlGameType(type):
+    """The type of the classes :func:`load_toml_game` builds. Such a class lives in no module: a resume snapshot
+    names it by its file and that file's digest (:func:`class_reference`), and :func:`toml_class` builds it again."""
+
+
+class TomlGame(GameMachine, metaclass=TomlGameType):
     """Base of the classes :func:`load_toml_game` builds; the spec is a class attribute."""
 
     spec: ClassVar[GameSpec]
     source_path: ClassVar[Path]
+    source_digest: ClassVar[str]  #: of the file's bytes the spec was read from
 
     @property
     def clock_spec(self) -> Any:
@@ -65,6 +72,7 @@ class TomlGame(GameMachine):
         elif d["phase"] + 1 < len(s.phases):
             d["phase"], d["turn"] = d["phase"] + 1, 0
         else:
+            self._counters_story()
             if self._check_end("round"):
                 return
             d["round"] += 1
@@ -97,8 +105,15 @@ class TomlGame(GameMachine):
     def _counter(self, cid: str) -> Any:
         return next(c for c in self.spec.counters if c.id == cid)
 
+    def _counters_story(self) -> None:
+        """The story: every counter of every seat at the end of the round (or of the game)."""
+        for c in self.spec.counters:
+            self.story_point(c.id, int(self.data["round"]), {p.seat: self.data["counters"][str(p.seat)][c.id]
+                                                             for p in self.players})
+
     def _finish(self, why: str) -> None:
         d, s = self.data, self.spec
+        self._counters_story()
         d["active"] = None
         d["end_reason"] = why
         if s.winner_counter is not None:
@@ -186,6 +201,36 @@ class TomlGame(GameMachine):
         _, seat_text, cid = str(value).split(":")
         d["adjust"] = [int(seat_text), cid]
 
+    # ------------------------------------------------------------------ the end
+    def start_seat(self) -> int | None:
+        """The first player of round 1 (with ``rotate_first`` it has moved one seat a round since)."""
+        if self.state not in ("playing", "game_over"):
+            return None
+        first = int(self.data["first"])
+        if self.spec.rotate_first:
+            first = (first - 1 - (int(self.data["round"]) - 1)) % len(self.players) + 1
+        return first
+
+    def results(self) -> list[SeatResult]:
+        """The winner counter is the score (``winner_order`` says which way it counts); without one, no score."""
+        won = set(self.winner_seats())
+        wc = self.spec.winner_counter
+        out = []
+        for p in self.players:
+            score = self.data["counters"][str(p.seat)][wc] if wc is not None else None
+            key = 0.0 if score is None else (float(score) if self.high_score_wins else -float(score))
+            out.append(SeatResult(p.seat, p.seat in won, score, (1.0 if p.seat in won else 0.0, key)))
+        return out
+
+    def outcome(self) -> tuple[str, str]:
+        wc = self.spec.winner_counter
+        won = self.winner_seats()
+        if not self.is_over or wc is None or not won:
+            return super().outcome()
+        result, why = super().outcome()
+        value = self.data["counters"][str(won[0])][wc]
+        return f"{result} with {value} {self._counter(wc).name}", why
+
     # ------------------------------------------------------------------ output
     def _score_line(self, seat: int) -> str:
         vals = self.data["counters"][str(seat)]
@@ -204,17 +249,43 @@ class TomlGame(GameMachine):
 
 @lru_cache(maxsize=64)
 def _cached(path: Path, mtime: float) -> type[TomlGame]:
+    digest = file_digest(path)
     spec = read_spec(path)
     states = [FIRST_STATE[spec.first_player]] if spec.first_player in FIRST_STATE else []
     states += ["playing", "game_over"]
     transitions: list[dict[str, Any]] = [{"trigger": "finish", "source": "playing", "dest": "game_over"}]
     if states[0] != "playing":
         transitions.insert(0, {"trigger": "begin", "source": states[0], "dest": "playing"})
-    attrs = {"spec": spec, "source_path": path, "game_id": spec.id, "name": spec.name,
+    attrs = {"spec": spec, "source_path": path, "source_digest": digest, "game_id": spec.id, "name": spec.name,
              "description": spec.description, "min_players": spec.min_players, "max_players": spec.max_players,
              "default_players": spec.default_players, "STATES": states, "TRANSITIONS": transitions,
-             "INITIAL": states[0]}
-    return type(f"TomlGame_{spec.id.replace('-', '_')}", (TomlGame,), attrs)
+             "INITIAL": states[0], "scored": spec.winner_counter is not None,
+             "high_score_wins": spec.winner_order != "lowest"}
+    return type(f"TomlGame_{spec.id.replace('-', '_')}", (TomlGame,), attrs)  # of TomlGame's type, TomlGameType
+
+
+def file_digest(path: Path) -> str:
+    """A TOML game file's digest ("?" when it cannot be read: read_spec then says why)."""
+    try:
+        return hashlib.blake2b(Path(path).read_bytes(), digest_size=16).hexdigest()
+    except OSError:
+        return "?"
+
+
+def class_reference(cls: TomlGameType) -> tuple[Any, tuple[str, str]]:
+    """How pickle names a TOML game's class (a ``__reduce__`` value): :func:`toml_class` of its file and digest."""
+    path = getattr(cls, "source_path", None)
+    if path is None:
+        raise TypeError(f"{cls.__name__} is the base of the TOML games, not a game")
+    return toml_class, (str(path), getattr(cls, "source_digest"))
+
+
+def toml_class(path: str, digest: str) -> type[TomlGame]:
+    """The class the TOML file ``path`` builds, when the file still holds what ``digest`` says (else ValueError)."""
+    cls = load_toml_game(Path(path))
+    if cls.source_digest != digest:
+        raise ValueError(f"the game file {path} has changed since")
+    return cls
 
 
 def load_toml_game(path: Path) -> type[TomlGame]:

@@ -58,6 +58,7 @@ class App(WebSide):
         self.web = web  #: the web view's Hub (companion/web/hub.py), or None when [web] is off
         self.pair_screen: Any = None  #: the "Pair a phone" screen while it is shown
         self._t_input: float | None = None
+        self.notices: list[str] = []  #: one line each every phone shows (a file set aside at start, no panel)
 
     # ------------------------------------------------------------------ games
     def start_new(self, game: str) -> None:
@@ -70,7 +71,7 @@ class App(WebSide):
         self.session, record, damage = resume_verified(
             self.journal, record, self.cfg, roller_connected=lambda: self.roller_state is RollerState.CONNECTED)
         self.record = record
-        self.session.pair_hook = self.open_pairing
+        self.session.pair_hook = self.open_phones
         self.session.restart_clock(self.clock())  # the time the companion was off is not charged
         self.session.ended = self.session.closed = self.session.left = False  # resuming means playing on
         if damage is not None:  # the copy plays on from the last good input; the log has the whole line
@@ -86,7 +87,7 @@ class App(WebSide):
     def _open(self, record: GameRecord) -> Session:
         session = open_session(self.journal, record, self.cfg,
                                roller_connected=lambda: self.roller_state is RollerState.CONNECTED)
-        session.pair_hook = self.open_pairing
+        session.pair_hook = self.open_phones
         return session
 
     # ------------------------------------------------------------------ settings, idle screen
@@ -107,8 +108,8 @@ class App(WebSide):
             log.warning("%s", e)
 
     def glance(self) -> Any:
-        """What the glance view would show now (companion/ui/glance.py), or None."""
-        if self.session is None or self.pair_screen is not None:
+        """What the glance view would show now (companion/ui/glance.py), or None; the same under the PIN screen."""
+        if self.session is None:
             return None
         from companion.ui.glance import glance_for
 
@@ -331,26 +332,26 @@ class App(WebSide):
 
     # ------------------------------------------------------------------ drawing
     def frame(self) -> Image.Image:
-        if self.pair_screen is not None:
-            return self.pair_screen.render()
-        if self.session is not None:
-            return self.session.render()
-        return self.home.render()
+        return self.pair_screen.render() if self.pair_screen is not None else self._working_frame()
+
+    def _working_frame(self) -> Image.Image:
+        return self.session.render() if self.session is not None else self.home.render()
 
     def draw(self, publish: bool = True) -> None:
         """Draw the OLED; ``publish=False``: leave the web view as it is (a secret ballot's cursor: not even the work
         of building a snapshot may show a move)."""
         if self.session is not None:
             self.session.set_now(self.clock())  # the game clock shows the time as of this frame
-        img = self.frame()
+        under = self._oled_frame(self._working_frame())  # the working screen, or the glance view, dimmed or blank
+        top = self.pair_screen  # a screen for the phones over it (the PIN, the Phones menu, a seat request)
+        shown = under if top is None or self.idle.level is Level.BLANK else shifted(top.render(), self._shown_offset)
         self._time_toast()
         active, waiting = self.session.leds() if self.session is not None else (None, False)
         alerts = self.session.alerts() if self.session is not None else ()
         if self.session is not None and (seat := self.session.clock_warning(self.clock())) is not None:
             alerts = (*alerts, seat)  # the last seconds on the clock: that seat's LED flashes fast
-        shown = self._oled_frame(img)  # the working screen, or the glance view, dimmed or blank: the mirror shows it too
-        if self.web is not None and publish:
-            self.web.publish(self, shown, self._t_input)
+        if self.web is not None and publish:  # the mirror never shows a screen for one person's eyes: what is under it
+            self.web.publish(self, self.mirrored(under, shown), self._t_input)
             self._t_input = None
         try:
             self.output.present(shown, active, waiting, alerts)

@@ -112,6 +112,8 @@ def run(cfg: Config, *, mode: str | None = None, game: str | None = None,
             from companion.web import start_web
 
             web = start_web(cfg, mode, events.put, stack)
+            if web is not None:  # the history's figures: read when a phone asks, on the server's threads
+                _history_for(web, cfg)
             say(f"Web view: open {web.address} on a phone" if web is not None else
                 "Web view: off (see the log for why)")
         if mode == "pi":
@@ -124,6 +126,12 @@ def run(cfg: Config, *, mode: str | None = None, game: str | None = None,
         if web is not None and isinstance(output, SimOutput):
             output.web = web.address
         app = App(cfg, journal, events, output, roller=roller, notifier=notifier, game=game, web=web)
+        if web is not None:  # every phone says what was set aside too (the log did at start)
+            owner = web.pairing.owner
+            app.notices += [*filter(None, [cfg.web.owner_code_problem]), *web.pairing.bans.set_aside,
+                            *(owner.set_aside if owner is not None else ())]
+        if mode == "headless":
+            app.set_panel(False)  # the phones are the panel: the host phone answers what the device's OK would
         if notice is not None:
             show_damaged_journal(app, foreign="is not a companion journal" in notice)
         hooks = hooks_folder()
@@ -217,14 +225,31 @@ def _build_headless(cfg: Config, events: "queue.SimpleQueue[Event]", stack: Exit
     return HeadlessOutput(), roller
 
 
+def _history_for(web: Any, cfg: Config) -> None:
+    """Hand the web view the saved games' figures (companion/stats/provider.py); if they cannot be set up, one line
+    in the log and the table plays on without the history page."""
+    try:
+        from companion.stats.provider import web_callables
+
+        web.history, web.story, web.player_names = web_callables(cfg)
+    except Exception as e:  # the box stands on its own: no history is better than no game
+        log.error("the history page is off: %s", e)
+
+
 def _headless_pin(web: Any) -> None:
-    """With no panel to show "Pair a phone", the PIN goes to the log (journalctl -u companion: root and adm only)."""
+    """With no panel to show "Pair a phone": the owner's phone pairs with the owner code (never logged: where it is
+    kept is), and a PIN goes to the log (journalctl -u companion: root and adm only) for whoever reads it."""
     if web is None:
         log.warning("headless with the web view off: nothing can be played; set [web] enabled = true")
         return
-    pin = web.pairing.new_pin()
-    log.warning("headless: pair a phone at %s with PIN %s (valid 10 minutes; restart the service for a new one)",
-                web.address, pin)
+    from companion.web.pairing import PIN_PHONES, PIN_TTL
+
+    owner = web.pairing.owner
+    pin = web.pairing.new_pin("log")
+    log.warning("headless: open %s on a phone; the owner's phone pairs with the owner code (it is then the host; "
+                "'companion owner-code' prints it, kept in %s), any phone with PIN %s (it lives %d minutes and "
+                "pairs %d phones; the host phone's Pair a phone gives a new one)", web.address,
+                owner.where if owner is not None else "nowhere", pin, PIN_TTL // 60, PIN_PHONES)
 
 
 def _build_sim(cfg: Config, events: "queue.SimpleQueue[Event]", stack: ExitStack) -> tuple[Any, Any]:

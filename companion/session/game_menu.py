@@ -1,5 +1,5 @@
 """The game menu (a long press of OK): undo, redo, the game log, dice history, the game's own pages and actions,
-the clock, pairing a phone, this game's settings, and ending the game."""
+the clock, the phones (pair one, forget one, move the host), this game's settings, and ending the game."""
 from __future__ import annotations
 
 from typing import Any
@@ -30,7 +30,8 @@ class GameMenu(SessionCore):
                 if self.timekeeper is not None:
                     paused = self.timekeeper.clock.paused
                     items.append(Item("clock", "Resume clock" if paused else "Pause clock"))
-        items += [Item("pair", "Pair a phone"), Item("settings", "Settings"), Item("end", "End game")]
+        # "pair" (its key since saved games began): the phones, during the game: Pair a phone, forget, make host
+        items += [Item("pair", "Phones"), Item("settings", "Settings"), Item("end", "End game")]
         self.overlays.append(Overlay("menu", "Game menu", ListWidget(items)))
 
     def _overlay_key(self, ev: KeyEvent) -> None:
@@ -88,7 +89,7 @@ class GameMenu(SessionCore):
             i = int(key[5:])
             if i < len(views):
                 self.overlays.append(Overlay("page", views[i].title, TextView(list(views[i].lines), top=0)))
-        elif key == "pair":  # always the same effect on the session (replay has no hook): the App shows the PIN
+        elif key == "pair":  # always the same effect on the session (replay has no hook): the App shows the Phones
             self.overlays.clear()
             if self.pair_hook is not None:
                 self.pair_hook()

@@ -104,10 +104,12 @@ def open_session(journal: Journal, record: GameRecord, cfg: Config, roller_conne
     return replay(journal, record, cfg, roller_connected)[0]
 
 
-def replay(journal: Journal, record: GameRecord, cfg: Config, roller_connected: Any = None) \
-        -> tuple[Session, ChainBreak | None]:
+def replay(journal: Journal, record: GameRecord, cfg: Config, roller_connected: Any = None,
+           observe: Callable[[Session, float], bool | None] | None = None) -> tuple[Session, ChainBreak | None]:
     """Replay a saved game's verified inputs. Replay stops at the first input failing its check (see
-    :meth:`Journal.verified_inputs`) or that cannot be decoded, and returns that break with the session."""
+    :meth:`Journal.verified_inputs`) or that cannot be decoded, and returns that break with the session.
+    ``observe`` is called after every input with its time (the game is then replayed from its start, not from a
+    snapshot); when it returns True the replay stops there."""
     from companion.games import load
 
     cls = load(record.game, cfg.games.folder)
@@ -115,7 +117,8 @@ def replay(journal: Journal, record: GameRecord, cfg: Config, roller_connected: 
     session = Session(cls, seed=record.seed, presets=setup.get("names", ()), options=setup.get("options", {}),
                       sources=setup.get("sources", ("roller", "typed", "rng")),
                       roller_connected=roller_connected or (lambda: False), contract=bool(setup.get("contract")))
-    restored = snapshot.restore(journal, record.id, session) if str(journal.path) != ":memory:" else None
+    restored = snapshot.restore(journal, record.id, session) \
+        if str(journal.path) != ":memory:" and observe is None else None
     if restored is not None:  # the latest verified snapshot: only the inputs after it are read and replayed
         session, at, digest = restored
         rows, brk = journal.verified_from(record.id, at, digest)
@@ -127,6 +130,8 @@ def replay(journal: Journal, record: GameRecord, cfg: Config, roller_connected: 
         except (ValueError, IndexError):
             return session, ChainBreak(record.id, n, f"is not an input the companion writes ({text[:20]!r})")
         session.handle(ev, t)
+        if observe is not None and observe(session, t):
+            break
     return session, brk
 
 

@@ -1,12 +1,13 @@
 """Resume from a verified snapshot: a saved game comes back in the time of its last few hundred inputs, not of all.
 
 Every :data:`EVERY` inputs the session (the game, the wizard, the screen and cursor, the dice service and its RNG,
-the undo history) is pickled into the journal with the input number, the chained hash of that input and the code
-version. At resume the latest snapshot whose hash matches the verified chain, whose seal (a digest keyed with this
-installation's key) matches and whose code version is this one is restored, and only the inputs after it are
-replayed. Anything else — none yet, a
-stale code version, a hash or seal that does not match, an undo chunk missing, a snapshot that does not load —
-falls back to the full replay, and the log says why.
+the undo history, the game clock) is pickled into the journal with the input number, the chained hash of that input
+and the code version, as the full replay up to that input would leave it: the game clock as the journal has it (no
+time since its last line: :meth:`Timekeeper.as_replayed`), a TOML game's class by its file and digest (it lives in
+no module), no screen's drawing. At resume the latest snapshot whose hash matches the verified chain, whose seal (a
+digest keyed with this installation's key) matches and whose code version is this one is restored, and only the
+inputs after it are replayed. Anything else — none yet, a stale code version, a hash or seal that does not match,
+an undo chunk missing, a snapshot that does not load — falls back to the full replay, and the log says why.
 
 The undo history is most of a long game's state (a copy of the game per action): it is stored in chunks of
 :data:`CHUNK` entries, each once by its digest, and read back only when an undo reaches into it.
@@ -41,8 +42,12 @@ log = logging.getLogger(__name__)
 EVERY = 500  #: inputs between snapshots: the tail a resume replays is at most this long
 CHUNK = 256  #: undo entries per stored chunk
 _ROOT = Path(__file__).resolve().parents[2]
-#: modules whose classes a snapshot may hold; builtins and a few standard types besides (see _Unpickler)
-_MODULES = ("companion.", "fsm.", "transitions.")
+#: the packages whose classes a snapshot may hold — a session is made of these: the game machines and their rules
+#: (a TOML game's class is named apart, see _Unpickler), the session and its screens, pytransitions; builtins and a
+#: few standard types besides
+_MODULES = ("fsm.", "companion.rules.", "companion.games.", "companion.session.", "companion.ui.", "transitions.")
+#: how a snapshot names a TOML game's class (companion.games.toml_game.class_reference): resolved to the game resumed
+_TOML_CLASS = ("companion.games.toml_game", "toml_class")
 _STD = {("builtins", n) for n in ("set", "frozenset", "bytearray", "complex", "range", "slice", "object", "list", "dict",
                                    "tuple", "int", "float", "str", "bytes", "bool")} | {
     ("random", "Random"), ("functools", "partial"), ("collections", "OrderedDict"), ("collections", "defaultdict"), ("collections", "deque"),
@@ -90,8 +95,8 @@ class LazyEntry:
 
 
 class ChunkReader:
-    def __init__(self, journal: Journal, game: int) -> None:
-        self.journal, self.game = journal, game
+    def __init__(self, journal: Journal, game: int, game_cls: type) -> None:
+        self.journal, self.game, self.game_cls = journal, game, game_cls
         self.cache: dict[str, list[Any]] = {}
 
     def get(self, d: str) -> list[Any]:
@@ -100,7 +105,7 @@ class ChunkReader:
             if data is None or digest(data) != d:
                 raise JournalDamagedError(f"an undo step of game {self.game} in {self.journal.path} cannot be read "
                                           "back; 'companion journal check' says more")
-            self.cache[d] = _loads(zlib.decompress(data))
+            self.cache[d] = _loads(zlib.decompress(data), self.game_cls)
         return self.cache[d]
 
 
@@ -124,21 +129,38 @@ class _Dice:
 
 
 def _pickler(f: io.BytesIO) -> pickle.Pickler:
+    from companion.games.toml_game import TomlGameType, class_reference  # (its spec reader: only when pickling)
+
     p = pickle.Pickler(f, protocol=5)
-    p.dispatch_table = {DiceContext: lambda ctx: (_Dice, ())}  # looked up by type in C: no call per object
+    # looked up by type in C: no call per object. A TOML game's class is named by its file (class_reference).
+    p.dispatch_table = {DiceContext: lambda ctx: (_Dice, ()), TomlGameType: class_reference}
     return p
 
 
 class _Unpickler(pickle.Unpickler):
+    """Builds only the project's own classes and plain values; a TOML game's class only as the game being resumed
+    (``game_cls``: the same file with the same digest)."""
+
+    def __init__(self, f: io.BytesIO, game_cls: type | None) -> None:
+        super().__init__(f)
+        self.game_cls = game_cls
 
     def find_class(self, module: str, name: str) -> Any:
         if (module, name) == ("builtins", "getattr"):
             return _method_of  # a bound method (a machine's callback) is pickled as getattr(obj, name)
+        if (module, name) == _TOML_CLASS:
+            return self._toml_class
         if module.startswith(_MODULES) or (module, name) in _STD:
             found = super().find_class(module, name)
             if isinstance(found, type) or (module, name) == ("copyreg", "_reconstructor"):
                 return found
         raise pickle.UnpicklingError(f"a snapshot may not hold {module}.{name}")
+
+    def _toml_class(self, path: str, digest: str) -> type:
+        cls = self.game_cls
+        if cls is None or (str(getattr(cls, "source_path", "")), getattr(cls, "source_digest", "")) != (path, digest):
+            raise pickle.UnpicklingError(f"the snapshot is of the game file {path} as it was, not of this game")
+        return cls
 
 
 def _method_of(obj: Any, name: str) -> Any:
@@ -149,13 +171,13 @@ def _method_of(obj: Any, name: str) -> Any:
     return found
 
 
-def _loads(data: bytes) -> Any:
+def _loads(data: bytes, game_cls: type | None = None) -> Any:
     """Unpickle with the collector paused: a long game's state is a few hundred thousand small containers, and
     the collector's passes over the growing heap would take most of the time."""
     enabled = gc.isenabled()
     gc.disable()
     try:
-        return _Unpickler(io.BytesIO(data)).load()
+        return _Unpickler(io.BytesIO(data), game_cls).load()
     finally:
         if enabled:
             gc.enable()
@@ -167,6 +189,7 @@ class Snapshotter:
     def __init__(self) -> None:
         self.stored: dict[int, tuple[list[Any], str]] = {}  # chunk index → (its entries, kept alive; digest)
         self.games: list[Any] = []  #: the game objects undo entries name (one, unless the set-up was redone)
+        self.failed = False  #: a snapshot of this game could not be taken (said once in the log)
 
     def take(self, journal: Journal, game_id: int, session: Session) -> None:
         head = journal.head(game_id)
@@ -199,7 +222,9 @@ class Snapshotter:
                             games.append(before[2])
                             gi = len(games) - 1
                     rows.append((before[0], tuple(before[1]) if before[0] == "game" else before[1], group, gi))
-                data = zlib.compress(pickle.dumps(rows, protocol=5), 6)
+                f = io.BytesIO()
+                _pickler(f).dump(rows)
+                data = zlib.compress(f.getvalue(), 6)
                 d = digest(data)
                 new[d] = data
             self.stored[k] = (part, d)
@@ -220,10 +245,13 @@ class Snapshotter:
 
 
 def _state_of(session: Session) -> dict[str, Any]:
+    """The session as the full replay up to this input would leave it: no live times (``_now``, the clock's)."""
     state = dict(vars(session))
     for k in ("roller_connected", "pair_hook", "_dice_ctx"):
         state.pop(k, None)
     state.update(_now=None, _memo=None, _handling=False, _records=[])
+    if session.timekeeper is not None:
+        state["timekeeper"] = session.timekeeper.as_replayed()
     return state
 
 
@@ -232,9 +260,10 @@ _SNAPSHOTTERS: dict[tuple[int, int], Snapshotter] = {}
 
 def after_commit(journal: Journal, game_id: int, session: Session) -> None:
     """Called after each commit: every :data:`EVERY` inputs, a snapshot. Never fails the press: a snapshot that
-    cannot be taken is only logged (resume then replays further)."""
-    if session.n_inputs % EVERY or session.timekeeper is not None:
-        return  # a game clock runs on the app's time: such games (short ones) always replay in full
+    cannot be taken is only logged, once per game and below the level a terminal shows (resume then replays
+    further; a journal that refused the write says so itself on the next press)."""
+    if session.n_inputs % EVERY:
+        return
     key = (id(journal), game_id)
     snap = _SNAPSHOTTERS.get(key)
     if snap is None:
@@ -243,7 +272,10 @@ def after_commit(journal: Journal, game_id: int, session: Session) -> None:
     try:
         snap.take(journal, game_id, session)
     except (JournalError, pickle.PicklingError, TypeError, AttributeError, RecursionError) as e:
-        log.warning("no resume snapshot of game %d at input %d: %s", game_id, session.n_inputs, e)
+        if not snap.failed:
+            snap.failed = True
+            log.info("game %d: no resume snapshot at input %d (%s: %s); a resume replays from the one before, or "
+                     "from the start", game_id, session.n_inputs, type(e).__name__, e)
 
 
 def restore(journal: Journal, game_id: int, fresh: Session) -> tuple[Session, int, str] | None:
@@ -301,8 +333,8 @@ def _load(journal: Journal, game_id: int, row: SnapshotRow, fresh: Session) -> S
 
 
 def _build(journal: Journal, game_id: int, row: SnapshotRow, fresh: Session) -> Session:
-    reader = ChunkReader(journal, game_id)
-    state = _loads(zlib.decompress(row.state))
+    reader = ChunkReader(journal, game_id, fresh.game_cls)
+    state = _loads(zlib.decompress(row.state), fresh.game_cls)
     if not isinstance(state, dict) or state.get("n_inputs") != row.n or state.get("game_cls") is not fresh.game_cls:
         raise ValueError("not this game's session at that input")
     session = Session.__new__(Session)

@@ -4,6 +4,10 @@ The clock itself (:mod:`companion.session.clock`) is pure; this is the glue. Tim
 with each input (``now``); while a saved game is replayed ``now`` is None and nothing is charged — the journaled
 ``clock state`` lines carry the time each seat had used, and :meth:`Timekeeper.restart` starts the running seat
 again from the moment the game is resumed, so the time the companion was off is not charged.
+
+Beside the live clock the timekeeper keeps the clock as a replay of the journal rebuilds it (``journaled``: the same
+changes, with no time), which is what a resume snapshot keeps (:meth:`Timekeeper.as_replayed`): a game resumed from
+a snapshot has the clocks the full replay would give it.
 """
 from __future__ import annotations
 
@@ -21,25 +25,30 @@ class Timekeeper:
     def __init__(self, spec: ClockSpec, seats: list[int]) -> None:
         self.spec = spec
         self.clock = GameClock(spec, seats)
-        self.dirty = False  #: the state changed in a way the journal must keep (a switch, a pause)
+        #: the clock as the replay of the journal so far rebuilds it: every change the live clock takes, with no
+        #: time (``now`` None), and every journaled clock line; it never runs
+        self.journaled = GameClock(spec, seats)
+        #: the state changed in a way the journal must keep (a switch, a pause) since the last clock line
+        self.dirty = False
         self.saved_at: float | None = None  #: when the state was last journaled (monotonic)
 
     def follow(self, seat: int | None, now: float | None) -> None:
         """The game's seat to move is ``seat`` (None: nobody, the game is over): switch the clock to it."""
-        c = self.clock
-        if seat != c.running:
-            if c.flagged is not None and seat is not None:
-                c.periods[c.flagged] = self.spec.periods  # a turn timer: the late seat's next turn has them again
-                c.flagged = None  # a turn timer: the next seat's turn starts afresh
-            c.switch(seat, now)
+        if seat != self.clock.running:
+            for c, at in ((self.clock, now), (self.journaled, None)):
+                if c.flagged is not None and seat is not None:
+                    c.periods[c.flagged] = self.spec.periods  # a turn timer: the late seat's next turn has them again
+                    c.flagged = None  # a turn timer: the next seat's turn starts afresh
+                c.switch(seat, at)
             self.dirty = True
 
     def pause(self, now: float | None) -> None:
         self.clock.pause(now)
+        self.journaled.pause(None)
         self.dirty = True
 
     def resume(self, now: float | None) -> None:
-        self.clock.paused = False
+        self.clock.paused = self.journaled.paused = False
         if now is not None:
             self.clock.resume(now)
         self.dirty = True
@@ -52,11 +61,27 @@ class Timekeeper:
     def apply(self, ev: ClockEvent) -> int | None:
         """A journaled clock line: load a state; or a flag, returning the seat whose time ran out."""
         if ev.kind == "state":
-            self.clock.load(json.loads(ev.detail))
+            state = json.loads(ev.detail)
+            self.clock.load(state)
+            self.journaled.load(state)
+            self.dirty = False  # the journal holds this state
             return None
         seat = int(ev.detail)
         self.clock.flag(seat)
+        self.journaled.flag(seat)
         return seat
+
+    def as_replayed(self) -> "Timekeeper":
+        """This timekeeper as the replay of the journal up to here rebuilds it, for a resume snapshot: the clock
+        stands at the journal's state (the running seat's time since its last clock line is not in it) until
+        :meth:`restart`, exactly as after the full replay."""
+        tk = Timekeeper.__new__(Timekeeper)
+        tk.spec, tk.dirty, tk.saved_at = self.spec, self.dirty, None
+        tk.clock, tk.journaled = GameClock(self.spec, []), GameClock(self.spec, [])
+        state = self.journaled.state(None)
+        tk.clock.load(state)
+        tk.journaled.load(state)
+        return tk
 
     def checkpoint(self, now: float | None) -> ClockEvent:
         self.dirty = False

@@ -137,6 +137,11 @@ class BoardChoiceScreen(PromptScreen):
         #: the move just made, for the player who must answer it ("Ana: Nb1c3"), set by the session
         self.last_move = ""
 
+    def __getstate__(self) -> dict[str, Any]:
+        """Pickled (a resume snapshot) as a replay leaves it, never drawn: what the session sets before each draw and
+        the board image kept for the clock's ticks are drawn again."""
+        return {**self.__dict__, "clock": [], "paused": False, "_static": None, "_slots": [], "last_move": ""}
+
     def part_way(self) -> bool:
         return bool(self.paths.chosen)
 

@@ -46,7 +46,7 @@ class SettingsMenu:
 
     @property
     def title(self) -> str:
-        return str(self.stack[-1][1])
+        return str(getattr(self.stack[-1][2], "title", self.stack[-1][1]))
 
     @property
     def path(self) -> Any:
@@ -110,6 +110,7 @@ class SettingsMenu:
             if len(self.stack) == 1:
                 return Back()
             self.stack.pop()
+            self._refresh()  # "Phones (2)" counts the phones left
             return None
         if isinstance(out, Done):
             try:
@@ -142,13 +143,13 @@ class SettingsMenu:
                 self.push("screen", "Screen idle times", ListWidget(self._screen_items()))
             elif value == "pair":
                 self.app.open_pairing()
-            elif value == "phones":
-                self.push("phones", "Paired phones", ListWidget(self._phone_items()))
+            elif value == "phones":  # OK on a phone: forget it or make it the host (companion/ui/phones.py)
+                from companion.ui.phones import PhonesMenu
+
+                self.push("phones", "Paired phones", PhonesMenu(self.app.web, title="Paired phones"))
             elif value == "about":
                 self.push("page", "About", TextView(settings_lines(self.app), top=0))
             return None
-        if kind == "phones":
-            return self._forget(str(value))
         if kind == "contrast":
             self.stack.pop()
             return self._save({("display", "contrast"): int(value)}, f"Contrast {value}")
@@ -195,26 +196,6 @@ class SettingsMenu:
             self.stack.pop()
             return self._save({("screen", kind[7:]): int(value)}, "Screen")
         return None
-
-    def _phone_items(self) -> list[Item]:
-        """Each paired phone (OK forgets it), then "Forget all phones"."""
-        items = [Item(p.key, f"{p.code} " + ("host" if p.host else f"seat {p.seat}" if p.seat else "watching"),
-                      hint="OK: forget this phone") for p in self.app.web.pairing.phones()]
-        return items + [Item("*all", "Forget all phones", enabled=bool(items), hint="No phone is paired")]
-
-    def _forget(self, key: str) -> Outcome:
-        pairing = self.app.web.pairing
-        if key == "*all":
-            n = pairing.forget_all()
-            said = f"{n} phones forgotten"
-        else:
-            code = next((p.code for p in pairing.phones() if p.key == key), "?")
-            pairing.unpair(key)
-            said = f"Phone {code} forgotten"
-        self.app.web.wake()
-        self.stack[-1][2].items = self._phone_items()
-        self._refresh()
-        return Toast(said)
 
     def _name_items(self) -> list[Item]:
         names = list(self.cfg.players.names)

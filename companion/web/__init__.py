@@ -2,8 +2,10 @@
 
 * :mod:`.snapshot` — the immutable value the main loop publishes after each input (no web library needed);
 * :mod:`.hub` — where the main loop publishes and the server reads and submits answers;
-* :mod:`.pairing` — the PIN, sessions, CSRF tokens and seat claims;
-* :mod:`.server` — aiohttp on its own thread (imported only when ``[web] enabled``);
+* :mod:`.pairing` — PINs, sessions, CSRF tokens and seat claims; :mod:`.owner` the owner code (the trust root of a
+  box with no screen); :mod:`.bans` wrong tries cost the guesser;
+* :mod:`.server` — aiohttp on its own thread (imported only when ``[web] enabled``); :mod:`.writes` and
+  :mod:`.host_routes` its writing routes (the host phone's among them);
 * :mod:`.screen` — the OLED's "Pair a phone" screen with the address as a QR code;
 * :mod:`.manual` — each game's manual (``companion/manuals/<game-id>.md``) as a page, by the snapshot's game id.
 
@@ -15,13 +17,17 @@ from __future__ import annotations
 import logging
 import socket
 from contextlib import ExitStack
-from typing import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, Callable
 
 from companion.config.load import Config
 from companion.errors import CompanionError
 from companion.events import Event
 
 from companion.web.hub import Hub
+
+if TYPE_CHECKING:
+    from companion.web.owner import OwnerCode
 
 log = logging.getLogger(__name__)
 
@@ -55,11 +61,13 @@ def start_web(cfg: Config, mode: str, put: Callable[[Event], None], stack: ExitS
     except ImportError as e:
         log.error("web view off: %s is not installed (pip install aiohttp, or [web] enabled = false)", e.name)
         return None
+    from companion.web.bans import Bans
     from companion.web.pairing import Pairing
 
     state_dir = cfg.journal_path().parent  # the state folder, next to the journal (the service's writable dir)
-    hub = Hub(put, view=cfg.web.view, pairing=Pairing(path=state_dir / "web-pairings.json",
-                                                      ttl_hours=cfg.web.pairing_hours))
+    pairing = Pairing(path=state_dir / "web-pairings.json", ttl_hours=cfg.web.pairing_hours,
+                      bans=Bans(state_dir / "web-bans.json"), owner=owner_code(cfg, state_dir))
+    hub = Hub(put, view=cfg.web.view, pairing=pairing)
     server = WebServer(hub, host, cfg.web.port, max_connections=cfg.web.max_connections,
                        hosts=cfg.web.allowed_hosts)
     try:
@@ -73,4 +81,21 @@ def start_web(cfg: Config, mode: str, put: Callable[[Event], None], stack: ExitS
     return hub
 
 
-__all__ = ["Hub", "start_web", "url_for", "lan_address"]
+def owner_code(cfg: Config, state_dir: Path) -> "OwnerCode":
+    """The box's owner code (companion/web/owner.py): the config's, else the state folder's (made at first start).
+    A config value that is not a code is said here, once, and set aside."""
+    from companion.web.owner import load_owner_code
+
+    if cfg.web.owner_code_problem:
+        log.error("%s", cfg.web.owner_code_problem)
+    return load_owner_code(cfg.web.owner_code, cfg.source, state_dir, save=_save_owner_code)
+
+
+def _save_owner_code(path: Path, code: str) -> None:
+    """A new owner code into the config it came from (comments kept; companion/config/write.py)."""
+    from companion.config.write import save_settings
+
+    save_settings(path, {("web", "owner_code"): code})
+
+
+__all__ = ["Hub", "start_web", "url_for", "lan_address", "owner_code"]

@@ -34,6 +34,9 @@ class Hub:
         self.view = view  #: "open" or "paired": who may watch
         self.address = address  #: the URL to open, once the server is listening
         self.pairing = pairing or Pairing()
+        #: the box has a panel someone can see and press (False: headless, or the display is gone): the phones then
+        #: do all of it, and their words say so
+        self.panel = True
         self.latest: Snapshot = EMPTY
         self.builder = SnapshotBuilder()
         self._lock = threading.Lock()
@@ -43,6 +46,11 @@ class Hub:
         self.sent_ms: list[float] | None = None
         self._game: object = ()  #: the game the pairings were last told about
         self._failed = False
+        #: the saved games' figures, handed over by the loop (companion/stats/provider.py: JSON text in and out; the
+        #: server runs them on its executor, never on the loop): the history document, one game's story, renames
+        self.history: Callable[[dict[str, Any]], str] | None = None
+        self.story: Callable[[int], str] | None = None
+        self.player_names: Callable[[dict[str, Any]], str] | None = None
 
     # ------------------------------------------------------------------ main loop side
     def publish(self, app: "App", frame: Image.Image | None, t_input: float | None = None) -> None:
@@ -82,8 +90,20 @@ class Hub:
 
     # ------------------------------------------------------------------ server side
     def tell(self, kind: str) -> None:
-        """The device is needed (a seat request, a voided PIN): a :class:`WebEvent` on the queue."""
+        """The loop must look again (a seat request, phones changed): a :class:`WebEvent` on the queue."""
         self.put(WebEvent(kind))
+
+    def press(self, key: str, done: Outcome) -> str:
+        """The host phone presses the companion's button ``key``; ``done(ok, message)`` once the loop handled it."""
+        ref = self._await(done)
+        self.put(WebEvent("key", key, ref))
+        return ref
+
+    def _await(self, done: Outcome) -> str:
+        ref = uuid.uuid4().hex
+        with self._lock:
+            self._waiting[ref] = done
+        return ref
 
     def subscribe(self, wake: Callable[[], None]) -> Callable[[], None]:
         """``wake`` is called (on the main loop's thread: make it thread-safe) after each new snapshot."""
@@ -98,9 +118,7 @@ class Hub:
 
     def submit(self, value: Any, seq: int, source: str, done: Outcome) -> str:
         """Put a phone's answer on the queue; ``done(ok, message)`` is called once the main loop has handled it."""
-        ref = uuid.uuid4().hex
-        with self._lock:
-            self._waiting[ref] = done
+        ref = self._await(done)
         self.put(AnswerEvent(value, seq, source, ref))
         return ref
 

@@ -1,16 +1,21 @@
-"""Pairing phones with the companion: a six-digit PIN from the OLED, browser sessions, CSRF tokens, seats and the host.
+"""Pairing phones with the companion: six-digit PINs, the owner code, browser sessions, CSRF tokens, seats and the host.
 
-Shared by the main loop (which shows the PIN, grants seats and forgets phones from Settings) and the web server's
-thread (which checks PINs and sessions), so every method takes the one lock. It holds no game state: only who may
-write and which seat a phone holds.
+Shared by the main loop (which shows the PIN, grants seats and forgets phones from its menus) and the web server's
+thread (which checks PINs and sessions, and carries out the host phone's requests), so every method takes the one
+lock. It holds no game state: only who may write and which seat a phone holds.
 
-* A PIN is valid while its screen is open (at most :data:`PIN_TTL`), for at most :data:`PIN_PHONES` new phones.
-  Wrong tries lock out the address that made them (:data:`WRONG_PER_MINUTE`, then longer); only
-  :data:`WRONG_PER_PIN` wrong tries in all void it, and the device then says so and offers a new one.
-* A phone holds a seat (or host rights) only once the device confirmed it: :meth:`Pairing.request` asks,
-  :meth:`Pairing.grant` (the main loop, on OK) gives. A phone never takes a seat by itself.
+* A PIN lives :data:`PIN_TTL` at most and pairs at most :data:`PIN_PHONES` new phones. There is one per place that
+  shows one: the device's Pair a phone screen (good only while that screen is open), the host phone's Pair a phone,
+  and the headless box's log line. A PIN typed when none is showing gets the same answer as a wrong one, so nothing
+  public says when a PIN is up.
+* The owner code (:mod:`.owner`) pairs a phone as the host at once; the host before it loses host rights.
+* Wrong tries cost the guesser only (:mod:`.bans`): the address that made them is banned for a while. No number of
+  wrong tries voids a PIN or the owner code.
+* A phone holds a seat (or host rights) only once the table confirmed it: :meth:`Pairing.request` asks; the device's
+  OK or the host phone (:meth:`Pairing.grant`) gives. A phone never takes a seat by itself.
 * Sessions are kept hashed (SHA-256 of the cookie) in ``web-pairings.json`` in the state folder, so a restart keeps
-  phones and seats; they end with their game, after ``[web] pairing_hours``, or from Settings → Phones.
+  phones and seats; they end with their game, after ``[web] pairing_hours``, or when the device or the host phone
+  forgets them.
 """
 from __future__ import annotations
 
@@ -18,25 +23,32 @@ import hashlib
 import hmac
 import json
 import logging
+import math
 import os
 import secrets
 import threading
 import time
-from collections import deque
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Callable
+from typing import TYPE_CHECKING, Callable
+
+from companion.web.bans import WRONG_PER_MINUTE, Bans
+from companion.web.owner import CODE_ALPHABET
+
+if TYPE_CHECKING:
+    from companion.web.owner import OwnerCode
 
 log = logging.getLogger(__name__)
 
 PIN_TTL = 300.0  #: seconds a PIN stays valid at most, even if its screen stays open
-PIN_PHONES = 8  #: phones one showing of the PIN may pair
-WRONG_PER_MINUTE = 5  #: wrong PINs one address may try per minute (then it waits; the PIN stays good for others)
-WRONG_PER_PIN = 60  #: wrong PINs in all before the PIN is void (the device says so and offers a new one)
-MAX_SESSIONS = 32  #: paired phones at most; the 33rd is refused (nobody is pushed out)
-REQUEST_TTL = 60.0  #: seconds a seat request waits for the device's OK
+PIN_PHONES = 8  #: phones one PIN may pair
+MAX_SESSIONS = 32  #: paired phones at most; the 33rd is refused (nobody is pushed out, but for the owner's phone)
+REQUEST_TTL = 300.0  #: seconds a seat request waits for the table's answer (the host phone may be across the room)
+GRACE_S = 1.0  #: a yes this soon after a request appears was meant for what was there before: "Read the request first"
 HOST = 0  #: the "seat" of host rights in a request
-CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
+PIN_PLACES = ("device", "host", "log")  #: who shows a PIN: the device's screen, the host phone, the headless log
+WRONG_PIN = "Wrong PIN: type the six digits the companion's screen or the host phone shows now"
+WRONG_OWNER = "Wrong owner code: check the code printed on the box"
 
 
 class PairError(Exception):
@@ -57,8 +69,16 @@ class WebSession:
     seat: int | None = None
     host: bool = False
     game: int | None = None  #: the game it was paired in (it ends with it); None: paired on the home menu
-    pending: int | None = None  #: the seat (HOST: host rights) it asked the device for
+    pending: int | None = None  #: the seat (HOST: host rights) it asked the table for
     pending_until: float = 0.0
+    asked_at: float = 0.0  #: when it asked (the host phone's yes within GRACE_S of it says "Read the request first")
+
+
+@dataclass
+class _Pin:
+    pin: str
+    until: float
+    left: int = PIN_PHONES  #: phones it may still pair
 
 
 def _hash(token: str) -> str:
@@ -67,79 +87,116 @@ def _hash(token: str) -> str:
 
 class Pairing:
     def __init__(self, clock: Callable[[], float] = time.time, *, path: Path | None = None,
-                 ttl_hours: float = 12.0) -> None:
+                 ttl_hours: float = 12.0, bans: Bans | None = None, owner: "OwnerCode | None" = None) -> None:
         self.clock = clock
         self.path = path
         self.ttl = ttl_hours * 3600
+        self.bans = bans or Bans(None, clock)
+        self.owner = owner
         self._lock = threading.Lock()
-        self._pin: str | None = None
-        self._pin_until = 0.0
-        self._pin_wrong = 0
-        self._pin_phones = 0
-        self.pin_voided = False  #: the PIN showing was voided by wrong tries: the device says so
-        self._wrong: dict[str, deque[float]] = {}
-        self._locked: dict[str, float] = {}
+        self._pins: dict[str, _Pin] = {}  #: the PIN each place (PIN_PLACES) shows
         self._sessions: dict[str, WebSession] = {}
         self._game: int | None = None
         self._load()
 
-    # ------------------------------------------------------------------ the PIN (main loop)
-    def new_pin(self) -> str:
+    # ------------------------------------------------------------------ PINs
+    def new_pin(self, place: str = "device") -> str:
+        """A fresh PIN for ``place`` (:data:`PIN_PLACES`); that place's last one is gone, the others' stay."""
         with self._lock:
-            self._pin = f"{secrets.randbelow(1_000_000):06d}"
-            self._pin_until = self.clock() + PIN_TTL
-            self._pin_wrong = self._pin_phones = 0
-            self.pin_voided = False
-            return self._pin
+            pin = f"{secrets.randbelow(1_000_000):06d}"
+            self._pins[place] = _Pin(pin, self.clock() + PIN_TTL)
+            return pin
 
-    def close_pin(self) -> None:
-        """The PIN's screen closed: the PIN is no longer good."""
+    def close_pin(self, place: str = "device") -> None:
+        """The PIN's screen closed: its PIN is no longer good."""
         with self._lock:
-            self._pin = None
+            self._pins.pop(place, None)
 
-    def pin_valid(self) -> bool:
+    def pin_valid(self, place: str = "device") -> bool:
         with self._lock:
-            return self._pin is not None and self.clock() < self._pin_until
+            p = self._pins.get(place)
+            return p is not None and self.clock() < p.until
 
     # ------------------------------------------------------------------ pairing (server thread)
     def pair(self, pin: str, client: str) -> tuple[WebSession, str]:
-        """A new session and its cookie for a correct PIN; raises :class:`PairError` (403 wrong, 429 this address
-        must wait, 410 no PIN, 503 full)."""
+        """A new session and its cookie for a PIN showing now; raises :class:`PairError` (403 wrong, 429 this address
+        must wait, 410 that PIN paired its phones, 503 full). No PIN showing is a wrong PIN, said the same way."""
+        self.not_banned(client)
+        typed = pin.strip().encode() if isinstance(pin, str) else b""
         with self._lock:
             now = self.clock()
             self._expire(now)
-            if self._locked.get(client, 0.0) > now:
-                raise PairError(f"Too many wrong PINs from this phone: wait {int(self._locked[client] - now) + 1} s",
-                                429)
-            if self._pin is None or now >= self._pin_until:
-                raise PairError("No PIN is showing: open Pair a phone on the companion", 410)
-            if not (isinstance(pin, str) and hmac.compare_digest(pin.strip().encode(), self._pin.encode())):
-                tries = self._wrong.setdefault(client, deque())
-                while tries and tries[0] <= now - 600:
-                    tries.popleft()
-                tries.append(now)
-                recent = sum(1 for t in tries if t > now - 60)
-                if recent >= WRONG_PER_MINUTE:  # this address waits; each further lockout twice as long
-                    self._locked[client] = now + 60 * 2 ** max(0, len(tries) // WRONG_PER_MINUTE - 1)
-                self._pin_wrong += 1
-                if self._pin_wrong >= WRONG_PER_PIN:
-                    self._pin = None
-                    self.pin_voided = True
-                    log.warning("the PIN was voided after %d wrong tries", self._pin_wrong)
-                raise PairError("Wrong PIN: check the six digits on the companion's screen", 403)
+            hit = None
+            for p in self._pins.values():  # each compared in constant time, whichever matches
+                if hmac.compare_digest(typed, p.pin.encode()) and now < p.until:
+                    hit = p
+            if hit is None:
+                raise self._wrong(client, WRONG_PIN)
+            if hit.left <= 0:
+                raise PairError("This PIN has paired its phones: show a new one (Pair a phone)", 410)
             if len(self._sessions) >= MAX_SESSIONS:
-                raise PairError(f"{MAX_SESSIONS} phones are paired: forget one in Settings → Phones", 503)
-            if self._pin_phones >= PIN_PHONES:
-                raise PairError("This PIN has paired its phones: open Pair a phone again", 410)
-            self._pin_phones += 1
-            token = secrets.token_urlsafe(24)
-            codes = {s.code for s in self._sessions.values()}
-            code = next(c for c in iter(lambda: "".join(secrets.choice(CODE_ALPHABET) for _ in range(4)), None)
-                        if c not in codes)
-            s = WebSession(_hash(token), secrets.token_urlsafe(24), code, now, now + self.ttl, game=self._game)
-            self._sessions[s.key] = s
-            self._save()
-            return s, token
+                raise PairError(f"{MAX_SESSIONS} phones are paired: the host phone or the companion's Phones menu "
+                                "forgets one", 503)
+            hit.left -= 1
+            out = self._new_session(now)
+        self.bans.good(client)
+        return out
+
+    def pair_owner(self, code: str, client: str, token: str | None = None) -> tuple[WebSession, str | None]:
+        """A new session that is the host at once, for the owner code; the host before it loses host rights. A phone
+        already paired (its cookie ``token``) keeps its session and seat and becomes the host (no new cookie: None).
+        Raises :class:`PairError` (403 wrong code, 429 this address must wait)."""
+        self.not_banned(client)
+        with self._lock:
+            if self.owner is None or not self.owner.matches(code):
+                raise self._wrong(client, WRONG_OWNER)
+            now = self.clock()
+            self._expire(now)
+            mine = self._sessions.get(_hash(token)) if isinstance(token, str) and token else None
+            if mine is not None:
+                for o in self._sessions.values():
+                    o.host = o is mine
+                self._save()
+                out: tuple[WebSession, str | None] = (mine, None)
+            else:
+                out = self._owner_session(now)
+        self.bans.good(client)
+        return out
+
+    def _owner_session(self, now: float) -> tuple[WebSession, str]:
+        """(Under the lock.) A new session, the host; when 32 are paired the oldest that holds nothing makes room."""
+        if len(self._sessions) >= MAX_SESSIONS:  # the owner is never locked out: the oldest idle phone goes
+            idle = [s for s in self._sessions.values() if s.seat is None and not s.host]
+            if not idle:
+                raise PairError(f"{MAX_SESSIONS} phones hold seats: forget one first", 503)
+            del self._sessions[min(idle, key=lambda s: s.created).key]
+        for o in self._sessions.values():
+            o.host = False
+        s, token = self._new_session(now)
+        s.host = True
+        self._save()
+        return s, token
+
+    def not_banned(self, client: str) -> None:
+        """Raises :class:`PairError` 429 with the wait while ``client`` is banned for wrong tries."""
+        wait = self.bans.wait_s(client)
+        if wait > 0:
+            raise PairError(f"Too many wrong codes from this address: wait {math.ceil(wait)} s", 429)
+
+    def _wrong(self, client: str, message: str) -> PairError:
+        """A wrong try: it costs ``client`` only (counted toward its ban); the error to raise."""
+        self.bans.wrong(client)
+        return PairError(message, 403)
+
+    def _new_session(self, now: float) -> tuple[WebSession, str]:
+        token = secrets.token_urlsafe(24)
+        codes = {s.code for s in self._sessions.values()}
+        code = next(c for c in iter(lambda: "".join(secrets.choice(CODE_ALPHABET) for _ in range(4)), None)
+                    if c not in codes)
+        s = WebSession(_hash(token), secrets.token_urlsafe(24), code, now, now + self.ttl, game=self._game)
+        self._sessions[s.key] = s
+        self._save()
+        return s, token
 
     def session(self, token: str | None) -> WebSession | None:
         if not token or not isinstance(token, str):
@@ -171,10 +228,30 @@ class Pairing:
             return n
 
     def phones(self) -> list[WebSession]:
-        """Every paired phone, oldest first (for Settings → Phones)."""
+        """Every paired phone, oldest first (the Phones menu, the host phone's list)."""
         with self._lock:
             self._expire(self.clock())
             return sorted(self._sessions.values(), key=lambda s: s.created)
+
+    def by_code(self, code: object) -> WebSession | None:
+        """The paired phone showing ``code`` (its four letters, any case)."""
+        if not isinstance(code, str):
+            return None
+        with self._lock:
+            return next((s for s in self._sessions.values() if s.code == code.strip().upper()), None)
+
+    def make_host(self, key: str) -> str:
+        """Host rights to that phone (the device's Phones menu, the host phone): whoever held them loses them."""
+        with self._lock:
+            s = self._sessions.get(key)
+            if s is None:
+                return "That phone is gone"
+            for o in self._sessions.values():
+                o.host = o is s
+            if s.pending == HOST:
+                s.pending = None
+            self._save()
+            return f"Phone {s.code}: host"
 
     # ------------------------------------------------------------------ seats
     def release(self, key: str) -> None:
@@ -190,28 +267,30 @@ class Pairing:
             now = self.clock()
             s = self._sessions[key]
             if s.pending is not None and s.pending_until > now:
-                raise PairError("This phone already asked: answer on the companion first", 409)
-            if seat == HOST and any(o.host for o in self._sessions.values() if o is not s):
-                raise PairError("This table has a host phone: forget it in Settings → Phones first", 409)
-            s.pending, s.pending_until = seat, now + REQUEST_TTL
+                raise PairError("This phone already asked: wait for the table's answer", 409)
+            s.pending, s.pending_until, s.asked_at = seat, now + REQUEST_TTL, now
             return s
 
     def pending(self) -> list[WebSession]:
-        """Phones waiting for the device's OK, the oldest request first."""
+        """Phones waiting for the table's answer, the oldest request first."""
         with self._lock:
             now = self.clock()
             return sorted((s for s in self._sessions.values() if s.pending is not None and s.pending_until > now),
                           key=lambda s: s.pending_until)
 
-    def grant(self, key: str, yes: bool, asked: int | None = None) -> str:
-        """The device's answer to a phone's request (main loop); returns a line for the OLED's toast. ``asked`` is
-        the request the device showed: if the phone has since asked for something else, nothing is given."""
+    def grant(self, key: str, yes: bool, asked: int | None = None, *, grace: bool = False) -> str:
+        """The table's answer to a phone's request (the device's OK, or the host phone); returns one line for the
+        screen. ``asked`` is the request the table saw: if the phone has since asked for something else, nothing is
+        given. With ``grace``, a yes within :data:`GRACE_S` of the request is refused (:class:`PairError` 409
+        "Read the request first") and the request stays."""
         with self._lock:
             s = self._sessions.get(key)
             if s is None or s.pending is None:
-                return "That phone is gone"
+                return "That phone is gone" if s is None else f"Phone {s.code} asks for nothing now"
             if asked is not None and s.pending != asked:
                 return f"Phone {s.code} asked again: answer its new request"
+            if grace and yes and self.clock() - s.asked_at < GRACE_S:
+                raise PairError("Read the request first", 409)
             seat, s.pending = s.pending, None
             if not yes:
                 return f"Phone {s.code}: refused"
@@ -267,7 +346,7 @@ class Pairing:
             rows = json.loads(self.path.read_text())
             now = self.clock()
             for r in rows:
-                s = WebSession(**{**r, "pending": None, "pending_until": 0.0})
+                s = WebSession(**{**r, "pending": None, "pending_until": 0.0, "asked_at": 0.0})
                 if s.expires > now:
                     self._sessions[s.key] = s
         except (OSError, ValueError, TypeError) as e:
@@ -278,7 +357,7 @@ class Pairing:
             return
         tmp = self.path.with_suffix(".tmp")
         try:
-            rows = [{k: v for k, v in asdict(s).items() if k not in ("pending", "pending_until")}
+            rows = [{k: v for k, v in asdict(s).items() if k not in ("pending", "pending_until", "asked_at")}
                     for s in self._sessions.values()]
             fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
             with os.fdopen(fd, "w") as f:
@@ -288,5 +367,5 @@ class Pairing:
             log.warning("paired phones not saved to %s (%s): a restart will forget them", self.path, e)
 
 
-__all__ = ["Pairing", "PairError", "WebSession", "PIN_TTL", "PIN_PHONES", "WRONG_PER_MINUTE", "WRONG_PER_PIN",
-           "MAX_SESSIONS", "HOST"]
+__all__ = ["Pairing", "PairError", "WebSession", "PIN_TTL", "PIN_PHONES", "WRONG_PER_MINUTE", "MAX_SESSIONS",
+           "HOST", "GRACE_S", "CODE_ALPHABET", "PIN_PLACES"]

@@ -5,21 +5,23 @@ sees a game object. Routes (JSON errors are ``{"error": "one plain line"}``):
 
 =========================  ===================================================================================
 ``GET /``                  the page (plain HTML; its script and style from ``/static/``; no outside assets)
-``GET /static/<file>``     ``app.js``, ``app.css``
+``GET /static/<file>``     ``app.js``, ``host.js`` (the host phone's panel), ``app.css``
 ``GET /api/state``         ``{"snapshot": ..., "me": ...}`` now (401 when ``view = "paired"`` and not paired)
 ``GET /api/events``        the same as Server-Sent Events (``event: snapshot``), pushed on every change
-``POST /api/pair``         ``{"pin": "123456"}`` → a session cookie and ``{"csrf": ...}``; wrong PINs rate-limited
+``POST /api/pair``         ``{"pin": "123456"}`` or ``{"owner": "ABCD-EFGH"}`` (paired and the host at once) → a
+                           session cookie and ``{"csrf", "code", "host"}``; wrong tries ban their address
 ``POST /api/answer``       ``{"seq": N, "value": ...}`` → ``{"ok": bool, "message": str}`` once the loop handled it
-``POST /api/claim``        ``{"seat": N | "host" | null}``: ask the device for a seat or host rights (202: confirm
-                           on the device), or give them up (null)
+``POST /api/claim``        ``{"seat": N | "host" | null}``: ask the table for a seat or host rights (202: the
+                           device's OK or the host phone confirms), or give them up (null)
 ``POST /api/unpair``       forget this phone
+``POST /api/pin`` …        the host phone's routes (:mod:`.host_routes`): a PIN, grant, forget, host, key, owner-code
 ``GET /manual/<game-id>``  the game's manual as a page (``companion/web/manual.py``), linked from the game's view
 =========================  ===================================================================================
 
 Every POST needs ``Content-Type: application/json``, the session cookie and the session's ``X-CSRF-Token`` header.
 Every request needs a ``Host`` naming this companion (its LAN address or name, localhost, ``[web] allowed_hosts``):
 a page on another site cannot read the table through DNS rebinding. A phone answers only for the seat it holds
-(given on the device); the host phone for everyone but a secret ballot; a refusal goes back to that phone alone.
+(given by the table); the host phone for everyone but a secret ballot; a refusal goes back to that phone alone.
 Connections are capped fairly per address and dropped when slow or idle (:mod:`.guard`).
 """
 from __future__ import annotations
@@ -40,7 +42,8 @@ from companion.web.hub import Hub
 from companion.web.manual import current_game, manual_page
 from companion.web.pairing import HOST, PairError, WebSession
 from companion.web.snapshot import Snapshot
-from companion.web.writes import COOKIE, SECURITY_HEADERS, Writes, _error
+from companion.web.host_routes import HostRoutes
+from companion.web.writes import COOKIE, SECURITY_HEADERS, _error
 from companion.web.writes import Refused as _Refused
 
 log = logging.getLogger(__name__)
@@ -65,14 +68,15 @@ if not any(isinstance(f, _ClientFaults) for f in _SERVER_LOG.filters):
 KEEPALIVE_S = 15.0
 WRITE_TIMEOUT_S = 10.0  #: a live stream whose reader takes longer than this to take one event is dropped
 MAX_BODY = 16 * 1024  #: bytes a request body may have (a PIN, an answer, a seat: far less)
-STATIC = {"app.js": "text/javascript", "app.css": "text/css", "index.html": "text/html"}
+STATIC = {"app.js": "text/javascript", "host.js": "text/javascript", "app.css": "text/css",
+          "index.html": "text/html"}
 
 
 class WebError(CompanionError):
     """The web view could not start (the port is taken, the address is not this machine's)."""
 
 
-class WebServer(Writes):
+class WebServer(HostRoutes):
     def __init__(self, hub: Hub, host: str, port: int, *, max_connections: int = 256,
                  hosts: tuple[str, ...] = ()) -> None:
         self.hub, self.host, self.port = hub, host, port
@@ -170,6 +174,12 @@ class WebServer(Writes):
         app.router.add_post("/api/answer", self.answer)
         app.router.add_post("/api/claim", self.claim)
         app.router.add_post("/api/unpair", self.unpair)
+        app.router.add_post("/api/pin", self.new_pin)
+        app.router.add_post("/api/grant", self.grant)
+        app.router.add_post("/api/forget", self.forget)
+        app.router.add_post("/api/host", self.hand_host)
+        app.router.add_post("/api/key", self.press)
+        app.router.add_post("/api/owner-code", self.owner_code)
         app.router.add_get("/manual/{name}", self.manual)
         return app
 
@@ -259,17 +269,21 @@ class WebServer(Writes):
 
     def _me(self, s: WebSession | None, snap: Snapshot) -> dict[str, Any]:
         me: dict[str, Any] = {"paired": s is not None, "view": self.hub.view, "seat": s.seat if s else None,
-                              "seats_held": sorted(self.hub.pairing.seats())}
+                              "seats_held": sorted(self.hub.pairing.seats()), "panel": self.hub.panel}
         if s is not None:
-            me.update(csrf=s.csrf, code=s.code, host=s.host,
-                      pending=("host" if s.pending == HOST else s.pending) if s.pending is not None else None)
+            waiting = {p.key for p in self.hub.pairing.pending()}  # requests still open (they run out)
+            me.update(csrf=s.csrf, code=s.code, host=s.host, pending=_asks(s.pending) if s.key in waiting else None)
             if snap.ballot is not None and s.seat is not None and s.seat == snap.prompt_player:
                 me["ballot"] = json.loads(snap.ballot)
+            if s.host:  # the host phone does what the device's OK does: it sees every phone and what each asks
+                me["phones"] = [{"code": p.code, "seat": p.seat, "host": p.host, "me": p.key == s.key,
+                                 "pending": _asks(p.pending) if p.key in waiting else None}
+                                for p in self.hub.pairing.phones()]
         return me
 
     def _payload(self, s: WebSession | None, snap: Snapshot) -> str:
         if s is None:  # every unpaired reader gets the same text: built once per snapshot and seat map
-            key = (snap.version, tuple(sorted(self.hub.pairing.seats().items())))
+            key = (snap.version, tuple(sorted(self.hub.pairing.seats().items())), self.hub.panel)
             cached = self._anon
             if cached[0] == key:
                 return cached[1]
@@ -312,5 +326,10 @@ class WebServer(Writes):
         finally:
             self._streams.discard(wake)
         return resp
+
+def _asks(pending: int | None) -> int | str | None:
+    """A request as the page shows it: a seat number, "host", or None."""
+    return "host" if pending == HOST else pending
+
 
 __all__ = ["WebServer", "WebError", "COOKIE"]

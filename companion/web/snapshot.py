@@ -6,7 +6,8 @@ Nothing secret goes into :attr:`Snapshot.public`: a secret ballot's form is kept
 for the phone that holds the voter's seat; while the game keeps something sealed (Society's orders before the turn
 is processed: the game's ``sealed()``), :attr:`Snapshot.public` stays exactly as it was when the seal began and only
 :attr:`Snapshot.host` (the host phone's view) follows the game. Public and host views count their own versions, so
-not even a version number moves in public while a secret changes.
+not even a version number moves in public while a secret changes. ``notices`` (the app's one-line notices: a file
+set aside at start, a missing panel) are in both views, sealed or not: they never depend on a secret.
 """
 from __future__ import annotations
 
@@ -110,9 +111,9 @@ class SnapshotBuilder:
             if s is not None and s.private_screen():
                 p0 = s.prompt()
                 voter = getattr(p0, "voter_name", None) or (s.names[p0.player - 1] if p0.player else "A player")
-            frame = mirror_frame(getattr(app.pair_screen, "private", False), voter, frame)
+            frame = mirror_frame(voter, frame)  # the loop passes what is under a screen for one person's eyes
         body: dict[str, Any] = {"oled": frame_png(frame) if frame is not None else None,
-                                "fairness": self._fairness_of(app)}
+                                "fairness": self._fairness_of(app), "notices": list(getattr(app, "notices", ()))}
         ballot: dict[str, Any] | None = None
         seq = kind = player = None
         if s is None:
@@ -145,8 +146,8 @@ class SnapshotBuilder:
         host = json.dumps(body, separators=(",", ":"), default=str)
         sealed = getattr(s.game, "sealed", None) if s is not None else None
         line = sealed() if callable(sealed) else None
-        public = host if line is None else json.dumps(self._sealed(app, body, line), separators=(",", ":"),
-                                                      default=str)
+        public = host if line is None else json.dumps({**self._sealed(app, body, line), "notices": body["notices"]},
+                                                      separators=(",", ":"), default=str)
         ballot_text = json.dumps(ballot, separators=(",", ":")) if ballot else None
         if host + public + (ballot_text or "") == self._last_body:
             return None

@@ -8,7 +8,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Callable
 
 from aiohttp import web
 
@@ -17,7 +17,7 @@ from companion.web.pairing import HOST, WebSession
 from companion.web.snapshot import Snapshot
 
 if TYPE_CHECKING:
-    from companion.web.hub import Hub
+    from companion.web.hub import Hub, Outcome
 
 log = logging.getLogger(__name__)
 
@@ -90,19 +90,25 @@ class Writes:
             raise _Refused(429, "Too many requests from this phone: wait a moment")
 
     async def pair(self, request: web.Request) -> web.Response:
+        """``{"pin": "123456"}``: a phone paired; ``{"owner": "ABCD-EFGH"}``: paired and the host at once."""
         self._limit(request, None)
         body = await self._body(request)
-        pin = body.get("pin")
-        voided = self.hub.pairing.pin_voided
-        try:
-            s, token = self.hub.pairing.pair(pin if isinstance(pin, str) else "", request.remote or "?")
-        finally:
-            if self.hub.pairing.pin_voided and not voided:
-                self.hub.tell("pin")  # the device says the PIN is void and offers a new one
-        log.info("phone %s paired from %s", s.code, request.remote)
-        resp = web.json_response({"csrf": s.csrf, "code": s.code}, headers=SECURITY_HEADERS)
-        resp.set_cookie(COOKIE, token, httponly=True, samesite="Strict", path="/",
-                        max_age=int(s.expires - s.created))
+        client = request.remote or "?"
+        token: str | None
+        if "owner" in body:
+            s, token = self.hub.pairing.pair_owner(body["owner"] if isinstance(body["owner"], str) else "", client,
+                                                   request.cookies.get(COOKIE))
+            log.warning("phone %s paired with the owner code from %s: it is the host", s.code, client)
+            self.hub.tell("request")  # the device drops a host request the owner just settled
+            self._wake_all()  # the host before it sees it is no longer the host
+        else:
+            pin = body.get("pin")
+            s, token = self.hub.pairing.pair(pin if isinstance(pin, str) else "", client)
+            log.info("phone %s paired from %s", s.code, client)
+        resp = web.json_response({"csrf": s.csrf, "code": s.code, "host": s.host}, headers=SECURITY_HEADERS)
+        if token is not None:  # None: a phone already paired, now the host; its cookie stays
+            resp.set_cookie(COOKIE, token, httponly=True, samesite="Strict", path="/",
+                            max_age=int(s.expires - s.created))
         return resp
 
     async def unpair(self, request: web.Request) -> web.Response:
@@ -136,8 +142,9 @@ class Writes:
         self.hub.pairing.request(s.key, seat)
         self.hub.tell("request")
         self._wake_all()
+        who = "Press OK on the companion or ask the host phone" if self.hub.panel else "Ask the host phone"
         return web.json_response({"ok": True, "pending": body.get("seat"), "code": s.code,
-                                  "message": f"Press OK on the companion to confirm (this phone is {s.code})"},
+                                  "message": f"{who} to confirm (this phone is {s.code})"},
                                  status=202, headers=SECURITY_HEADERS)
 
     async def answer(self, request: web.Request) -> web.Response:
@@ -150,13 +157,27 @@ class Writes:
             raise _Refused(400, 'send {"seq": N, "value": ...}')
         if snap.prompt_seq is None or snap.prompt_kind == "random":
             raise _Refused(409, "There is nothing to answer right now")
-        why = not_yours(s, snap)
+        why = not_yours(s, snap, self.hub.panel)
         if why:  # before the question's number is compared: a phone learns nothing of a prompt that is not its own
             raise _Refused(403, why)
         if type(seq) is not int:  # 1.0 would pass ==, be journaled as "answer 1.0 …" and stop the game's replay
             raise _Refused(400, 'send {"seq": N, "value": ...} with N the question\'s number (a whole number)')
         if seq != snap.prompt_seq:
             raise _Refused(409, "The question changed; answer the new one")
+        value = body["value"]
+        if snap.prompt_kind == "dice" and isinstance(value, dict):  # journaled as sent: only what the roll uses
+            if value.get("source") == "rng":
+                value = {"source": "rng"}  # the companion rolls: values sent along are not used, nor kept
+            elif set(value) - {"source", "values"}:
+                raise _Refused(400, 'send {"source": "rng"} or {"source": "typed", "values": [...]}')
+        source = f"web:seat{s.seat}" if s.seat is not None and s.seat == snap.prompt_player else (
+            "web:host" if s.host else "web")
+        return await self._outcome(lambda done: self.hub.submit(value, seq, source, done),
+                                   "The companion did not answer in time; look at its screen")
+
+    async def _outcome(self, submit: Callable[[Outcome], str], late: str) -> web.Response:
+        """Hand something to the loop (``submit`` puts it on the queue with a callback, returning its ref) and wait
+        for its outcome: 200 ``{"ok": true, "message"}`` taken, 409 refused, 504 ``late`` when the loop is slow."""
         loop = asyncio.get_running_loop()
         done: asyncio.Future[tuple[bool, str]] = loop.create_future()
 
@@ -167,35 +188,32 @@ class Writes:
         def finish(ok: bool, message: str) -> None:  # on the main loop's thread
             loop.call_soon_threadsafe(settle, ok, message)
 
-        value = body["value"]
-        if snap.prompt_kind == "dice" and isinstance(value, dict):  # journaled as sent: only what the roll uses
-            if value.get("source") == "rng":
-                value = {"source": "rng"}  # the companion rolls: values sent along are not used, nor kept
-            elif set(value) - {"source", "values"}:
-                raise _Refused(400, 'send {"source": "rng"} or {"source": "typed", "values": [...]}')
-        source = f"web:seat{s.seat}" if s.seat is not None and s.seat == snap.prompt_player else (
-            "web:host" if s.host else "web")
-        ref = self.hub.submit(value, seq, source, finish)
+        ref = submit(finish)
         try:
             ok, message = await asyncio.wait_for(done, ANSWER_TIMEOUT_S)
         except asyncio.TimeoutError:
             self.hub.forget(ref)
-            return _error(504, "The companion did not answer in time; look at its screen")
+            return _error(504, late)
         return web.json_response({"ok": ok, "message": message}, status=200 if ok else 409, headers=SECURITY_HEADERS)
 
 
-def not_yours(s: WebSession, snap: Snapshot) -> str | None:
+def not_yours(s: WebSession, snap: Snapshot, panel: bool = True) -> str | None:
     """Why this phone may not answer the prompt now, or None: a seat's prompt is for the phone holding that seat
-    (or the host), a secret ballot only for the voter's own phone, a prompt for the whole table for the host."""
+    (or the host), a secret ballot only for the voter's own phone, a prompt for the whole table for the host.
+    ``panel``: the box has buttons someone can see (else the words name only the phones)."""
     if snap.prompt_kind == "secret_vote":
         if s.seat is None or s.seat != snap.prompt_player:
-            return "This ballot goes to the voter's own phone (its seat, given on the companion) or the companion"
+            return "This ballot goes to the voter's own phone (its seat, given by the table)" + (
+                " or the companion" if panel else "")
         return None
     if s.host or (snap.prompt_player is not None and s.seat == snap.prompt_player):
         return None
     if snap.prompt_player is None:
-        return "This question is for the whole table: answer it on the companion or the host phone"
-    return f"This question is for seat {snap.prompt_player}: its own phone or the companion answers it"
+        return "This question is for the whole table: " + (
+            "answer it on the companion or the host phone" if panel else
+            "the host phone answers it (the owner's code pairs a phone as the host)")
+    return f"This question is for seat {snap.prompt_player}: its own phone" + (
+        " or the companion answers it" if panel else " or the host phone answers it")
 
 
 def _players(snap: Snapshot) -> int:

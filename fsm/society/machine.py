@@ -115,6 +115,11 @@ class SocietyGame(GameMachine):
         rep["societies"] = {k: summary(new, k) for k in new["soc"]}
         rep["map"] = map_rows(new)
         self.data["world"] = new
+        turn = int(rep["turn"])  # the story: each society's treasury, cities and armies once the turn is processed
+        socs = {int(k): v for k, v in new["soc"].items()}
+        self.story_point("treasury", turn, {k: v["gold"] for k, v in socs.items()}, by="turn")
+        self.story_point("cities", turn, {k: len(v["cities"]) for k, v in socs.items()}, by="turn")
+        self.story_point("armies", turn, {k: int(v["armies"]) for k, v in socs.items()}, by="turn")
         # the latest few turns only: every answer snapshots ``data`` for undo (older turns replay from the journal)
         self.data["reports"] = [*self.data["reports"][-(KEEP_REPORTS - 1):], rep]
         self.data["orders"] = []
@@ -152,6 +157,18 @@ class SocietyGame(GameMachine):
         self.data["entry"] = None
         self.note(str(self.data["win_reason"]))
         self.fire("game_won")
+
+    def winner_seats(self) -> list[int]:
+        """The winning societies' seats (``data["winners"]`` names the societies, not the players)."""
+        if (w := self.winner_seat()) is not None:
+            return [w]
+        socs = (self.data["world"] or {}).get("soc", {})
+        return sorted(int(k) for k, v in socs.items() if v["name"] in self.data["winners"])
+
+    def outcome(self) -> tuple[str, str]:
+        if not self.is_over:
+            return super().outcome()
+        return str(self.data["win_reason"]), f"turn {self.data['round']}"
 
     # ------------------------------------------------------------------------------------------ output
     def player_json(self, seat: int) -> dict[str, Any]:

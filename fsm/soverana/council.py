@@ -222,6 +222,12 @@ class CouncilPhase(SetupPhase, SoveranaCore):
         info = self.data["round_info"]
         info.update(active=self.n_active(), crisis=self.n_crisis(), mayor_after=self.mayor)
         self.data["summaries"].append(info)
+        r = int(self.data["round"])  # the story: the city's figures at the round's close (the vote counted by now)
+        self.story_point("resources", r, {d: self.res(d) for d in R.DEPARTMENTS})
+        self.story_point("locations", r, {"active": info["active"], "crisis": info["crisis"]})
+        self.story_point("votes_cards", r, self.votes_by_seat())
+        if info.get("vote"):
+            self.story_point("confidence", r, {"yes": info["vote"]["yes"], "no": info["vote"]["no"]})
         outcome = R.end_of_round(self.locs, int(self.data["round"]), self.options["rounds"])
         if outcome is not None:
             won = R.winners(outcome, self.votes_by_seat())

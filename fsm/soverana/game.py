@@ -11,7 +11,7 @@ from typing import Any, Callable, Mapping
 
 from companion.rules import soverana as R
 
-from fsm.base import OptionSpec
+from fsm.base import OptionSpec, SeatResult, and_list
 from fsm.prompts import Info, InvalidAnswer, Prompt, validate_answer
 from fsm.soverana.council import CouncilPhase
 from fsm.soverana.distribution import DistributionPhase
@@ -138,5 +138,41 @@ class SoveranaGame(CouncilPhase, DistributionPhase, MovingPhase, EventPhase, Rep
         self.data["active"] = self.prompt().player
 
     # ----------------------------------------------------------------- the end
+    cooperative = True  #: the city is saved or lost together; the votes cards name the winner
+    scored = True  #: the score: votes cards
+
+    def results(self) -> list[SeatResult]:
+        """The text's winner: "The player with the highest number of votes cards is the winner" (nobody when the
+        city collapses: "the game ends (None winning)"); every seat placed by its votes cards."""
+        won = set(self.winner_seats())
+        votes = self.votes_by_seat()
+        return [SeatResult(s, s in won, votes[s], (1.0 if s in won else 0.0, float(votes[s]))) for s in self.seats]
+
+    def start_seat(self) -> int | None:
+        m = self.data.get("first_mayor")
+        return m if isinstance(m, int) else None
+
+    def team_won(self) -> bool | None:
+        outcome = self.data["outcome"]
+        return None if outcome is None else outcome != "collapse"
+
+    def outcome(self) -> tuple[str, str]:
+        from fsm.soverana.report import OUTCOME_TEXT
+
+        outcome = self.data["outcome"]
+        if outcome is None:
+            return super().outcome()
+        won = self.winner_seats()
+        votes = self.votes_by_seat()
+        city = OUTCOME_TEXT.get(outcome, outcome)
+        if not won:
+            result = f"{city}: nobody wins"
+        elif len(won) == 1:
+            result = f"{self.player_name(won[0])} wins with {votes[won[0]]} votes cards"
+        else:
+            result = and_list([self.player_name(s) for s in won]) + f" share the win ({votes[won[0]]} votes cards)"
+        decider = f"{city}: {self.n_active()} active, {self.n_crisis()} in crisis after round {self.data['round']}"
+        return result, decider
+
     def _ask_game_over(self) -> Prompt:
         return Info(title="Game over", lines=tuple(self.report_rows()))  # the page scrolls: every winner shown

@@ -45,6 +45,7 @@ class SetupPhase(SoveranaCore):
         if winner is None:
             return
         self.data["mayor"] = winner
+        self.data["first_mayor"] = winner  # BG Stats' start player
         self.data["rolloff"] = None
         self.note(f"{self.player_name(winner)} wins the roll-off and is mayor")
         self.notify("Mayor elected", (f"{self.nm(winner)} is mayor", "and assigns the", "departments"), winner)

@@ -11,6 +11,7 @@ from companion.rules.sovereign.units import Fighter
 from fsm.prompts import Choice, Dice, MultiSelect, Option, Prompt
 
 from fsm.sovereign import battle_setup as bs
+from fsm.sovereign import story
 from fsm.screen_text import fits, squeeze, title_room
 from fsm.sovereign.common import BACK, count_units, pl, short, use_bonus
 from fsm.sovereign.battle_setup import bt, fighters, seat_of
@@ -225,6 +226,7 @@ def _menu_answer(g: "SovereignGame", b: dict[str, Any], value: Any) -> None:
     if value == BACK:
         b["step"] = "where"
     elif value == "roll":
+        story.battle_rolls(g, b)
         _mark_raid(g, b)
         b["roll"] = {"att": [], "att_bonus": [], "def": [], "def_bonus": []}
         b["step"] = "att_roll"
@@ -336,6 +338,7 @@ def _end(g: "SovereignGame", won: Side, how: str) -> None:
     b = bt(g)
     b["result"] = won.value
     g.data["battles"] = b["no"]  # counted even when a retreat ends it before any roll
+    story.battle_ended(g, b, won, how)
     a_seat = seat_of(b, Side.ATTACK)
     name = g.player_name(seat_of(b, won))
     _log(g, f"B{b['no']}: {name} wins the battle ({'the other side retreats' if how == 'retreat' else how})")

@@ -9,11 +9,11 @@ import logging
 from typing import Any, ClassVar, Mapping
 
 from companion.rules.sovereign import techs as rt
-from fsm.base import GameMachine, OptionSpec
+from fsm.base import GameMachine, OptionSpec, SeatResult
 from fsm.clock_option import ClockOption
 from fsm.prompts import Info, Prompt, View, validate_answer
 
-from fsm.sovereign import battle, battle_setup, capture, cities, manoeuvre, spend, techpick, turn, views
+from fsm.sovereign import battle, battle_setup, capture, cities, manoeuvre, spend, story, techpick, turn, views
 from fsm.sovereign.common import held, new_player, pl, tiles
 
 log = logging.getLogger(__name__)
@@ -159,9 +159,45 @@ class SovereignGame(GameMachine):
         self.data["winner"] = seat
         self.data["win_reason"] = reason
         self.data["sub"] = None
+        story.turn_done(self, seat)
         self.note(f"{self.player_name(seat)} wins: {reason}")
         log.info("sovereign: %s wins (%s)", self.player_name(seat), reason)
         self.fire("game_won")
+
+    # --------------------------------------------------------------------------------------------- the end
+    scored = True  #: the score: victory cards collected (seven of one kind wins)
+
+    def results(self) -> list[SeatResult]:
+        won = self.winner_seats()
+        out = []
+        for s in self.seats:
+            cards = sum(int(n) for n in pl(self, s)["cards"].values())
+            out.append(SeatResult(s, s in won, cards, (1.0 if s in won else 0.0, float(cards))))
+        return out
+
+    def start_seat(self) -> int | None:
+        return int(self.data["order"][0]) if self.data["order"] else None
+
+    def battles(self) -> list[dict[str, Any]]:
+        """Every battle rolled: its odds at the first roll (``p``, ``exact``, ``args``) and result (``won``)."""
+        return story.battles(self)
+
+    def outcome(self) -> tuple[str, str]:
+        w = self.winner_seat()
+        if w is None:
+            return super().outcome()
+        reason = str(self.data["win_reason"])
+        cards = {s: pl(self, s)["cards"] for s in self.seats}
+        rest = [s for s in self.seats if s != w]
+        if reason.startswith("seven "):
+            kind = reason.split()[1]
+            best = max(rest, key=lambda s: int(cards[s].get(kind, 0)), default=None)
+            other = f"; next best {self.player_name(best)} with {cards[best].get(kind, 0)}" if best else ""
+            extra = f" and {tiles(pl(self, w))} city tiles" if kind == "expansion" else ""
+            decider = f"7 {kind.capitalize()} cards{extra} in round {self.data['round']}{other}"
+        else:
+            decider = f"the third tier-7 technology in round {self.data['round']}"
+        return f"{self.player_name(w)} wins: {reason}", decider
 
     # --------------------------------------------------------------------------------------------- output
     def player_json(self, seat: int) -> dict[str, Any]:

@@ -9,6 +9,7 @@ from companion.rules.sovereign import techs as rt
 from fsm.prompts import Choice, Dice, Info, Option, Prompt
 from fsm.turns import next_seat, order_from, rolloff_lines, rolloff_next, rolloff_record, rolloff_start
 
+from fsm.sovereign import story
 from fsm.sovereign.common import bonus_ready, cards_line, city_count, has, me, pending_line, pl, tiles, wrap
 
 if TYPE_CHECKING:
@@ -101,6 +102,7 @@ def end_turn(g: "SovereignGame") -> None:
         p["pending"][k] = 0
     if got:
         g.note(f"{g.player_name(seat)} collects " + ", ".join(got) + " card(s)")
+    story.turn_done(g, seat)
     for key in list(p["oneshot"]):
         if rt.tech(key).bonus is rt.Bonus.FREE_EXPANSIONS and p["techs"].get(key) == g.data["turn"]:
             del p["oneshot"][key]

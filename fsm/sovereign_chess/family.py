@@ -132,6 +132,23 @@ class ChessMachine(GameMachine, Generic[E]):
             "termination": d["termination"],
         }
 
+    def move_count(self) -> int | None:
+        return sum(m not in ("accept", "reject") for m in self.data["moves"])
+
+    def start_seat(self) -> int | None:
+        """The seat playing White (the first move)."""
+        return self.seat_of(1) if self.state not in ("first", "draw_first") else None
+
+    def outcome(self) -> tuple[str, str]:
+        """"Ann wins (1-0)" or "Draw (1/2-1/2)", and how it ended after how many moves."""
+        d = self.data
+        if not self.is_over:
+            return super().outcome()
+        won = self.winner_seats()
+        moves = self.move_count() or 0
+        who = f"{self.player_name(won[0])} wins" if len(won) == 1 else "Draw"
+        return f"{who} ({d['result']})", f"{d['termination']} after {moves} move{'s' * (moves != 1)}"
+
     def record(self) -> dict[str, Any]:
         """The game record's header and moves, for `companion export --record` (the export adds the date)."""
         d = self.data

@@ -272,6 +272,11 @@ class SovereignChessRoyaleGame(ChessMachine[SovereignChessRoyale]):
         d["announce"] = None  # the game-over screen says it all
         self.fire("finish")
 
+    def winner_seats(self) -> list[int]:
+        """The last king's seat; a tie (``data["winners"]``: the tied seats' names) is a draw, no win."""
+        w = self.winner_seat()
+        return [] if w is None else [w]
+
     # ------------------------------------------------------------------ state JSON and pages
     def extra_json(self) -> dict[str, Any]:
         d = self.data

@@ -95,6 +95,11 @@ class ChainBase(GameMachine):
         if self.state == "turn" and not self.solo:
             self.data["seven_order"] = endgame.track_seven(self.data["seven_order"], seat, ch.length(new))
 
+    def chain_story(self) -> None:
+        """The story: every chain's length at the end of a round, rounds counted over the whole match."""
+        at = self.story().get("chain", {}).get("at", {})
+        self.story_point("chain", len(at) + 1, {s: ch.length(self.chain(s)) for s in self.seats})
+
     def lengths(self) -> dict[int, int]:
         return {s: ch.length(self.chain(s)) for s in self.seats}
 

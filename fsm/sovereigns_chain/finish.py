@@ -12,6 +12,9 @@ class FinishPhase(ChainBase):
     def end_game(self, winners: list[int]) -> None:
         d = self.data
         self.set_winners(winners)
+        if d["scores"]:  # the story: each game's scores (sudden death's re-scores included)
+            self.story_point("scores", int(d["game_no"]), {int(s): v["score"] for s, v in d["scores"].items()},
+                             by="game")
         d["match_wins"] = match.tally(d["match_wins"], winners)
         d["game_winners"].append(sorted(winners))
         d["active"] = None

@@ -9,7 +9,7 @@ from companion.rules.sovereigns_chain import MAX_PLAYERS, LastCard, TokenKind
 from companion.rules.sovereigns_chain import chain as ch
 from companion.rules.sovereigns_chain import solitaire, tokens
 
-from fsm.base import OptionSpec
+from fsm.base import OptionSpec, SeatResult, and_list
 from fsm.prompts import Prompt, View, validate_answer
 from fsm.screen_text import plural, squeeze, wrap
 from fsm.sovereigns_chain.common import fit
@@ -71,6 +71,44 @@ class SovereignsChainGame(SetupPhase, TurnPhase, EffectsPhase, RevealPhase, Scor
         except Exception:
             self.restore(snap)
             raise
+
+    # ----------------------------------------------------------------- the end
+    scored = True  #: the score: chain scores (|stars - planets|) summed over the match's games
+
+    def match_score(self, seat: int) -> int | None:
+        at = self.story().get("scores", {}).get("at", {})
+        got = [int(row[str(seat)]) for row in at.values() if row.get(str(seat)) is not None]
+        return sum(got) if got else None
+
+    def results(self) -> list[SeatResult]:
+        """Winners by the match (most games won; one game: its winner), then games won, then the summed score."""
+        won = set(self.winner_seats())
+        out = []
+        for s in self.seats:
+            score = None if self.solo else self.match_score(s)
+            wins = int(self.data["match_wins"][str(s)])
+            out.append(SeatResult(s, s in won, score, (1.0 if s in won else 0.0, float(wins), float(score or 0))))
+        return out
+
+    def outcome(self) -> tuple[str, str]:
+        d = self.data
+        if not self.is_over:
+            return super().outcome()
+        if self.solo:
+            return (f"{d['match_wins']['1']} of {d['game_no']} solitaire games won",
+                    "one suit in the chain" if d["result"] == "won" else "no legal play left")
+        won = self.winner_seats()
+        names = and_list([self.player_name(s) for s in won]) if won else "Nobody"
+        if d["game_no"] == 1:
+            sc = d["scores"]
+            top = sorted(((int(v["score"]), int(k)) for k, v in sc.items()), reverse=True)
+            result = f"{names} {'wins' if len(won) == 1 else 'share the win'}" + (
+                f" with {top[0][0]}" if top else "")
+            rest = [f"{self.player_name(k)} {v}" for v, k in top[1:]]
+            decider = ("after sudden death; " if d["sd"] else "") + ("scores: " + ", ".join(rest) if rest else "")
+            return result, decider.strip("; ") or "chain of seven"
+        wins = ", ".join(f"{self.player_name(s)} {d['match_wins'][str(s)]}" for s in self.seats)
+        return f"{names} {'wins' if len(won) == 1 else 'share'} the match", f"games won over {d['game_no']}: {wins}"
 
     # ----------------------------------------------------------------- state JSON
     def player_json(self, seat: int) -> dict[str, Any]:

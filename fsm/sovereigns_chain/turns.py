@@ -95,6 +95,8 @@ class TurnPhase(ChainBase):
         d = self.data
         me = d["active"]
         lengths = self.lengths()
+        if endgame.game_ends(lengths) or endgame.next_seat(me, self.n) == d["first"]:
+            self.chain_story()
         if endgame.game_ends(lengths):
             first = endgame.first_to_seven(d["seven_order"], lengths, me, self.n)
             d["first_to_seven"] = first

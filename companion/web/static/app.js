@@ -91,8 +91,15 @@ async function start() {
 }
 
 // ------------------------------------------------------------------ the page
+// one line each from the companion itself (a file it set aside at start, its screen off): above everything else
+function renderNotices() {
+  const lines = (snap && Array.isArray(snap.notices)) ? snap.notices : [];
+  clear($("notices"), lines.map((line) => el("li", {text: line})));
+}
+
 function render() {
   renderPhone();
+  renderNotices();
   if (!snap) return;
   $("oled").src = snap.oled || "";
   $("oled").alt = "The companion's screen" + (snap.prompt ? ": " + snap.prompt.title : "");
@@ -166,9 +173,10 @@ function renderPrompt() {
   if (p.kind === "random") { box.append(el("p", {text: "The companion draws this itself."})); return; }
   if (!me.paired) { box.append(el("p", {text: "Pair this phone (below) to answer from here."})); return; }
   if (p.seq !== null && !me.host && !(p.player && me.seat === p.player)) {
+    const where = me.panel === false ? "" : " or the companion";
     box.append(el("p", {class: "not-mine", text: p.player ? (p.player_name || "Seat " + p.player) +
-      " answers this on their phone or the companion." : "The whole table answers this on the companion or the " +
-      "host's phone."}));
+      " answers this on their phone" + where + "." : "The whole table answers this on the host's phone" + where +
+      "."}));
     return;
   }
   const form = FORMS[p.kind];
@@ -186,8 +194,9 @@ function secretVote(p) {
         el("button", {class: "choice", disabled: !o.enabled, onclick: () => answer(o.key)}, o.label))));
   }
   const held = (me.seats_held || []).includes(p.player);
-  return el("p", {text: who + " is casting a secret vote" +
-    (held ? " on their phone." : " on the companion.")});
+  return el("p", {text: who + " is casting a secret vote" + (held ? " on their phone." : me.panel === false ?
+    ": on their own phone, once it holds seat " + p.player + " (pair it, tap the seat, the host confirms)." :
+    " on the companion.")});
 }
 
 const FORMS = {
@@ -276,8 +285,9 @@ function pathChoice(p, main) {
 // ------------------------------------------------------------------ this phone: pairing and seat
 let phoneKey = null;  // what the pairing box was built for: rebuilt only when that changes (keeps a half-made choice)
 function renderPhone() {
+  if (typeof renderHost === "function") renderHost();  // host.js: the host phone's panel and the companion's buttons
   const players0 = snap && snap.state ? (snap.state.players || []).map((p) => p.name) : [];
-  const key = JSON.stringify([me.paired, me.seat, me.seats_held, players0, me.host, me.pending, me.code]);
+  const key = JSON.stringify([me.paired, me.seat, me.seats_held, players0, me.host, me.pending, me.code, me.panel]);
   if (key === phoneKey) return;
   phoneKey = key;
   const box = clear($("pair-box"));
@@ -290,8 +300,22 @@ function renderPhone() {
       else say(r.data.error, false);
     };
     pin.addEventListener("keydown", (e) => { if (e.key === "Enter") go(); });
-    box.append(el("p", {text: "To answer from this phone, open Pair a phone on the companion and enter its PIN."}),
-      el("div", {class: "stepper"}, pin, el("button", {id: "pair-btn", onclick: go}, "Pair")));
+    const owner = el("input", {id: "owner", type: "text", autocomplete: "off", autocapitalize: "characters",
+      maxlength: 12, "aria-label": "Owner code", placeholder: "ABCD-EFGH"});
+    const asOwner = async () => {
+      const r = await post("/api/pair", {owner: owner.value});
+      if (r.ok) { me.csrf = r.data.csrf; shownSeq = undefined; say("Paired as the host", true); await start(); }
+      else say(r.data.error, false);
+    };
+    owner.addEventListener("keydown", (e) => { if (e.key === "Enter") asOwner(); });
+    box.append(el("p", {text: "To answer from this phone, enter the PIN that Pair a phone shows on the companion " +
+      "or on the host's phone."}),
+      el("div", {class: "stepper"}, pin, el("button", {id: "pair-btn", onclick: go}, "Pair")),
+      el("details", {id: "owner-pair", open: me.panel === false},
+        el("summary", {text: "The owner's phone: pair with the owner code"}),
+        el("p", {class: "hint", text: "The code printed on the box (or 'companion owner-code'): this phone is then " +
+          "the host, which answers for the whole table and confirms the other phones."}),
+        el("div", {class: "stepper"}, owner, el("button", {id: "owner-btn", onclick: asOwner}, "Pair as owner"))));
     return;
   }
   const players = snap && snap.state ? snap.state.players || [] : [];
@@ -301,7 +325,8 @@ function renderPhone() {
   if (me.host) text = "This phone is the host's: it answers for the whole table (not the secret ballots).";
   else if (me.seat) text = "This phone holds seat " + me.seat + (name(me.seat) ? " (" + name(me.seat) + ")" : "") +
     ": it answers that seat's questions and gets its secret ballots.";
-  else text = "Paired. Pick your seat: the companion asks the table to confirm.";
+  else text = "Paired. Pick your seat: " + (me.panel === false ? "the host phone confirms it." :
+    "the table confirms it (OK on the companion, or the host phone).");
   const ask = async (seat) => {
     const r = await post("/api/claim", {seat});
     if (r.status === 202) say(r.data.message, true);
@@ -318,9 +343,10 @@ function renderPhone() {
   const unpair = async () => { await post("/api/unpair", {}); me = {paired: false, view: me.view};
     shownSeq = undefined; phoneKey = null; render(); };
   box.append(el("p", {id: "phone-code", text: "This phone: " + (me.code || "?")}), el("p", {text}));
+  const what = me.pending === "host" ? "host rights" : "seat " + me.pending;
   if (pending) box.append(el("p", {id: "pending", class: "pending", role: "status",
-    text: "Waiting for the companion: press OK there to give " + (me.pending === "host" ? "host rights" :
-      "seat " + me.pending) + " to phone " + me.code + "."}));
+    text: me.panel === false ? "Waiting for the host phone to give " + what + " to phone " + me.code + "." :
+      "Waiting for the table: OK on the companion (or the host phone) gives " + what + " to phone " + me.code + "."}));
   box.append(seats, el("div", {class: "stepper"},
     me.seat || me.host ? el("button", {class: "secondary", onclick: () => ask(null)}, "Give up my seat") : null,
     me.host ? null : el("button", {class: "secondary", disabled: pending, onclick: () => ask("host")}, "Host"),
