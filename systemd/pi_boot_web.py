@@ -3,10 +3,11 @@ runs it with its own python3, outside any venv).
 
 They follow a headless box's real claim flow (docs/web-view.md; the contract is design 31): the first phone pairs
 with the box's owner code (the installer wrote it into the guest's config) and is the host at once; it asks for a
-PIN (``POST /api/pin``), the second phone pairs with it, asks for a seat (``POST /api/claim`` → 202) and the host
+PIN (``POST /api/pin``), the second phone pairs with it, asks for seat 2 (``POST /api/claim`` → 202) and the host
 grants it (``POST /api/grant``). The host starts games with the companion's buttons (``POST /api/key``). Then each
-phone answers what the prompt showing asks that it may answer: the seat phone its seat's questions and every secret
-ballot (it moves to the voter's seat first, granted by the host), the host the rest. An answer counts as
+phone answers what the prompt showing asks that it may answer: a seat phone its seat's questions, a secret ballot
+only its voter's phone (paired and seated the same way when the first ballot is theirs), the host the rest. An
+answer counts as
 *acknowledged* only when the companion said ``{"ok": true}``: the loop says that once the input was journaled
 (committed and fsync'd) and applied.
 """
@@ -25,7 +26,7 @@ from typing import Any, Callable
 TIMEOUT_S = 30.0  #: a request under emulation (the companion answers within its own 5 s, plus the slow network)
 GRACE_S = 1.0  #: a grant this soon after the claim is "Read the request first" (the contract's GRACE_S)
 GRANT_TRIES = 5
-GUEST_SEAT = 2  #: the seat phone's seat, unless a secret ballot moved it
+GUEST_SEAT = 2  #: the second phone's seat
 
 
 class WebDown(Exception):
@@ -54,6 +55,7 @@ class Phone:
         self.name = name
         self.csrf = ""
         self.code = ""  #: the four characters the companion knows this phone by
+        self.rereads = 0  #: grants answered "Read the request first" (asked again a second later)
         self.opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(http.cookiejar.CookieJar()))
 
     def call(self, path: str, body: dict[str, Any] | None = None, timeout: float = TIMEOUT_S) -> tuple[int, Any]:
@@ -119,6 +121,7 @@ class Phone:
         for _ in range(GRANT_TRIES):
             status, data = self.call("/api/grant", {"code": code, "yes": True, "asked": seat})
             if status == 409 and isinstance(data, dict) and data.get("error") == "Read the request first":
+                self.rereads += 1
                 sleep(GRACE_S)
                 continue
             if status != 200 or not isinstance(data, dict) or not data.get("ok"):
@@ -170,13 +173,15 @@ def choose(prompt: dict[str, Any], rng: random.Random) -> Any:
 
 
 class Table:
-    """The two scripted phones: the host (paired with the owner code) and the seat phone (paired with the host's
-    PIN, seated by the host). Their cookies last across boots, as a real phone's do; :meth:`ready` pairs again
-    whatever the box no longer knows (a new game ends the phones of the last one)."""
+    """The scripted phones: the host (paired with the owner code) and a phone per seat that needs one — seat 2's
+    from the start, and each voter's once a secret ballot is theirs (a ballot goes to the voter's own phone only) —
+    each paired with a PIN the host asked for and seated by the host. Their cookies last across boots, as a real
+    phone's do; a phone the box no longer knows (a new game ends the phones of the last one) pairs again."""
 
     def __init__(self, base: str, owner_code: str, sleep: Callable[[float], None] = time.sleep) -> None:
+        self.base = base
         self.host = Phone(base, "host")
-        self.guest = Phone(base, "seat phone")
+        self.seats: dict[int, Phone] = {}  #: the seat phones, by the seat each is meant to hold
         self.owner_code = owner_code
         self.sleep = sleep
         self.over = False  #: the last state read showed the game over
@@ -184,28 +189,36 @@ class Table:
         self.flow: list[tuple[str, int]] = []  #: the claim flow's steps and their HTTP statuses, in order
         self.refused: Counter[str] = Counter()  #: answers the companion refused, by its line
 
-    def ready(self) -> None:
-        """Both phones paired (the host with the owner code, the seat phone with a PIN the host asked for)."""
-        if not self.host.state()["me"].get("host"):
+    def ready(self) -> dict[str, Any]:
+        """The host phone paired and the host (with the owner code, again if the box forgot it); its state."""
+        state = self.host.state()
+        if not state["me"].get("host"):
             self.host.pair_owner(self.owner_code)
             self.flow.append(("pair owner code", 200))
-        if not self.guest.state()["me"].get("paired"):
+            state = self.host.state()
+        return state
+
+    def seated(self, seat: int) -> tuple[Phone, dict[str, Any]]:
+        """The phone for ``seat``, paired (a PIN the host asks for) and holding that seat (it asks, 202; the host
+        grants); its ``me``. A request still open from before a cut is granted, not asked again."""
+        phone = self.seats.setdefault(seat, Phone(self.base, f"seat {seat} phone"))
+        me = phone.state()["me"]
+        if not me.get("paired"):
             pin = self.host.new_pin()
             self.flow.append(("host asks a PIN", 200))
-            self.guest.pair(pin)
+            phone.pair(pin)
             self.flow.append(("pair PIN", 200))
-
-    def seat(self, seat: int, me: dict[str, Any]) -> dict[str, Any]:
-        """The seat phone asks for ``seat`` and the host grants it, the flow a table follows; the seat phone's
-        ``me`` after it. (``me``: before it; a request still open from before a cut is granted, not asked again.)"""
+            me = phone.state()["me"]
+        if me.get("seat") == seat:
+            return phone, me
         if me.get("pending") != seat:
-            status = self.guest.claim(seat)
+            status = phone.claim(seat)
             self.flow.append((f"claim seat {seat}", status))
             if status == 200:  # it held that seat already
-                return dict(self.guest.state()["me"])
-        self.host.grant(self.guest.code, seat, self.sleep)
+                return phone, phone.state()["me"]
+        self.host.grant(phone.code, seat, self.sleep)
         self.flow.append((f"grant seat {seat}", 200))
-        return dict(self.guest.state()["me"])
+        return phone, phone.state()["me"]
 
     def new_game(self) -> None:
         """From the home menu: New game, the first game (the host presses the companion's buttons)."""
@@ -216,25 +229,23 @@ class Table:
 
     def play_one(self, rng: random.Random) -> Ack | None:
         """Answer what shows now; the acknowledged answer, or None (refused, or nothing a phone may answer)."""
-        self.ready()
-        state = self.host.state()
-        snap = state["snapshot"] or {}
+        snap = self.ready()["snapshot"] or {}
         self.over, self.home = bool(snap.get("over")), snap.get("screen") == "home"
         prompt = snap.get("prompt") or {}
         seq, player = prompt.get("seq"), prompt.get("player")
         if seq is None or self.over or self.home:
             return None
-        me = self.guest.state()["me"]
-        if prompt.get("kind") == "secret_vote":  # the voter's own phone: the seat phone moves to that seat
-            if me.get("seat") != player:
-                me = self.seat(int(player), me)
+        if prompt.get("kind") == "secret_vote" and isinstance(player, int):  # the voter's own phone only
+            phone, me = self.seated(player)
             ballot = me.get("ballot")
-            return self._answer(self.guest, seq, choose({**ballot, "kind": "choice"}, rng) if ballot else None)
+            return self._answer(phone, seq, choose({**ballot, "kind": "choice"}, rng) if ballot else None)
         players = len((snap.get("state") or {}).get("players") or ())
-        if me.get("seat") is None and players:  # the game has players: the seat phone takes its seat
-            me = self.seat(min(GUEST_SEAT, players), me)
-        phone = self.guest if player is not None and me.get("seat") == player else self.host
-        return self._answer(phone, seq, choose(prompt, rng))
+        if players and GUEST_SEAT not in self.seats:  # the game has players: the second phone takes its seat
+            self.seated(min(GUEST_SEAT, players))
+        if isinstance(player, int) and player in self.seats:  # its seat's question: that phone answers
+            phone, _me = self.seated(player)
+            return self._answer(phone, seq, choose(prompt, rng))
+        return self._answer(self.host, seq, choose(prompt, rng))  # the whole table's, or a seat with no phone
 
     def _answer(self, phone: Phone, seq: int, value: Any) -> Ack | None:
         if value is None:

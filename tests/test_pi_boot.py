@@ -168,6 +168,7 @@ def test_player_says_web_down_when_nothing_listens() -> None:
 
 # ------------------------------------------------------------------ the harness's reading of the machine
 import pi_boot  # noqa: E402
+import pi_boot_console  # noqa: E402
 from companion.cli.check import Result  # noqa: E402
 
 SERIAL = (  # what the guest's console gives: systemd's status lines, escape codes, carriage returns, the agent's lines
@@ -181,12 +182,12 @@ SERIAL = (  # what the guest's console gives: systemd's status lines, escape cod
 
 
 def test_the_agents_lines_are_read_behind_the_consoles_escape_codes(tmp_path: Path) -> None:
-    machine = object.__new__(pi_boot.Machine)  # its log only: no qemu
+    machine = object.__new__(pi_boot_console.Machine)  # its log only: no qemu
     machine.log = tmp_path / "serial.log"
     machine.log.write_text(SERIAL)
     lines = machine.lines()
     assert [line.split()[1] for line in lines] == ["ready", "hang-start", "watchdog", "resumed", "check|"]
-    assert pi_boot.fields(lines[2]) == {"restarted": "yes", "nrestarts": "1", "hang_to_active_s": "40.2",
+    assert pi_boot_console.fields(lines[2]) == {"restarted": "yes", "nrestarts": "1", "hang_to_active_s": "40.2",
                                         "watchdog_timeouts_logged": "1"}
     assert all("\x1b" not in line and "\r" not in line for line in lines)
 
@@ -199,13 +200,13 @@ def test_checks_roller_line_is_read_by_its_part_not_its_verdict() -> None:
     roller = Result("roller", False, "no dice roller found (looked for /dev/companion-roller)")
     lines = _check_lines(Result("display", True, 'none (hardware = "headless")'), Result("gpio", True, "not used"),
                          roller)
-    assert pi_boot.check_failures(lines) == ["roller"]
-    assert pi_boot.check_holds("1", ["roller"])  # no USB in the emulated machine: expected
+    assert pi_boot_console.check_failures(lines) == ["roller"]
+    assert pi_boot_console.check_holds("1", ["roller"])  # no USB in the emulated machine: expected
     failing = _check_lines(Result("display", False, "no OLED answered"), roller)
-    assert pi_boot.check_failures(failing) == ["display", "roller"]
-    assert not pi_boot.check_holds("1", pi_boot.check_failures(failing))
+    assert pi_boot_console.check_failures(failing) == ["display", "roller"]
+    assert not pi_boot_console.check_holds("1", pi_boot_console.check_failures(failing))
     warned = _check_lines(Result("display", True, "/dev/i2c-1 does not exist", warn=True), roller)
-    assert pi_boot.check_failures(warned) == ["roller"]  # a missing display is a warning, not a failure
+    assert pi_boot_console.check_failures(warned) == ["roller"]  # a missing display is a warning, not a failure
 
 
 def test_the_owner_code_is_read_from_the_guests_config(tmp_path: Path) -> None:
@@ -355,3 +356,41 @@ def test_a_cut_before_play_is_not_counted(monkeypatch: pytest.MonkeyPatch, tmp_p
     assert table.cuts[0] == 0 and all(n > 0 for n in table.cuts[1:])  # the counted ones fell after answers
     assert "every acknowledged answer is in the journal, in order: ok" in out
     assert rc == 0 and "pi-boot: result: PASSED" in out
+
+
+# ------------------------------------------------------------------ the scripted phones on a real box without its panel
+def test_the_phones_follow_the_claim_flow_and_answer_every_prompt_secret_ballots_included(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The real loop and web server with no panel (webtable.LiveTable), a game asking every kind of prompt (two
+    secret ballots, seats 1 and 2): the host pairs with the owner code, the seat phone with the host's PIN, asks
+    for its seat (202) and the host grants it — after "Read the request first" — and the game is played to its end
+    by the two phones alone."""
+    import companion.games
+    from companion.web import pairing
+    from webtable import OWNER, LiveTable
+
+    monkeypatch.setitem(companion.games.BUILTIN, "webdemo", "webtable:WebDemo")
+    monkeypatch.setattr(pairing, "GRACE_S", 0.2)  # the box's grace and the host's wait, shortened alike
+    monkeypatch.setattr(pi_boot_web, "GRACE_S", 0.2)
+    with LiveTable(tmp_path, panel=False) as t:
+        table = pi_boot_web.Table(f"http://127.0.0.1:{t.port}", OWNER.lower().replace("-", " "))
+        acks = []
+        rng = random.Random(7)
+        for _ in range(200):
+            ack = table.play_one(rng)
+            if ack is not None:
+                acks.append(ack)
+            elif table.over:
+                break
+            else:
+                time.sleep(0.05)
+        assert table.over, (acks, table.refused)
+        public = t.public()
+        assert len(acks) >= 7, acks  # a number, a choice, dice, a multi-select, two ballots, a confirm
+        steps = [s for s, _ in table.flow]
+        assert table.flow[:3] == [("pair owner code", 200), ("host asks a PIN", 200), ("pair PIN", 200)]
+        assert ("claim seat 2", 202) in table.flow and ("grant seat 2", 200) in table.flow
+        assert steps.count("claim seat 1") == 1  # seat 1's ballot: its own phone, paired and seated then
+        assert {a.phone for a in acks} == {"host", "seat 1 phone", "seat 2 phone"}
+        assert public["over"] and not table.refused, table.refused
+        assert table.host.rereads >= 1  # a grant at once is "Read the request first": the host asked again
