@@ -148,13 +148,14 @@ class Phone:
 def choose(prompt: dict[str, Any], rng: random.Random) -> Any:
     """A valid-looking answer to ``prompt`` (as /api/state shows it), or None when a phone cannot answer it."""
     kind = prompt.get("kind")
+    back = prompt.get("back")  # the way out when nothing else can be chosen (the page's Back button sends it)
     if kind == "choice":
         keys = [o["key"] for o in prompt["options"] if o.get("enabled", True) and not o.get("in_menu")]
-        return rng.choice(keys) if keys else None
+        return rng.choice(keys) if keys else back
     if kind == "number":
         lo, hi = int(prompt["lo"]), int(prompt["hi"])
         step = max(1, int(prompt.get("step") or 1))
-        return rng.choice(range(lo, hi + 1, step)) if hi >= lo else None
+        return rng.choice(range(lo, hi + 1, step)) if hi >= lo else back
     if kind == "confirm":
         return rng.random() < 0.7
     if kind == "multi":

@@ -156,6 +156,9 @@ def test_an_ordinary_tick_never_hangs() -> None:
      lambda v: v["source"] == "typed" and len(v["values"]) == 2 and all(1 <= x <= 6 for x in v["values"])),
     ({"kind": "dice", "sources": ["typed", "rng"], "sides": 6, "count": 2}, lambda v: v == {"source": "rng"}),
     ({"kind": "random"}, lambda v: v is None),
+    ({"kind": "choice", "back": "back", "options": [{"key": "move", "enabled": False}]}, lambda v: v == "back"),
+    ({"kind": "choice", "back": "back", "options": [{"key": "go", "enabled": True}]}, lambda v: v == "go"),
+    ({"kind": "number", "lo": 3, "hi": 2, "back": "none"}, lambda v: v == "none"),
 ])
 def test_player_answers_within_the_prompt(prompt: dict[str, object], check: object) -> None:
     assert check(pi_boot_web.choose(prompt, random.Random(3)))  # type: ignore[operator]
