@@ -288,8 +288,8 @@ config_file() {
 # Edit it as root: sudo nano $CONF  — then: sudo systemctl restart companion
 # Settings changed on the device (contrast, dice, names, rules, idle times) are saved here too, comments kept.
 
-# The service drives the Pi's OLED, buttons and LEDs. ("auto" would fall back to the terminal simulator when the
-# OLED does not answer, and the journal would not say why.) "headless": no panel, the web view is the screen.
+# The service drives the Pi's OLED, buttons and LEDs; an OLED that is missing or fails is said in the log and the box
+# goes on without it, played from the phones (the owner code below). "headless": no panel, the web view is the screen.
 hardware = "pi"
 
 [display]
