@@ -27,6 +27,7 @@ TIMEOUT_S = 30.0  #: a request under emulation (the companion answers within its
 GRACE_S = 1.0  #: a grant this soon after the claim is "Read the request first" (the contract's GRACE_S)
 GRANT_TRIES = 5
 GUEST_SEAT = 2  #: the second phone's seat
+NEW_GAME_S = 300.0  #: a new game under emulation loads its board for a while
 
 
 class WebDown(Exception):
@@ -130,8 +131,11 @@ class Phone:
         raise Refused(f"granting seat {seat} to phone {code}", 409, "Read the request first, every time")
 
     def press(self, key: str) -> str:
-        """(The host.) One press of the companion's buttons."""
+        """(The host.) One press of the companion's buttons. A 504 (the loop took longer than the web view waits,
+        as starting a game does under emulation) is a press on the way, not a refusal: it is handled in turn."""
         status, data = self.call("/api/key", {"key": key})
+        if status == 504:
+            return "sent; the companion had not answered yet"
         if status != 200 or not isinstance(data, dict) or not data.get("ok"):
             raise Refused(f"pressing {key}", status, data)
         return str(data.get("message", ""))
@@ -221,11 +225,17 @@ class Table:
         self.flow.append((f"grant seat {seat}", 200))
         return phone, phone.state()["me"]
 
-    def new_game(self) -> None:
-        """From the home menu: New game, the first game (the host presses the companion's buttons)."""
+    def new_game(self, timeout: float = NEW_GAME_S) -> None:
+        """From the home menu: New game, the first game (the host presses the companion's buttons); back once the
+        game shows."""
         self.ready()
         self.host.press("ok")
         self.host.press("ok")
+        end = time.monotonic() + timeout
+        while self.host.snapshot().get("screen") != "game":
+            if time.monotonic() > end:
+                raise Refused("starting a new game", 200, f"still not showing after {timeout:.0f} s")
+            self.sleep(1.0)
         self.flow.append(("new game", 200))
 
     def play_one(self, rng: random.Random) -> Ack | None:

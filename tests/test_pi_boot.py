@@ -3,6 +3,7 @@ shellcheck, the test hooks (off by default), the host's web player. The boots th
 """
 from __future__ import annotations
 
+import itertools
 import os
 import random
 import shutil
@@ -397,3 +398,20 @@ def test_the_phones_follow_the_claim_flow_and_answer_every_prompt_secret_ballots
         assert {a.phone for a in acks} == {"host", "seat 1 phone", "seat 2 phone"}
         assert public["over"] and not table.refused, table.refused
         assert table.host.rereads >= 1  # a grant at once is "Read the request first": the host asked again
+
+
+def test_a_press_the_loop_answers_late_is_not_a_refusal(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Starting a game under emulation takes longer than the web view waits for the loop (504): the press is on its
+    way, and the host waits for the game to show instead of giving up."""
+    table = pi_boot_web.Table("http://127.0.0.1:9", "ABCD-EFGH", sleep=lambda s: None)
+    pressed: list[str] = []
+    shows = iter(["home", "home", "game"])
+    monkeypatch.setattr(table, "ready", lambda: {})
+    monkeypatch.setattr(table.host, "call", lambda path, body=None, timeout=0: (pressed.append(body["key"]) or
+                                                                              (504, {"error": "late"})))
+    monkeypatch.setattr(table.host, "snapshot", lambda timeout=0: {"screen": next(shows)})
+    table.new_game()
+    assert pressed == ["ok", "ok"] and table.flow[-1] == ("new game", 200)
+    with pytest.raises(pi_boot_web.Refused, match="still not showing"):
+        shows = itertools.repeat("home")
+        table.new_game(timeout=0.05)
