@@ -38,6 +38,7 @@ BOOT_TIMEOUT_S = 900.0  #: a boot to READY under TCG is about a minute; a loaded
 FIRST_ANSWER_S = 300.0  #: a boot with no acknowledged answer this long after READY is cut, and the cut not counted
 CUT_AFTER_S = (0.5, 20.0)  #: the cut comes this long after the boot's first acknowledged answer (uniform)
 AFTER_RESTART_S = 8.0  #: play after the watchdog's restart
+WEB_DOWN_S = 60.0  #: how long a web view that stopped answering is given before the step fails
 
 
 def out(name: str, value: Any) -> None:
@@ -125,13 +126,13 @@ class Run:
         host_s = time.monotonic() - m.t0
         self.first_frame.append(float(ready["first_frame_s"]))
         ready["host_s"] = f"{host_s:.1f}"
-        self.table.ready()  # the phones pair again where the box no longer knows them
+        self.patiently(self.table.ready)  # the phones pair again where the box no longer knows them
         return m, ready
 
     def resumed(self, what: str, played: bool = False) -> None:
         """Every acknowledged answer is in the game shown now: its prompt number is past the last one. ``played``:
         answers must have been acknowledged (else the check holds on nothing)."""
-        snap = self.table.host.snapshot()
+        snap = self.patiently(self.table.host.snapshot)
         seq = resumed_seq(snap)
         need = self.acks[-1].seq + 1 if self.acks else 0
         ok = snap.get("screen") == "game" and seq is not None and seq >= need and (bool(self.acks) or not played)
@@ -141,7 +142,7 @@ class Run:
 
     def new_game_if_home(self, what: str) -> bool:
         """On the home menu (a finished game is not resumed): the host starts the next game. True if it did."""
-        if self.table.host.snapshot().get("screen") != "home":
+        if self.patiently(self.table.host.snapshot).get("screen") != "home":
             return False
         self.check(what, self.over or not self.acked, "home menu" + (" after a game seen over" if self.acked else ""))
         self.table.new_game()
@@ -149,13 +150,25 @@ class Run:
             self.acks, self.over, self.games = [], False, self.games + 1
         return True
 
+    def patiently(self, step: Callable[[], Any], stop: Callable[[], bool] = lambda: False) -> Any:
+        """``step()``, again while the web view does not answer (under emulation its thread may wait on the busy
+        loop: a request dropped now and then); WebDown once it stayed down for WEB_DOWN_S, or ``stop()`` holds."""
+        end = time.monotonic() + WEB_DOWN_S
+        while True:
+            try:
+                return step()
+            except WebDown:
+                if stop() or time.monotonic() > end:
+                    raise
+                self.pause(2.0)
+
     def play_until(self, stop: Callable[[], bool], on_ack: Callable[[], None] = lambda: None) -> int:
         n = 0
         table = self.table
         while not stop():
             try:
-                ack = table.play_one(self.rng)
-            except WebDown:
+                ack = self.patiently(lambda: table.play_one(self.rng), stop)
+            except WebDown:  # the machine is gone (cut), or its web view stayed down
                 break
             except Refused as e:  # a step of the claim flow refused: said, and tried again
                 out("refused", e)
@@ -199,7 +212,7 @@ class Run:
                    f"{wd['hang_to_active_s']} s later (Restart count {wd['nrestarts']}, "
                    f"'Watchdog timeout' logged {wd['watchdog_timeouts_logged']}x); {hang.split(' ', 2)[2]}")
         m.wait_for("resumed ")
-        self.table.ready()
+        self.patiently(self.table.ready)
         self.resumed("the game resumes after the watchdog's restart", played=True)
         end = time.monotonic() + AFTER_RESTART_S
         after = self.play_until(lambda: time.monotonic() > end)

@@ -229,14 +229,23 @@ class Table:
         """From the home menu: New game, the first game (the host presses the companion's buttons); back once the
         game shows."""
         self.ready()
-        self.host.press("ok")
-        self.host.press("ok")
+        for key in ("ok", "ok"):
+            try:
+                self.host.press(key)
+            except WebDown:  # dropped on the way or not: pressing again could answer the game's first question
+                pass
         end = time.monotonic() + timeout
-        while self.host.snapshot().get("screen") != "game":
+        while self._showing() != "game":
             if time.monotonic() > end:
                 raise Refused("starting a new game", 200, f"still not showing after {timeout:.0f} s")
             self.sleep(1.0)
         self.flow.append(("new game", 200))
+
+    def _showing(self) -> str | None:
+        try:
+            return self.host.snapshot().get("screen")
+        except WebDown:  # the loop busy setting the game up: the web view's thread waits
+            return None
 
     def play_one(self, rng: random.Random) -> Ack | None:
         """Answer what shows now; the acknowledged answer, or None (refused, or nothing a phone may answer)."""

@@ -415,3 +415,27 @@ def test_a_press_the_loop_answers_late_is_not_a_refusal(monkeypatch: pytest.Monk
     with pytest.raises(pi_boot_web.Refused, match="still not showing"):
         shows = itertools.repeat("home")
         table.new_game(timeout=0.05)
+
+
+def test_a_web_view_that_drops_a_request_now_and_then_is_asked_again(monkeypatch: pytest.MonkeyPatch,
+                                                                     tmp_path: Path) -> None:
+    """Under emulation the web view's thread may wait on the busy loop and drop a request: the step is tried again
+    while the machine runs, and fails only once the web view stayed down."""
+    run = pi_boot.Run(pi_boot.parse(["--work", str(tmp_path), "--port", "9", "--qemu", "-", "--guest-config", "-"]),
+                      pause=lambda s: None)
+    calls: list[int] = []
+
+    def flaky() -> str:
+        calls.append(1)
+        if len(calls) < 3:
+            raise pi_boot_web.WebDown("Remote end closed connection without response")
+        return "answered"
+
+    assert run.patiently(flaky) == "answered" and len(calls) == 3
+    monkeypatch.setattr(pi_boot, "WEB_DOWN_S", 0.0)
+    with pytest.raises(pi_boot_web.WebDown):
+        run.patiently(lambda: (_ for _ in ()).throw(pi_boot_web.WebDown("refused")))
+    calls.clear()
+    with pytest.raises(pi_boot_web.WebDown):  # the machine was cut: no waiting
+        run.patiently(flaky, stop=lambda: True)
+    assert len(calls) == 1
