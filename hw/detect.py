@@ -41,4 +41,13 @@ def detect_pi(port: int, address: int, *, dev: str = "/dev", open_bus: Callable[
     return True
 
 
-__all__ = ["detect_pi"]
+def is_raspberry_pi(model: str = "/proc/device-tree/model") -> bool:
+    """This is a Raspberry Pi (its device tree says so), whether or not its display answers."""
+    try:
+        with open(model, "rb") as f:
+            return b"Raspberry Pi" in f.read(256)
+    except OSError:
+        return False
+
+
+__all__ = ["detect_pi", "is_raspberry_pi"]

@@ -12,13 +12,14 @@ loop over pixels), compared with the last frame sent, and only the changed colum
 :class:`OledDisplay` is what the companion uses: it opens the bus (or takes an injected one, e.g.
 :class:`hw.fake_i2c.FakeI2CBus`), counts every byte written (:attr:`OledDisplay.bytes_sent`,
 :attr:`OledDisplay.last_update_bytes`), and turns OS errors into :class:`~companion.errors.HardwareError` with the
-messages of :mod:`hw.faults`. :class:`NullDisplay` keeps the last frame, for headless play.
+messages of :mod:`hw.faults`. :class:`PluggableDisplay` opens it at the first frame and again while it is missing
+(the box goes on without its panel meanwhile). :class:`NullDisplay` keeps the last frame, for headless play.
 """
 from __future__ import annotations
 
 import errno
 import logging
-from typing import Any, Protocol, Sequence
+from typing import Any, Callable, Protocol, Sequence
 
 import luma.core.error  # type: ignore[import-untyped]
 from luma.core.interface.serial import i2c  # type: ignore[import-untyped]
@@ -197,6 +198,46 @@ def _open_smbus(port: int) -> Any:
         raise HardwareError(_fault_message(e, port, 0)) from e
 
 
+class PluggableDisplay:
+    """The OLED of a box that goes on without it: ``open_display`` (an :class:`OledDisplay` maker) is called at the
+    first frame, and at each frame after that while it raised. Until it opens, :meth:`show` raises its
+    :class:`~companion.errors.HardwareError` (no OLED at the address, no I2C bus): the loop draws again on a timer
+    (``DrawRetry``) and the phones are the panel meanwhile. Once open it is kept: after a bus error it sets itself
+    up again when the panel answers (:meth:`OledDisplay.show`)."""
+
+    def __init__(self, open_display: Callable[[], OledDisplay], rotate: int = 0) -> None:
+        self._open = open_display
+        self.oled: OledDisplay | None = None
+        self.size: tuple[int, int] = (HEIGHT, WIDTH) if rotate in (1, 3) else (WIDTH, HEIGHT)
+        self.last_update_bytes = 0
+        self._contrast: int | None = None  #: a level set while it was missing, sent once it opens
+
+    @property
+    def bytes_sent(self) -> int:
+        return self.oled.bytes_sent if self.oled is not None else 0
+
+    def show(self, image: Image.Image) -> None:
+        if self.oled is None:
+            self.oled = self._open()
+            if self._contrast is not None:
+                self.oled.set_contrast(self._contrast)
+        try:
+            self.oled.show(image)
+        finally:
+            self.last_update_bytes = self.oled.last_update_bytes
+
+    def set_contrast(self, level: int) -> None:
+        if not 0 <= level <= 255:
+            raise ConfigError(f"[display] contrast = {level!r}: use 0..255")
+        self._contrast = level
+        if self.oled is not None:
+            self.oled.set_contrast(level)
+
+    def close(self, farewell: Image.Image | None = None) -> None:
+        if self.oled is not None:
+            self.oled.close(farewell)
+
+
 class NullDisplay:
     """No panel: keeps the last frame (headless play, ``--frames``, tests)."""
 
@@ -224,5 +265,5 @@ class NullDisplay:
         self.closed = True
 
 
-__all__ = ["Display", "DiffSH1106", "DiffSSD1306", "NullDisplay", "OledDisplay", "pack_pages", "changed_runs",
-           "DRIVERS", "WIDTH", "HEIGHT"]
+__all__ = ["Display", "DiffSH1106", "DiffSSD1306", "NullDisplay", "OledDisplay", "PluggableDisplay", "pack_pages",
+           "changed_runs", "DRIVERS", "WIDTH", "HEIGHT"]

@@ -18,6 +18,7 @@ readonly DOCS=$PREFIX/docs
 readonly BIN_LINK=/usr/local/bin/companion
 readonly CONF_DIR=/etc/companion
 readonly CONF=$CONF_DIR/config.toml
+readonly OWNER_SVG=$CONF_DIR/owner-code.svg
 readonly GAMES_DIR=$CONF_DIR/games
 readonly STATE_DIR=/var/lib/companion
 readonly UNIT=/etc/systemd/system/$SERVICE
@@ -35,6 +36,8 @@ YES=0
 UNINSTALL=0
 REBOOT=0
 CHANGED=0
+OWNER_CODE=""
+OWNER_URL=""
 
 usage() {
     sed -n '2,9p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
@@ -285,8 +288,8 @@ config_file() {
 # Edit it as root: sudo nano $CONF  — then: sudo systemctl restart companion
 # Settings changed on the device (contrast, dice, names, rules, idle times) are saved here too, comments kept.
 
-# The service drives the Pi's OLED, buttons and LEDs. ("auto" would fall back to the terminal simulator when the
-# OLED does not answer, and the journal would not say why.) "headless": no panel, the web view is the screen.
+# The service drives the Pi's OLED, buttons and LEDs; an OLED that is missing or fails is said in the log and the box
+# goes on without it, played from the phones (the owner code below). "headless": no panel, the web view is the screen.
 hardware = "pi"
 
 [display]
@@ -310,11 +313,16 @@ folder = "$GAMES_DIR"
 [log]
 # debug, info, warning or error; read it with: journalctl -u companion
 level = "info"
+
+[web]
+# The owner code pairs the owner's phone as the host at once (no OK on the box needed), so a box without its panel
+# is played from the phones. Print $OWNER_SVG (its QR code) and keep it in the box. Keep it secret.
 EOF
         install -D -m 0644 "$tmp" "$(at "$CONF")"
         rm -f "$tmp"
         did "wrote $CONF"
     fi
+    owner_code
     # the service saves Settings into it (ConfigurationDirectory= in the unit): the folder and the file are its own
     if on_system; then
         if [ "$(stat -c %U "$CONF_DIR")" != "$APP_USER" ] || [ "$(stat -c %U "$CONF")" != "$APP_USER" ]; then
@@ -325,6 +333,30 @@ EOF
         fi
     else
         skip "chown $APP_USER: $CONF_DIR $CONF"
+    fi
+}
+
+# the owner code (it pairs the owner's phone as the host: a box without its panel is played from the phones) into the
+# config, made once and kept by every re-run, and its QR code to print, readable by root and the service only
+owner_code() {
+    local out status
+    if ! out=$("$(at "$VENV")/bin/python" "$SRC/systemd/install_owner.py" --config "$(at "$CONF")" \
+            --state "$(at "$STATE_DIR")" --svg "$(at "$OWNER_SVG")"); then
+        warn "no owner code in $CONF (the line above says why): the box makes one at its first start; 'sudo companion owner-code' prints it"
+        return
+    fi
+    read -r _ status OWNER_CODE <<<"$(sed -n 1p <<<"$out")"
+    case "$status" in
+        made) did "made the owner code and wrote it into $CONF ([web] owner_code)" ;;
+        adopted) did "wrote the owner code the box made ($STATE_DIR/owner-code) into $CONF ([web] owner_code)" ;;
+        *) same "$CONF has the owner code" ;;
+    esac
+    read -r _ status OWNER_URL <<<"$(sed -n 2p <<<"$out")"
+    if [ "$status" = written ]; then did "wrote $OWNER_SVG (the owner code's QR code, to print)"; else same "$OWNER_SVG is up to date"; fi
+    if on_system; then
+        chown "root:$APP_USER" "$OWNER_SVG"
+    else
+        skip "chown root:$APP_USER $OWNER_SVG"
     fi
 }
 
@@ -430,6 +462,11 @@ install_all() {
     echo "  command:     companion ($BIN_LINK; try: companion --help)"
     echo "  service:     $UNIT (systemctl status companion; journalctl -u companion -f)"
     echo "  config:      $CONF"
+    if [ -n "$OWNER_CODE" ]; then
+        echo "  owner code:  $OWNER_CODE  (pairs the owner's phone as the host, which answers what the panel would)"
+        echo "               scan the QR code in $OWNER_SVG (print it, keep it in the box) or open"
+        echo "               ${OWNER_URL%%#*} and type the code; 'sudo companion owner-code' shows it again"
+    fi
     echo "  saved games: $STATE_DIR"
     echo "  roller:      /dev/companion-roller when a Pico running MicroPython is plugged in"
     echo "               (build it: $DOCS/roller/README.md; firmware: $DOCS/roller/main.py)"
@@ -483,6 +520,7 @@ uninstall_all() {
     if [ -L "$link" ] && [ "$(readlink "$link")" = "$(link_target)" ]; then remove_path "$BIN_LINK"; fi
     remove_path "$PREFIX"
     remove_path "$CONF"
+    remove_path "$OWNER_SVG"
     local games; games=$(at "$GAMES_DIR")
     if [ -d "$games" ] && [ -z "$(ls -A "$games")" ]; then rmdir "$games"; gone "removed $GAMES_DIR (empty)"
     elif [ -d "$games" ]; then same "kept $GAMES_DIR: it holds your game files"; fi

@@ -3,6 +3,7 @@
 # /usr/local/sbin/pi-boot-agent and starts it from pi-boot-agent.service). It never plays: the host does that through
 # the web view. It reports on the serial console, one "PIBOOT key=value ..." line at a time, and does what only a
 # person at the box could: press keys (the test hook), make the loop hang (the test hook), read files, power off.
+# The phones (the host's scripted players) pair with the owner code the installer wrote into the config.
 #
 # Its task comes from the kernel command line: piboot.mode=settings | reboot | play | final
 set -u
@@ -30,8 +31,6 @@ wait_active() {
 # a command as the service user, with the service's journal (StateDirectory=companion)
 as_service() { runuser -u companion -- env STATE_DIRECTORY=/var/lib/companion /usr/local/bin/companion --config "$CONF" "$@"; }
 
-pin() { journalctl -u companion -o cat --no-pager | sed -n 's/.*with PIN \([0-9]\{6\}\).*/\1/p' | tail -n 1; }
-
 # the state as the web view shows it, read inside the machine (python3 is there; curl is not)
 web_state() {
     python3 -c 'import json, sys, urllib.request
@@ -47,7 +46,6 @@ ready() {
     say "ready uptime_s=$(uptime_s) first_frame_s=$(awk -v a="$active" 'BEGIN{printf "%.1f", a / 1e6}')" \
         "start_to_ready_s=$(awk -v a="$active" -v s="$start" 'BEGIN{printf "%.1f", (a - s) / 1e6}')" \
         "user=$(ps -o user= -p "$(prop MainPID)") nrestarts=$(prop NRestarts)"
-    say "pin=$(pin)"
 }
 
 press() {  # press KEYS...: through the test hook, then give the slow machine time to draw
@@ -72,9 +70,9 @@ settings() {
     say "settings contrast_before=$before contrast_after=$after comments_kept=$kept" \
         "owner=$(stat -c %U "$CONF") mode=$(stat -c %a "$CONF")"
     journalctl -u companion -o cat --no-pager | grep -i "cannot save" | sed 's/^/PIBOOT error| /'
-    # back to the home menu, then New game > the first game (the host plays it over the web view)
-    press back back up up up up ok ok
-    say "game $(web_state)"
+    # back to the home menu: the host phone starts a game with the companion's buttons and the phones play it
+    press back back up up up up
+    say "home $(web_state)"
 }
 
 watchdog() {
@@ -96,7 +94,6 @@ watchdog() {
     why=$(journalctl -u companion -o cat --no-pager | grep -c "Watchdog timeout")
     say "watchdog restarted=$([ "$(prop NRestarts)" != "$n0" ] && echo yes || echo no) nrestarts=$(prop NRestarts)" \
         "hang_to_active_s=$(awk -v a="$t0" -v b="$t1" 'BEGIN{printf "%.1f", b - a}') watchdog_timeouts_logged=$why"
-    say "pin=$(pin)"
     say "resumed $(web_state)"
 }
 
@@ -118,10 +115,8 @@ ready || { systemctl poweroff; exit 1; }
 case "$MODE" in
     settings) settings; watchdog; sleep 20 ;;
     reboot) say "settings-after-reboot contrast=$(contrast) owner=$(stat -c %U "$CONF")" ;;
-    play)  # the host plays and pulls the plug; a game that ended before the cut is followed by a new one
-        st=$(web_state)
-        say "state $st"
-        case "$st" in home*) press ok ok; say "newgame $(web_state)" ;; esac
+    play)  # the host plays and pulls the plug; after a game that ended before the cut its phone starts a new one
+        say "state $(web_state)"
         exit 0 ;;
     final) final ;;
 esac

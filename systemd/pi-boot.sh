@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # make pi-boot: boot the pi-check image as a whole arm64 machine under qemu-system-aarch64 (TCG): Debian's arm64
 # kernel, systemd as PID 1, the companion installed by systemd/install.sh and its unit's sandbox in force; drive it
-# from the host through the web view (a forwarded port) and print figures: READY, `companion check` and a Settings
-# change as the service user, the change after a reboot, the watchdog restarting a hung loop, power cuts.
+# from the host through the web view (a forwarded port) as two phones do on a box without its panel (the owner code
+# the installer wrote, a PIN from the host phone, a seat granted by it) and print figures: READY, `companion check`
+# and a Settings change as the service user, the change after a reboot, the watchdog restarting a hung loop, power
+# cuts during play, every acknowledged answer in the resumed game.
 #
 #   sudo systemd/pi-boot.sh [--cuts N] [--port P] [--seed S] [--smp N] [--boot-only] [--dry-run]
 #
@@ -49,7 +51,7 @@ parse_args() {
                 shift ;;
             --dry-run) DRY=1 ;;
             --boot-only) BOOT_ONLY=1 ;;
-            -h|--help) sed -n '2,20p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
+            -h|--help) sed -n '2,21p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
             *) die "unknown option '$1' (see --help)" ;;
         esac
         shift
@@ -183,8 +185,15 @@ stage_image() {
         >"$stage/etc/systemd/system/companion.service.d/pi-boot-test-hooks.conf"
     # the guest has no OLED, I2C or GPIO: the headless mode, on the forwarded port; the installer's comments stay
     sed -i 's/^hardware = "pi"/hardware = "headless"/' "$stage/etc/companion/config.toml"
-    printf '\n[web]\n# make pi-boot: the port forwarded from the host\nport = %s\n' "$PORT" \
-        >>"$stage/etc/companion/config.toml"
+    if grep -q '^\[web\]' "$stage/etc/companion/config.toml"; then  # the installer's [web] (the owner code)
+        sed -i "/^\[web\]/a # make pi-boot: the port forwarded from the host\nport = $PORT" \
+            "$stage/etc/companion/config.toml"
+    else
+        printf '\n[web]\n# make pi-boot: the port forwarded from the host\nport = %s\n' "$PORT" \
+            >>"$stage/etc/companion/config.toml"
+    fi
+    # the phones pair with the owner code the installer wrote there, as the owner's phone does
+    cp "$stage/etc/companion/config.toml" "$WORK/guest-config.toml"
     install -m 0755 "$SRC/systemd/pi-boot-agent.sh" "$stage/usr/local/sbin/pi-boot-agent"
     cat >"$stage/etc/systemd/system/pi-boot-agent.service" <<'EOF'
 [Unit]
@@ -220,7 +229,7 @@ main() {
     [ "$(id -u)" = 0 ] || die "needs root (the chroot, the image's owners): sudo make pi-boot"
     mkdir -p "$WORK"
     if [ "$BOOT_ONLY" = 1 ]; then
-        for f in vmlinuz initrd.gz disk-built.img; do
+        for f in vmlinuz initrd.gz disk-built.img guest-config.toml; do
             [ -f "$WORK/$f" ] || die "--boot-only: no $WORK/$f from an earlier run; run without --boot-only"
         done
         say "booting the image built $(date -r "$WORK/disk-built.img" '+%Y-%m-%d %H:%M') (--boot-only)"
@@ -236,7 +245,8 @@ main() {
     # every run starts from the image as installed (a copy: the boots write to it)
     cp --sparse=always "$WORK/disk-built.img" "$WORK/disk.img"
     local cmd; cmd=$(qemu_command MODE "$WORK/serial-MODE.log")
-    python3 "$SRC/systemd/pi_boot.py" --work "$WORK" --port "$PORT" --cuts "$CUTS" --seed "$SEED" --qemu "$cmd"
+    python3 "$SRC/systemd/pi_boot.py" --work "$WORK" --port "$PORT" --cuts "$CUTS" --seed "$SEED" --qemu "$cmd" \
+        --guest-config "$WORK/guest-config.toml"
 }
 
 if [ "${PI_BOOT_SOURCE_ONLY:-0}" != 1 ]; then main "$@"; fi

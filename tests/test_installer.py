@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import signal
 import stat
@@ -244,8 +245,12 @@ def test_the_makers_config_is_kept(target: Path, stub: Path) -> None:
     conf = target / "etc/companion/config.toml"
     conf.parent.mkdir(parents=True)
     conf.write_text('[display]\ndriver = "sh1106"\n')
+    out = ok(run(target, stub, "--yes"))
+    code = conf.read_text().split('owner_code = "')[1][:9]  # its lines kept; the owner code added, nothing else
+    assert conf.read_text() == f'[display]\ndriver = "sh1106"\n\n[web]\nowner_code = "{code}"\n'
+    assert "+ made the owner code and wrote it into /etc/companion/config.toml ([web] owner_code)" in out
     ok(run(target, stub, "--yes"))
-    assert conf.read_text() == '[display]\ndriver = "sh1106"\n'
+    assert conf.read_text() == f'[display]\ndriver = "sh1106"\n\n[web]\nowner_code = "{code}"\n'
 
 
 def test_written_config_is_valid(target: Path, stub: Path) -> None:
@@ -296,7 +301,15 @@ def test_uninstall_twice_and_reinstall(target: Path, stub: Path) -> None:
     out = ok(run(target, stub, "--uninstall"))
     assert "Done: 0 change(s)" in out
     ok(run(target, stub, "--yes"))
-    assert tree(target) == installed
+    assert without_owner_code(tree(target)) == without_owner_code(installed)  # uninstalled, it was made anew
+
+
+def without_owner_code(files: dict[str, tuple[int, str]]) -> dict[str, tuple[int, str]]:
+    """The tree with its owner code (the config's line, the QR code's content) blanked out."""
+    conf, svg = "etc/companion/config.toml", "etc/companion/owner-code.svg"
+    mode, text = files[conf]
+    return {**files, conf: (mode, re.sub(r'owner_code = "[A-Z0-9-]+"', 'owner_code = "…"', text)),
+            svg: (files[svg][0], "…")}
 
 
 # ------------------------------------------------------------------ `companion` on the PATH, as the docs use it
@@ -510,3 +523,99 @@ def test_real_venv_under_root(tmp_path: Path) -> None:
 
     examples = sorted(p.stem for p in EXAMPLES.glob("*.toml"))  # the shipped examples play by id too
     assert examples and games.stdout.split() == builtin_ids() + examples
+
+
+# ------------------------------------------------------------------ the owner code (issue 31): made once, kept, printed
+
+def owner_code_in(conf: Path) -> str:
+    import tomllib
+
+    return str(tomllib.loads(conf.read_text())["web"]["owner_code"])
+
+
+def test_the_owner_code_is_made_kept_and_printed_with_its_qr_code(target: Path, stub: Path) -> None:
+    from companion.web.owner import normalize
+
+    out = ok(run(target, stub, "--yes"))
+    conf = target / "etc/companion/config.toml"
+    code = owner_code_in(conf)
+    assert normalize(code) is not None and len(code) == 9 and code[4] == "-"
+    text = conf.read_text()
+    assert text.startswith("# Sovereign Companion config, written by systemd/install.sh")  # the comments kept
+    assert "# The owner code pairs the owner's phone as the host at once" in text
+    assert "+ made the owner code and wrote it into /etc/companion/config.toml ([web] owner_code)" in out
+    # the summary: the code, where its QR code is, the address to type it at
+    summary = out[out.index("Done:"):]
+    assert f"  owner code:  {code}  (pairs the owner's phone as the host" in summary
+    assert "scan the QR code in /etc/companion/owner-code.svg" in summary and "sudo companion owner-code" in summary
+    svg = target / "etc/companion/owner-code.svg"
+    assert mode(svg) == 0o640  # root and the service's group only (chown root:companion on the Pi)
+    label = svg.read_text()
+    assert label.startswith('<?xml version="1.0" encoding="utf-8"?>\n<svg ') and f"Owner code {code}" in label
+    assert "~ chown root:companion /etc/companion/owner-code.svg (not done under --root)" in out
+    # a re-run keeps the code and the label
+    again = ok(run(target, stub, "--yes"))
+    assert owner_code_in(conf) == code and svg.read_text() == label
+    assert "= /etc/companion/config.toml has the owner code" in again
+    assert "= /etc/companion/owner-code.svg is up to date" in again
+    assert f"  owner code:  {code}" in again
+
+
+def test_the_qr_code_pairs_the_phone_that_scans_it(target: Path, stub: Path) -> None:
+    """The label's QR code holds the web view's address with #owner=CODE (the page pairs that phone as the owner's):
+    read back from the matrix segno drew, at the address the config's [web] port gives."""
+    import segno
+
+    conf = target / "etc/companion/config.toml"
+    conf.parent.mkdir(parents=True)
+    conf.write_text('# mine\n[web]\nport = 8099\n# keep this\n')
+    out = ok(run(target, stub, "--yes"))
+    code = owner_code_in(conf)
+    assert conf.read_text().startswith('# mine\n[web]\nport = 8099\n# keep this\n')
+    from companion.web import lan_address
+
+    address = f"http://{lan_address()}:8099/"
+    assert f"{address} and type the code" in out
+    label = (target / "etc/companion/owner-code.svg").read_text()
+    expected = segno.make(f"{address}#owner={code}", error="m")
+    import io
+
+    drawn = io.BytesIO()
+    expected.save(drawn, kind="svg", scale=6, border=4, xmldecl=False, svgns=True, nl=False)
+    assert drawn.getvalue().decode() in label  # the very symbol of that text
+
+
+def test_the_code_the_box_made_itself_is_adopted(target: Path, stub: Path) -> None:
+    """A box that ran before its config had a code made one in its state folder: the installer writes that one
+    into the config (the owner's phone and any printed label stay good)."""
+    state = target / "var/lib/companion"
+    state.mkdir(parents=True)
+    (state / "owner-code").write_text("M3PA-KQ7X\n")
+    out = ok(run(target, stub, "--yes"))
+    assert owner_code_in(target / "etc/companion/config.toml") == "M3PA-KQ7X"
+    assert "+ wrote the owner code the box made (/var/lib/companion/owner-code) into /etc/companion/config.toml" in out
+
+
+def test_a_bad_owner_code_in_the_config_is_left_and_said(target: Path, stub: Path) -> None:
+    conf = target / "etc/companion/config.toml"
+    conf.parent.mkdir(parents=True)
+    conf.write_text('[web]\nowner_code = "oops"\n')
+    proc = run(target, stub, "--yes")
+    assert proc.returncode == 0
+    assert conf.read_text() == '[web]\nowner_code = "oops"\n'
+    assert proc.stderr.startswith("[web] owner_code in ") and "is not an owner code" in proc.stderr
+    assert "! no owner code in /etc/companion/config.toml (the line above says why)" in proc.stdout
+    assert not (target / "etc/companion/owner-code.svg").exists()
+
+
+def test_companion_owner_code_writes_the_same_label_again(target: Path, stub: Path, tmp_path: Path) -> None:
+    """A label lost or faded: `sudo companion owner-code --svg FILE` writes it again, the installer's very file."""
+    from conftest import run_companion
+
+    ok(run(target, stub, "--yes"))
+    conf = target / "etc/companion/config.toml"
+    again = tmp_path / "label.svg"
+    proc = run_companion("--config", str(conf), "owner-code", "--no-qr", "--svg", str(again))
+    assert proc.returncode == 0, proc.stderr
+    assert f"Owner code: {owner_code_in(conf)}" in proc.stdout and f"QR code written to {again}" in proc.stdout
+    assert again.read_text() == (target / "etc/companion/owner-code.svg").read_text() and mode(again) == 0o640

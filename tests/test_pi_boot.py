@@ -3,12 +3,15 @@ shellcheck, the test hooks (off by default), the host's web player. The boots th
 """
 from __future__ import annotations
 
+import itertools
 import os
 import random
 import shutil
 import subprocess
 import sys
+import time
 from pathlib import Path
+from typing import Callable
 
 import pytest
 
@@ -154,6 +157,9 @@ def test_an_ordinary_tick_never_hangs() -> None:
      lambda v: v["source"] == "typed" and len(v["values"]) == 2 and all(1 <= x <= 6 for x in v["values"])),
     ({"kind": "dice", "sources": ["typed", "rng"], "sides": 6, "count": 2}, lambda v: v == {"source": "rng"}),
     ({"kind": "random"}, lambda v: v is None),
+    ({"kind": "choice", "back": "back", "options": [{"key": "move", "enabled": False}]}, lambda v: v == "back"),
+    ({"kind": "choice", "back": "back", "options": [{"key": "go", "enabled": True}]}, lambda v: v == "go"),
+    ({"kind": "number", "lo": 3, "hi": 2, "back": "none"}, lambda v: v == "none"),
 ])
 def test_player_answers_within_the_prompt(prompt: dict[str, object], check: object) -> None:
     assert check(pi_boot_web.choose(prompt, random.Random(3)))  # type: ignore[operator]
@@ -162,3 +168,274 @@ def test_player_answers_within_the_prompt(prompt: dict[str, object], check: obje
 def test_player_says_web_down_when_nothing_listens() -> None:
     with pytest.raises(pi_boot_web.WebDown):
         pi_boot_web.Phone("http://127.0.0.1:9").snapshot(timeout=2)
+
+
+# ------------------------------------------------------------------ the harness's reading of the machine
+import pi_boot  # noqa: E402
+import pi_boot_console  # noqa: E402
+from companion.cli.check import Result  # noqa: E402
+
+SERIAL = (  # what the guest's console gives: systemd's status lines, escape codes, carriage returns, the agent's lines
+    "[  OK  ] Started companion.service - Sovereign Companion.\r\n"
+    "PIBOOT ready uptime_s=80.1 first_frame_s=79.0 start_to_ready_s=12.0 user=companion nrestarts=0\r\n"
+    "\x1b[KPIBOOT hang-start nrestarts=0 game 5 5\r\n"
+    "\r\x1b[K[\x1b[0;1;31m*\x1b[0m] A start job is running for companion.service (12s / 1min 30s)"
+    "\r\x1b[KPIBOOT watchdog restarted=yes nrestarts=1 hang_to_active_s=40.2 watchdog_timeouts_logged=1\r\n"
+    "\x1b[0;32mPIBOOT\x1b[0m resumed game 9 9\r\n"
+    "PIBOOT check| FAIL  roller   no dice roller found (looked for /dev/companion-roller)\n")
+
+
+def test_the_agents_lines_are_read_behind_the_consoles_escape_codes(tmp_path: Path) -> None:
+    machine = object.__new__(pi_boot_console.Machine)  # its log only: no qemu
+    machine.log = tmp_path / "serial.log"
+    machine.log.write_text(SERIAL)
+    lines = machine.lines()
+    assert [line.split()[1] for line in lines] == ["ready", "hang-start", "watchdog", "resumed", "check|"]
+    assert pi_boot_console.fields(lines[2]) == {"restarted": "yes", "nrestarts": "1", "hang_to_active_s": "40.2",
+                                        "watchdog_timeouts_logged": "1"}
+    assert all("\x1b" not in line and "\r" not in line for line in lines)
+
+
+def _check_lines(*results: Result) -> list[str]:
+    return ["PIBOOT check| " + r.line() for r in results]  # as the agent prefixes `companion check`'s lines
+
+
+def test_checks_roller_line_is_read_by_its_part_not_its_verdict() -> None:
+    roller = Result("roller", False, "no dice roller found (looked for /dev/companion-roller)")
+    lines = _check_lines(Result("display", True, 'none (hardware = "headless")'), Result("gpio", True, "not used"),
+                         roller)
+    assert pi_boot_console.check_failures(lines) == ["roller"]
+    assert pi_boot_console.check_holds("1", ["roller"])  # no USB in the emulated machine: expected
+    failing = _check_lines(Result("display", False, "no OLED answered"), roller)
+    assert pi_boot_console.check_failures(failing) == ["display", "roller"]
+    assert not pi_boot_console.check_holds("1", pi_boot_console.check_failures(failing))
+    warned = _check_lines(Result("display", True, "/dev/i2c-1 does not exist", warn=True), roller)
+    assert pi_boot_console.check_failures(warned) == ["roller"]  # a missing display is a warning, not a failure
+
+
+def test_the_owner_code_is_read_from_the_guests_config(tmp_path: Path) -> None:
+    conf = tmp_path / "config.toml"
+    conf.write_text('# the installer\'s\nhardware = "headless"\n\n[web]\n# the owner\'s phone\n'
+                    'owner_code = "ABCD-EFGH"\nport = 18080\n')
+    assert pi_boot.owner_code(conf) == "ABCD-EFGH"
+    conf.write_text('hardware = "headless"\n')
+    with pytest.raises(RuntimeError, match="has no \\[web\\] owner_code: systemd/install.sh writes one"):
+        pi_boot.owner_code(conf)
+
+
+# ------------------------------------------------------------------ the whole run on a fake machine and fake phones
+class FakeProc:
+    def __init__(self) -> None:
+        self.dead = False
+
+    def poll(self) -> int | None:
+        return -9 if self.dead else None
+
+
+class FakeMachine:
+    """One boot: the agent's lines for its mode, given out as the harness waits for them."""
+
+    def __init__(self, table: "FakeTable", mode: str) -> None:
+        self.table, self.mode, self.t0, self.proc = table, mode, 0.0, FakeProc()
+        self.seen = 0
+        self.start = len(table.acked)
+        ready = "PIBOOT ready uptime_s=60 first_frame_s=59.5 start_to_ready_s=9.0 user=companion nrestarts=0"
+        self.script = {
+            "settings": [ready, *_check_lines(Result("display", True, "none"), Result("gpio", True, "not used"),
+                                              Result("roller", False, "no dice roller found")),
+                         "PIBOOT check rc=1 as=companion",
+                         "PIBOOT settings contrast_before=207 contrast_after=223 comments_kept=yes owner=companion "
+                         "mode=644", "PIBOOT home home None None", "PIBOOT hang-start nrestarts=0 game 5 5",
+                         "PIBOOT watchdog restarted=yes nrestarts=1 hang_to_active_s=30.0 watchdog_timeouts_logged=1",
+                         "PIBOOT resumed game 5 5", "PIBOOT poweroff"],
+            "reboot": [ready, "PIBOOT settings-after-reboot contrast=223 owner=companion", "PIBOOT poweroff"],
+            "play": [ready, "PIBOOT state game 5 5"],
+            "final": [ready, "PIBOOT journal-check rc=0 damaged_aside=0", "EXPORT", "PIBOOT export-end",
+                      "PIBOOT poweroff"],
+        }[mode]
+
+    def lines(self) -> list[str]:
+        import base64
+        import json
+        import zlib
+
+        out = []
+        for line in self.script:
+            if line == "EXPORT":
+                actions = [{"answer": a.value} for a in self.table.acked]
+                line = "PIBOOT export|" + base64.b64encode(zlib.compress(json.dumps(
+                    {"actions": actions, "inputs": []}).encode())).decode()
+            out.append(line)
+        return out
+
+    def wait_for(self, word: str, timeout: float = 0) -> str:
+        lines = self.lines()
+        while self.seen < len(lines):
+            line = lines[self.seen]
+            self.seen += 1
+            if line[7:].startswith(word):
+                return line
+        raise RuntimeError(f"no 'PIBOOT {word}'")
+
+    def peek(self, word: str) -> bool:  # the agent hangs the loop after a few answers, or a while without any
+        self.peeks = getattr(self, "peeks", 0) + 1
+        return word == "hang-start" and (len(self.table.acked) >= 3 or self.peeks > 5)
+
+    def cut(self) -> None:
+        if not self.proc.dead:
+            self.table.cuts.append(len(self.table.acked) - self.start)
+        self.proc.dead = True
+
+    def wait_off(self) -> None:
+        self.proc.dead = True
+
+
+class FakeTable:
+    """The two phones on a fake box: an answer acknowledged at each call, at the next prompt, but in the boots
+    ``stalled`` (where nothing is ever acknowledged)."""
+
+    def __init__(self, stalled: Callable[[int], bool]) -> None:
+        from collections import Counter
+
+        self.stalled = stalled
+        self.boot = 0
+        self.playing = False
+        self.acked: list[pi_boot_web.Ack] = []
+        self.cuts: list[int] = []  #: answers acknowledged in the boot at each cut
+        self.over = self.home = False
+        self.flow: list[tuple[str, int]] = []
+        self.refused: Counter[str] = Counter()
+        self.host = self
+
+    def ready(self) -> None:
+        pass
+
+    def snapshot(self) -> dict[str, object]:
+        return {"screen": "game" if self.playing else "home", "prompt": {"seq": len(self.acked)}, "state": {}}
+
+    def new_game(self) -> None:
+        self.playing = True
+        self.flow.append(("new game", 200))
+
+    def play_one(self, rng: random.Random) -> pi_boot_web.Ack | None:
+        if self.stalled(self.boot):
+            return None
+        time.sleep(0.002)  # a request's time
+        ack = pi_boot_web.Ack(len(self.acked), rng.choice(["a", "b"]))
+        self.acked.append(ack)
+        return ack
+
+
+def _fake_run(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, table: FakeTable, cuts: int,
+              capsys: pytest.CaptureFixture[str]) -> tuple[int, str]:
+    monkeypatch.setattr(pi_boot, "FIRST_ANSWER_S", 0.2)
+    monkeypatch.setattr(pi_boot, "CUT_AFTER_S", (0.01, 0.03))
+    monkeypatch.setattr(pi_boot, "AFTER_RESTART_S", 0.05)
+
+    def machine(mode: str, n: int) -> FakeMachine:
+        table.boot = n
+        return FakeMachine(table, mode)
+    rc = pi_boot.main(["--work", str(tmp_path), "--port", "9", "--cuts", str(cuts), "--seed", "1", "--qemu", "-",
+                       "--guest-config", "-"], machine=machine, table=table,
+                      pause=lambda s: None)
+    return rc, capsys.readouterr().out
+
+
+def test_a_run_with_no_answer_acknowledged_fails(monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
+                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    rc, out = _fake_run(monkeypatch, tmp_path, FakeTable(stalled=lambda boot: True), 2, capsys)
+    assert rc == 1, out
+    assert "pi-boot: answers acknowledged: FAILED 0 in all" in out
+    assert "pi-boot: power cuts during play: FAILED 0 of 2" in out
+    assert "pi-boot: the game resumes after the watchdog's restart: FAILED" in out  # it held on nothing
+    assert "pi-boot: result: FAILED" in out
+
+
+def test_a_cut_before_play_is_not_counted(monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
+                                          capsys: pytest.CaptureFixture[str]) -> None:
+    table = FakeTable(stalled=lambda boot: boot == 3)  # the first play boot (after settings, reboot) stalls
+    rc, out = _fake_run(monkeypatch, tmp_path, table, 2, capsys)
+    assert "pi-boot: cut 1: not counted: no answer was acknowledged" in out, out
+    assert out.count("plug pulled") == 2 and "pi-boot: power cuts during play: ok 2 of 2 in 3 boots" in out
+    assert table.cuts[0] == 0 and all(n > 0 for n in table.cuts[1:])  # the counted ones fell after answers
+    assert "every acknowledged answer is in the journal, in order: ok" in out
+    assert rc == 0 and "pi-boot: result: PASSED" in out
+
+
+# ------------------------------------------------------------------ the scripted phones on a real box without its panel
+def test_the_phones_follow_the_claim_flow_and_answer_every_prompt_secret_ballots_included(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The real loop and web server with no panel (webtable.LiveTable), a game asking every kind of prompt (two
+    secret ballots, seats 1 and 2): the host pairs with the owner code, the seat phone with the host's PIN, asks
+    for its seat (202) and the host grants it — after "Read the request first" — and the game is played to its end
+    by the two phones alone."""
+    import companion.games
+    from companion.web import pairing
+    from webtable import OWNER, LiveTable
+
+    monkeypatch.setitem(companion.games.BUILTIN, "webdemo", "webtable:WebDemo")
+    monkeypatch.setattr(pairing, "GRACE_S", 0.2)  # the box's grace and the host's wait, shortened alike
+    monkeypatch.setattr(pi_boot_web, "GRACE_S", 0.2)
+    with LiveTable(tmp_path, panel=False) as t:
+        table = pi_boot_web.Table(f"http://127.0.0.1:{t.port}", OWNER.lower().replace("-", " "))
+        acks = []
+        rng = random.Random(7)
+        for _ in range(200):
+            ack = table.play_one(rng)
+            if ack is not None:
+                acks.append(ack)
+            elif table.over:
+                break
+            else:
+                time.sleep(0.05)
+        assert table.over, (acks, table.refused)
+        public = t.public()
+        assert len(acks) >= 7, acks  # a number, a choice, dice, a multi-select, two ballots, a confirm
+        steps = [s for s, _ in table.flow]
+        assert table.flow[:3] == [("pair owner code", 200), ("host asks a PIN", 200), ("pair PIN", 200)]
+        assert ("claim seat 2", 202) in table.flow and ("grant seat 2", 200) in table.flow
+        assert steps.count("claim seat 1") == 1  # seat 1's ballot: its own phone, paired and seated then
+        assert {a.phone for a in acks} == {"host", "seat 1 phone", "seat 2 phone"}
+        assert public["over"] and not table.refused, table.refused
+        assert table.host.rereads >= 1  # a grant at once is "Read the request first": the host asked again
+
+
+def test_a_press_the_loop_answers_late_is_not_a_refusal(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Starting a game under emulation takes longer than the web view waits for the loop (504): the press is on its
+    way, and the host waits for the game to show instead of giving up."""
+    table = pi_boot_web.Table("http://127.0.0.1:9", "ABCD-EFGH", sleep=lambda s: None)
+    pressed: list[str] = []
+    shows = iter(["home", "home", "game"])
+    monkeypatch.setattr(table, "ready", lambda: {})
+    monkeypatch.setattr(table.host, "call", lambda path, body=None, timeout=0: (pressed.append(body["key"]) or
+                                                                              (504, {"error": "late"})))
+    monkeypatch.setattr(table.host, "snapshot", lambda timeout=0: {"screen": next(shows)})
+    table.new_game()
+    assert pressed == ["ok", "ok"] and table.flow[-1] == ("new game", 200)
+    with pytest.raises(pi_boot_web.Refused, match="still not showing"):
+        shows = itertools.repeat("home")
+        table.new_game(timeout=0.05)
+
+
+def test_a_web_view_that_drops_a_request_now_and_then_is_asked_again(monkeypatch: pytest.MonkeyPatch,
+                                                                     tmp_path: Path) -> None:
+    """Under emulation the web view's thread may wait on the busy loop and drop a request: the step is tried again
+    while the machine runs, and fails only once the web view stayed down."""
+    run = pi_boot.Run(pi_boot.parse(["--work", str(tmp_path), "--port", "9", "--qemu", "-", "--guest-config", "-"]),
+                      pause=lambda s: None)
+    calls: list[int] = []
+
+    def flaky() -> str:
+        calls.append(1)
+        if len(calls) < 3:
+            raise pi_boot_web.WebDown("Remote end closed connection without response")
+        return "answered"
+
+    assert run.patiently(flaky) == "answered" and len(calls) == 3
+    monkeypatch.setattr(pi_boot, "WEB_DOWN_S", 0.0)
+    with pytest.raises(pi_boot_web.WebDown):
+        run.patiently(lambda: (_ for _ in ()).throw(pi_boot_web.WebDown("refused")))
+    calls.clear()
+    with pytest.raises(pi_boot_web.WebDown):  # the machine was cut: no waiting
+        run.patiently(flaky, stop=lambda: True)
+    assert len(calls) == 1

@@ -1,5 +1,7 @@
 """`companion check`: the maker's self-test. One line per part — the display, the GPIO chip, the roller — each
-either "ok" or the same fault message firmware_docs/troubleshooting.md explains."""
+either "ok" or the same fault message firmware_docs/troubleshooting.md explains. A display that is missing (no I2C
+bus, nothing answering at its address) is a warning, not a failure: the service goes on without its panel and is
+played from the phones."""
 from __future__ import annotations
 
 import os
@@ -16,14 +18,19 @@ from companion.errors import CompanionError
 from companion.events import Event, RollerState, RollerStatusEvent
 
 
+#: said after a missing display's fault line: what the box does without it
+NO_PANEL = "; the companion goes on without its panel: play from the phones"
+
+
 @dataclass(frozen=True)
 class Result:
     part: str
     ok: bool
     message: str
+    warn: bool = False  #: ok for the exit status, but something to look at (a missing display)
 
     def line(self) -> str:
-        return f"{'ok  ' if self.ok else 'FAIL'}  {self.part:8} {self.message}"
+        return f"{'warn' if self.warn else 'ok  ' if self.ok else 'FAIL'}  {self.part:8} {self.message}"
 
 
 def border_pattern(driver: str) -> Image.Image:
@@ -46,16 +53,18 @@ def check_display(cfg: Config, *, bus: Any = None, dev: Path = Path("/dev")) -> 
     if bus is None:
         node = dev / f"i2c-{d.port}"
         if not node.exists():
-            return Result("display", False, faults.I2C_BUS_MISSING.format(port=d.port))
+            return Result("display", True, faults.I2C_BUS_MISSING.format(port=d.port) + NO_PANEL, warn=True)
         if not os.access(node, os.R_OK | os.W_OK):
             return Result("display", False, faults.I2C_PERMISSION.format(port=d.port))
     from hw.display import OledDisplay
 
     try:
         oled = OledDisplay(d.driver, port=d.port, address=d.address, rotate=d.rotate, contrast=d.contrast, bus=bus)
+        oled.show(border_pattern(d.driver))
     except CompanionError as e:
-        return Result("display", False, str(e))
-    oled.show(border_pattern(d.driver))
+        missing = str(e) in (faults.OLED_NOT_FOUND.format(address=f"0x{d.address:02X}", port=d.port),
+                             faults.I2C_BUS_MISSING.format(port=d.port))
+        return Result("display", missing, str(e) + (NO_PANEL if missing else ""), warn=missing)
     return Result("display", True, f"{d.driver} at 0x{d.address:02X} on /dev/i2c-{d.port} shows a test frame "
                                    f"with a border. If {faults.WRONG_DRIVER}")
 

@@ -26,6 +26,7 @@ from companion.ui.menus import Home
 from companion.session import Session, encode_event
 from companion.loop.pieces import (TOAST_SECONDS, DrawRetry, LoopStats, Output, Roller, farewell_frame,
                                    install_signal_handlers, toast_seconds)
+from companion.loop import panel
 from companion.loop.web_side import WebSide
 
 log = logging.getLogger(__name__)
@@ -360,14 +361,14 @@ class App(WebSide):
             self.output.present(shown, active, waiting, alerts)
         except CompanionError as e:  # a loose wire must not stop the game: the journal has it all; retry on a timer
             if not self._output_failed:
-                log.error("%s", e)
+                panel.lost(self, e)  # the phones are the panel meanwhile
             self._output_failed = True
             self.draw_retry.failed(self.clock())
             return
         self.draw_retry.worked()
         if self._output_failed:
-            log.info("display working again")
             self._output_failed = False
+            panel.back(self, publish)
         self.stats.frames += 1
 
     # ------------------------------------------------------------------ the loop

@@ -45,6 +45,8 @@ class DrawRetry:
         self._delay = self.FIRST
 
     def failed(self, now: float) -> None:
+        if self.at is not None and now < self.at:
+            return  # a draw for a press or a phone failed before the retry: the retry stays where it was
         self.at = now + self._delay
         self._delay = min(self._delay * 2, self.LONGEST)
 

@@ -76,9 +76,14 @@ def choose_mode(cfg: Config, forced: str | None) -> str:
         return forced
     if cfg.hardware != "auto":
         return cfg.hardware
-    from hw.detect import detect_pi
+    from hw.detect import detect_pi, is_raspberry_pi
 
-    return "pi" if detect_pi(cfg.display.port, cfg.display.address) else "sim"
+    if detect_pi(cfg.display.port, cfg.display.address):
+        return "pi"
+    if sys.stdin.isatty() and sys.stdout.isatty():
+        return "sim"
+    # no terminal (the service): a Pi whose display does not answer goes on without its panel, any other box headless
+    return "pi" if is_raspberry_pi() else "headless"
 
 
 def run(cfg: Config, *, mode: str | None = None, game: str | None = None,
@@ -167,11 +172,12 @@ def _start_reader(port: str, events: "queue.SimpleQueue[Event]", stack: ExitStac
 
 
 def _build_pi(cfg: Config, events: "queue.SimpleQueue[Event]", stack: ExitStack) -> tuple[Any, Any]:
-    from hw.display import OledDisplay
+    from hw.display import OledDisplay, PluggableDisplay
     from hw.leds import GpioLeds
 
-    d = cfg.display
-    display = OledDisplay(d.driver, port=d.port, address=d.address, rotate=d.rotate, contrast=d.contrast)
+    d = cfg.display  # opened at the first frame: a missing display is said then, and the phones are the panel
+    display = PluggableDisplay(lambda: OledDisplay(d.driver, port=d.port, address=d.address, rotate=d.rotate,
+                                                   contrast=d.contrast), d.rotate)
     leds = GpioLeds(cfg.leds.players, cfg.leds.status, active_high=cfg.leds.active_high)
     if cfg.encoder.enabled:
         from hw.encoder import Encoder

@@ -303,8 +303,8 @@ function renderPhone() {
       else say(r.data.error, false);
     };
     owner.addEventListener("keydown", (e) => { if (e.key === "Enter") asOwner(); });
-    box.append(el("p", {text: "To answer from this phone, enter the PIN that Pair a phone shows on the companion " +
-      "or on the host's phone."}),
+    box.append(el("p", {text: "To answer from this phone, enter the PIN that Pair a phone shows on " +
+      (me.panel === false ? "the host's phone." : "the companion or on the host's phone.")}),
       el("div", {class: "stepper"}, pin, el("button", {id: "pair-btn", onclick: go}, "Pair")),
       el("details", {id: "owner-pair", open: me.panel === false},
         el("summary", {text: "The owner's phone: pair with the owner code"}),
