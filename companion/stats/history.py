@@ -200,9 +200,13 @@ def standings(summaries: list[dict[str, Any]], table: dict[str, dict[str, Any]])
 
 
 def luck_series(fights: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
-    """Per player, luck battle by battle over every game, with the band chance alone explains."""
+    """Per player, luck battle by battle over every game, with the band chance alone explains: from the first
+    battle fought to the last (``fights`` lists the games newest first, each game's battles in order)."""
+    first: dict[Any, int] = {}
+    for i, b in enumerate(fights):
+        first.setdefault(b["game_id"], i)
     per: dict[str, list[tuple[float, bool]]] = {}
-    for b in fights:
+    for b in sorted(fights, key=lambda b: -first[b["game_id"]]):  # the oldest game first; stable within a game
         att, dfn = L.sides(b["p_attacker_wins"], b["attacker_won"])
         per.setdefault(b["attacker"], []).append(att)
         per.setdefault(b["defender"], []).append(dfn)
