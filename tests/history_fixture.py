@@ -217,9 +217,9 @@ def document(base: dict[str, Any], query: Mapping[str, str], aliases: Mapping[st
         if query.get("player") and all(p["name"] != canon(query["player"]) for p in g["players"]):
             continue
         games.append(g)
-    ids = {g["id"] for g in games}
-    battles = [{**b, "attacker": canon(b["attacker"]), "defender": canon(b["defender"])} for b in base["battles"]
-               if b["game_id"] in ids]
+    order = {g["id"]: i for i, g in enumerate(games)}  # newest first, each game's battles in order: as the provider
+    battles = sorted(({**b, "attacker": canon(b["attacker"]), "defender": canon(b["defender"])}
+                      for b in base["battles"] if b["game_id"] in order), key=lambda b: order[b["game_id"]])
     table = H.players(games, battles)  # the statistics' own counting, over these games
     standings = H.standings(games, table)
     return {"games": games, "players": table, "battles": battles, "standings": standings,

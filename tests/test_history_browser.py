@@ -158,8 +158,10 @@ def test_luck_against_the_odds_with_the_band_chance_explains(browser: Any, box: 
     who = "Cleo"  # 67 battles: past the exact band's reach (60) too
     Select(browser.find_element(By.ID, "luck-player")).select_by_value(who)
     wait(browser, f"{who}'s battles", lambda b: charts(b)[1]["title"] == f"{who}: luck battle by battle")
+    newest = [g["id"] for g in doc["games"]]  # newest first; the line runs from the first battle fought
+    fought = sorted(doc["battles"], key=lambda b: -newest.index(b["game_id"]))
     mine = [(b["p_attacker_wins"], b["attacker_won"]) if b["attacker"] == who else
-            (1 - b["p_attacker_wins"], not b["attacker_won"]) for b in doc["battles"] if who in
+            (1 - b["p_attacker_wins"], not b["attacker_won"]) for b in fought if who in
             (b["attacker"], b["defender"])]
     rows = charts(browser)[1]["numbers"]
     assert len(rows) == len(mine) > 60
@@ -251,6 +253,11 @@ def test_the_host_phone_renames_and_merges(browser: Any, box: Box, names_kept: N
     box.hub.pairing.request(phone.key, HOST)
     box.hub.pairing.grant(phone.key, True, HOST)  # the table pressed OK on the device
     open_page(browser, box, "/history#names", "#names li")
+    tabs = browser.execute_script("""const bar = document.getElementById('tabs');
+        return {fit: bar.scrollWidth <= bar.clientWidth, out: [...bar.querySelectorAll('a')].filter(a => !a.hidden)
+            .filter(a => { const r = a.getBoundingClientRect(); return r.left < 0 || r.right > innerWidth; })
+            .map(a => a.textContent)}""")
+    assert tabs == {"fit": True, "out": []}  # the host's five tabs, Names too, whole at 390 px
     card = next(c for c in browser.find_elements(By.CSS_SELECTOR, "#names li") if c.text.startswith("Cleo\n"))
     field = card.find_element(By.TAG_NAME, "input")
     field.clear()
