@@ -252,6 +252,11 @@ def test_the_host_phone_renames_and_merges(browser: Any, box: Box, names_kept: N
     box.hub.pairing.grant(phone.key, True, HOST)  # the table pressed OK on the device
     box.calm()
     open_page(browser, box, "/history#names", "#names li")
+    tabs = browser.execute_script("""const bar = document.getElementById('tabs');
+        return {fit: bar.scrollWidth <= bar.clientWidth, out: [...bar.querySelectorAll('a')].filter(a => !a.hidden)
+            .filter(a => { const r = a.getBoundingClientRect(); return r.left < 0 || r.right > innerWidth; })
+            .map(a => a.textContent)}""")
+    assert tabs == {"fit": True, "out": []}  # the host's five tabs, Names too, whole at 390 px
     card = next(c for c in browser.find_elements(By.CSS_SELECTOR, "#names li") if c.text.startswith("Cleo\n"))
     field = card.find_element(By.TAG_NAME, "input")
     field.clear()

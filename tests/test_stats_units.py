@@ -137,3 +137,23 @@ def test_the_loop_hands_the_web_view_its_history_and_goes_on_without_it(
     hub = SimpleNamespace(history=None, story=None, player_names=None)
     _history_for(hub, cfg)
     assert hub.history is None and "the history page is off: no room for it" in caplog.text
+
+
+def test_luck_battle_by_battle_runs_from_the_first_battle_to_the_last() -> None:
+    """The history lists games newest first; a player's luck line must still start at their first battle, so that
+    battle 1 on the phone is the first they fought and the band widens as the evenings go by."""
+    from companion.stats.history import document
+
+    def game(gid: int, t: float, p: float, won: bool) -> dict[str, object]:
+        return {"id": gid, "game": "sovereign", "title": "Sovereign", "status": "ended", "hidden": False,
+                "started": f"2026-01-0{gid}T20:00:00+00:00", "t_start": t, "ended": None, "duration_s": 600,
+                "rounds": 1, "result": "", "decider": "", "cooperative": False,
+                "players": [{"name": "Ana", "seat": 1, "place": 1, "winner": True, "score": 7},
+                            {"name": "Ben", "seat": 2, "place": 2, "winner": False, "score": 1}],
+                "battles": [{"round": 1, "attacker": 1, "defender": 2, "p_attacker_wins": p, "p_exact": "",
+                             "attacker_won": won, "how": "destroyed", "odds_args": []}]}
+    newest_first = [game(2, 2000.0, 0.9, False), game(1, 1000.0, 0.5, True)]  # as collect() lists them
+    doc = document(newest_first, Names(), full=True)
+    assert doc["luck"]["Ana"]["values"] == pytest.approx([0.5, -0.4])  # game 1's battle, then game 2's
+    assert doc["luck"]["Ben"]["values"] == pytest.approx([-0.5, 0.4])
+    assert doc["luck"]["Ana"]["lo"][0] == pytest.approx(L.bands([0.5])[0][0], abs=1e-3)

@@ -120,6 +120,9 @@ def test_history_is_the_providers_document_filtered_as_asked(box: Box) -> None:
     ("/api/story/0", 400, "a saved game's number"),
     ("/api/story/99999999999", 400, "a saved game's number"),
     ("/api/story/999", 404, "No saved game 999"),
+    ("/api/story/%C2%B2", 400, "a saved game's number"),  # '²' is a digit to str.isdigit(), not to int()
+    ("/api/story/%D9%A1%D9%A2", 400, "a saved game's number"),  # Arabic-Indic 12: not how a game is numbered
+    ("/api/story/%EF%BC%93", 400, "a saved game's number"),  # a full-width 3
 ])
 def test_a_bad_ask_gets_one_plain_line(box: Box, path: str, status: int, words: str) -> None:
     got, data = Client(box.port).json("GET", path)

@@ -51,6 +51,7 @@ GZIP_FROM = 1400  #: bytes from which an answer is sent compressed (to a client 
 GAME_ID = re.compile(r"[a-z0-9][a-z0-9-]{0,63}")
 NAME_MAX = 40  #: characters in a player's name, as the names store keeps it
 QUERY_MAX = 64
+STORY_ID = re.compile(r"[0-9]{1,10}")  #: ASCII digits only: str.isdigit() also takes '²', which int() refuses
 #: a partial answer: the history's count of games still to read (its last key), or a story not read yet
 PENDING = re.compile(r'"pending":\s*(true|[1-9]\d*)')
 
@@ -213,7 +214,7 @@ class HistoryRoutes:
     async def story_data(self, request: web.Request) -> web.Response:
         story = self._source(request, "story")
         raw = request.match_info["id"]
-        if not raw.isdigit() or not 0 < int(raw) < 2 ** 31:
+        if not STORY_ID.fullmatch(raw) or not 0 < int(raw) < 2 ** 31:
             raise Refused(400, "a saved game's number, such as /api/story/12")
         game_id = int(raw)
         answer = await self._answer(("story", game_id, self.hub.history_epoch), lambda: story(game_id))
