@@ -357,6 +357,33 @@ def announcement_whole(f: Frame) -> Iterator[str]:
         yield f"{f.where}: {err}"
 
 
+def left_tail(prompt: Prompt, items: list[Drawn], visible: list[Drawn]) -> str | None:
+    """(f): a line of the question whose first rows a toast hides while its last rows still show ("other city."
+    under "Ben places City 1 (4 tiles)"): a stray end of a sentence nobody can read the start of."""
+    from companion.ui.draw import LIST_W, encode, wrap
+
+    texts = [it for it in items if it.kind == "text"]
+    for line in prompt.lines:
+        rows = [encode(r) for r in wrap(line, LIST_W)]
+        for i in range(len(texts) - len(rows) + 1) if len(rows) > 1 else ():
+            run = texts[i:i + len(rows)]
+            if [encode(it.text) for it in run] != rows:
+                continue
+            shown = [it in visible for it in run]
+            if not shown[0] and any(shown):
+                return f"a toast hides the start of {line!r} and leaves " \
+                       f"{' '.join(it.text for it, on in zip(run, shown) if on)!r}"
+    return None
+
+
+@check("tail")
+def no_left_tail(f: Frame) -> Iterator[str]:
+    """(f) tests/test_interaction_contract.py: a toast over the question's lines takes whole lines of it."""
+    if f.s.toast and (err := left_tail(f.prompt, f.drawn.items, f.drawn.visible(whole=True))) is not None \
+            and f.first("tail", (f.where, err)):
+        yield f"{f.where}: {err}"
+
+
 # ------------------------------------------------------------------------------------ the walk, once
 @dataclass
 class Report:
