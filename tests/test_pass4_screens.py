@@ -201,3 +201,19 @@ def test_a_screen_that_moves_on_by_design_keeps_its_next_entry() -> None:
     first = on(s)
     press(s, "ok", "ok")
     assert on(s) != first and s.prompt().title == "Distribution"
+
+
+# ------------------------------------------------------------------------------------------------ promise 2
+def test_back_on_the_home_menu_says_there_is_nothing_to_go_back_to(tmp_path: Path) -> None:
+    """BACK on the home menu changed nothing and said nothing (found by a random walk of the home menus): now it
+    says why in one line, and changes nothing else (the cursor stays; a second BACK says it again)."""
+    app, out = make_app(tmp_path)
+    app_press(app, "down")
+    home = app.home.stack[-1][2]
+    before = out.frames[-1].tobytes()
+    app_press(app, "back")
+    assert app.home.toast == "The home menu: nothing to go back to"
+    assert out.frames[-1].tobytes() != before, "the press changed nothing on the screen"
+    assert len(app.home.stack) == 1 and home.cursor == 1 and app.session is None
+    app_press(app, "up")
+    assert app.home.toast is None and home.cursor == 0
