@@ -217,3 +217,18 @@ def test_back_on_the_home_menu_says_there_is_nothing_to_go_back_to(tmp_path: Pat
     assert len(app.home.stack) == 1 and home.cursor == 1 and app.session is None
     app_press(app, "up")
     assert app.home.toast is None and home.cursor == 0
+
+
+def test_back_on_the_society_desk_after_a_look_at_a_society_goes_on() -> None:
+    """The game master opens Ana's orders, BACKs out to the turn's list, and presses BACK again: it took back the
+    look at Ana (the desk notes the last society opened, so it was not dropped as a round trip) and showed the same
+    list, the same cursor, no word. Now a BACK that changes nothing in view goes on to the screen before."""
+    from companion.session import Session
+
+    s = Session(load("society"), seed=0, presets=["Ana", "Ben", "Cleo"], options={})
+    press(s, "ok", "ok", "ok", "ok", "back")
+    assert s.prompt().title == "Turn 1 orders" and s.toast is None
+    frame = s.render().tobytes()
+    press(s, "back")
+    assert s.render().tobytes() != frame, "BACK changed nothing and said nothing"
+    assert s.prompt().title == "Society set-up"

@@ -292,10 +292,12 @@ def back_everywhere(f: Frame) -> Iterator[str]:
 
 @check("silent")
 def silent_move(f: Frame) -> Iterator[str]:
-    """(b) tests/test_interaction_contract.py: an UP or DOWN that left the frame as it was says what moves on."""
-    ev = f.event
-    if isinstance(ev, KeyEvent) and ev.key in (Key.UP, Key.DOWN) and f.before is not None \
-            and f.before.pixels == f.pixels and not f.s.toast:
+    """(b) tests/test_interaction_contract.py: an UP or DOWN that left the frame as it was says what moves on; a BACK
+    or OK that left it as it was says why (but OK on the last screen: the companion goes home on it)."""
+    ev, over = f.event, f.s.game is not None and f.s.game.is_over
+    keys = (Key.UP, Key.DOWN, Key.BACK) if over else (Key.UP, Key.DOWN, Key.BACK, Key.OK)
+    if isinstance(ev, KeyEvent) and ev.key in keys and f.before is not None and f.before.pixels == f.pixels \
+            and not f.s.toast:
         widget = f.s.overlays[-1].widget if f.s.overlays else f.s.screen
         yield f"{ev.key.value.upper()} on {f.where!r} ({type(widget).__name__}) changed nothing and said nothing"
 
