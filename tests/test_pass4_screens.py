@@ -232,3 +232,16 @@ def test_back_on_the_society_desk_after_a_look_at_a_society_goes_on() -> None:
     press(s, "back")
     assert s.render().tobytes() != frame, "BACK changed nothing and said nothing"
     assert s.prompt().title == "Society set-up"
+
+
+def test_a_held_ok_on_the_home_menus_says_there_is_no_game_menu(tmp_path: Path) -> None:
+    """OK held (the game menu) on the home menu, the game list or Settings changed nothing and said nothing."""
+    app, out = make_app(tmp_path)
+    for opened in ((), ("ok",), ("back", "up", "ok")):  # the home menu, New game's list, Settings
+        app_press(app, *opened)
+        stack = [kind for kind, _t, _w in app.home.stack]
+        before = out.frames[-1].tobytes()
+        app_press(app, "hold")
+        assert app.home.toast == "No game in play: no game menu", stack
+        assert out.frames[-1].tobytes() != before and [k for k, _t, _w in app.home.stack] == stack
+        assert app.session is None

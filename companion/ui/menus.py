@@ -88,6 +88,9 @@ class Home:
 
     def key(self, k: Key, repeat: bool = False) -> None:
         self.toast = None
+        if k is Key.HOLD:  # the game menu is a game's: said, not swallowed
+            self.toast = "No game in play: no game menu"
+            return
         kind, _title, widget = self.stack[-1]
         out = widget.key(k, repeat)
         if isinstance(out, Toast):
