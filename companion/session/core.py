@@ -157,6 +157,9 @@ class SessionCore:
     def _remote_answer(self, ev: AnswerEvent) -> None:  # companion/session/remote.py
         raise NotImplementedError
 
+    def render(self) -> Any:  # companion/session/output.py: the frame
+        raise NotImplementedError
+
     # -------------------------------------------------------------- inputs
     def handle(self, ev: EventIn, t: float = 0.0, now: float | None = None) -> list[RollRecord]:
         """Apply one input; returns the dice records it produced, for the journal's same transaction.
