@@ -21,4 +21,5 @@ GPIO_PERMISSION = "permission denied on /dev/{chip}: add the user to the gpio gr
 NO_GPIOCHIP = ("no /dev/gpiochip*: this is not a Raspberry Pi, or the kernel lacks GPIO; "
                "'companion sim' runs without it")
 ROLLER_SILENT = ("{port} is there but no roller answered in {wait} s: check it runs the companion firmware "
-                 "(firmware_docs/roller/README.md)")
+                 "(its guide: /opt/companion/docs/roller/README.md on the box, firmware_docs/roller/README.md in the "
+                 "project)")

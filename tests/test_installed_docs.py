@@ -108,6 +108,22 @@ def test_every_box_path_the_pages_the_installer_and_the_unit_name_exists(box: tu
     assert [f"{where}: {p}" for p, where in sorted(named) if not (root / p.lstrip("/")).exists()] == []
 
 
+def test_an_installed_page_is_named_as_the_box_has_it(box: tuple[Path, str]) -> None:
+    """A page that sits elsewhere on the box is not named by its path in the project (`docs/dice.md` is topics/dice.md
+    there): a link (rewritten on installing) or its plain name, unless the line says it means the project."""
+    docs = box[0] / DOCS.lstrip("/")
+    placed = install_docs.layout(ROOT)
+    moved = [rel for rel, where in placed.items() if rel.endswith(".md") and rel != where]
+    found = []
+    for where in sorted(w for w in placed.values() if w.endswith(".md") and w != "DEVELOPERS.md"):
+        # (a link's own text may show the project's path: the link itself goes to the right place)
+        prose = install_docs.LINK.sub("", (docs / where).read_text(encoding="utf-8"))
+        for n, line in enumerate(prose.splitlines(), 1):
+            found += [f"{where}:{n}: {rel}" for rel in moved
+                      if re.search(r"(?<![\w/.])" + re.escape(rel), line) and "project" not in line]
+    assert found == []
+
+
 def test_the_checker_finds_a_dead_link(tmp_path: Path) -> None:
     (tmp_path / "a.md").write_text("# A page\n\n[ok](b.md#a-heading) [gone](c.md) [bad](b.md#nowhere) [me](#a-page)\n"
                                    "[up](../outside.md) `[code](not-a-link.md)` [web](https://example.org/x)\n")
