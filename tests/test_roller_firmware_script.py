@@ -118,6 +118,21 @@ phase("nine")
 run(r, 7 * (main.ACK_TIMEOUT_MS + 1)); phase("resends")
 """,
 
+    # a press refused (MAX_PENDING rolls unacknowledged) leaves what the host asked for armed, for the next press
+    "refused": f"""
+w = Wire()
+r = main.Roller(w)
+for _ in range(main.MAX_PENDING):
+    r.roll("d6", 1)
+feed(r, "{encode(Req("d12", 2)).hex()}")
+w.take()
+r.on_press()
+out("refused", w.take(), r.armed, r.led.armed, len(r.pending))
+feed(r, "{encode(Ack(0)).hex()}")
+r.on_press()
+out("next", w.take(), r.armed, r.led.armed, len(r.pending))
+""",
+
     # more than half the ticks period (2**29 ms, 6.2 days) with the loop running: no timer may have gone stale
     "days": f"""
 w = Wire()
@@ -187,6 +202,13 @@ def test_protocol_steps(interpreter: str) -> None:
     assert kinds(by["nine"][0]) == ["Roll"] * 8 and by["nine"][2] == 8  # the ninth is refused, not invented later
     c = Counter(kinds(by["resends"][0]))
     assert c["Roll"] == 5 * 8 and c["Err"] == 8  # five resends each, one NOACK each, then quiet
+
+
+def test_a_refused_press_keeps_the_request_armed(interpreter: str) -> None:
+    refused, after = output(interpreter, "refused")
+    assert refused[1:] == ["", ["d12", 2], True, 8]  # nothing sent; the LED still blinks slowly
+    (roll,) = [decode_line(line.encode()) for line in after[1].splitlines()]
+    assert isinstance(roll, Roll) and roll.die == "d12" and len(roll.values) == 2 and after[2:] == [None, False, 8]
 
 
 def test_no_timer_goes_stale_over_half_a_ticks_period(interpreter: str) -> None:
