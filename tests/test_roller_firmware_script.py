@@ -253,3 +253,22 @@ def test_a_syntax_micropython_lacks_fails_to_compile(tmp_path: Path) -> None:
 def test_the_compiled_firmware_runs_as_the_source_does(tmp_path: Path) -> None:
     assert mpy_cross(FIRMWARE, tmp_path).returncode == 0
     assert output("micropython", "steps", tmp_path / "main.mpy") == output("micropython", "steps")
+
+
+def test_ci_installs_nodejs_and_npm_for_the_micropython_runs(tmp_path: Path) -> None:
+    """.ci/run on a Debian box without Node.js apt-gets it (and npm), so make test's MicroPython runs do not skip."""
+    bin_ = tmp_path / "bin"
+    bin_.mkdir()
+    stubs = {"id": "echo 0", "apt-get": f'echo "$@" >> {tmp_path}/apt.log', "make": f"echo make >> {tmp_path}/apt.log"}
+    for name, body in stubs.items():
+        (bin_ / name).write_text(f"#!/bin/sh\n{body}\n")
+        (bin_ / name).chmod(0o755)
+    for tool in ("timeout", "dirname"):  # what the script needs besides its stubs; no node, npm or the rest
+        (bin_ / tool).symlink_to(subprocess.run(["sh", "-c", f"command -v {tool}"], capture_output=True,
+                                                text=True).stdout.strip())
+    root = FIRMWARE.parents[2]
+    r = subprocess.run(["/bin/bash", str(root / ".ci" / "run")], env={"PATH": str(bin_)}, capture_output=True,
+                       text=True, timeout=60)
+    assert r.returncode == 0, r.stderr
+    installed = (tmp_path / "apt.log").read_text().split()
+    assert {"nodejs", "npm"} <= set(installed) and installed[-1] == "make"
