@@ -17,6 +17,7 @@ import pytest
 from markdown_it import MarkdownIt
 
 from companion.web.manual import slug
+from hw import faults
 from conftest import ROOT
 from test_installer import STUB
 
@@ -122,6 +123,18 @@ def test_an_installed_page_is_named_as_the_box_has_it(box: tuple[Path, str]) -> 
             found += [f"{where}:{n}: {rel}" for rel in moved
                       if re.search(r"(?<![\w/.])" + re.escape(rel), line) and "project" not in line]
     assert found == []
+
+
+def test_the_udev_rule_is_named_where_the_box_has_it(box: tuple[Path, str]) -> None:
+    """The roller's udev rule, which says how to add another roller, is /etc/udev/rules.d/... on the box: every
+    paragraph of an installed page (and the fault a maker meets) that names it says so."""
+    docs, rule = box[0] / DOCS.lstrip("/"), "/etc/udev/rules.d/99-companion-roller.rules"
+    assert (box[0] / rule.lstrip("/")).is_file()
+    found = [f"{page.relative_to(docs)}: {para[:60]}" for page in sorted(docs.rglob("*.md")) if page.name != "DEVELOPERS.md"
+             for para in re.split(r"\n\s*\n", page.read_text(encoding="utf-8"))
+             if "99-companion-roller.rules" in para and rule not in para]
+    assert found == []
+    assert rule in faults.ROLLER_PERMISSION
 
 
 def test_the_checker_finds_a_dead_link(tmp_path: Path) -> None:
