@@ -149,6 +149,26 @@ def test_the_chess_page_says_moves_and_clocks_in_words(phone: Any, tmp_path: Pat
         assert "599." not in view and "clocks" not in view
 
 
+def test_a_byo_yomi_clock_reads_on_the_phone_as_on_the_companion(phone: Any, tmp_path: Path) -> None:
+    """Byo-yomi's periods are not main time: the companion shows 10:00 (then 3x0:28 in overtime), the state JSON's
+    seconds count the periods in (750), and the phone showed those as 12:30."""
+    from test_web_browser import wait
+
+    with LiveTable(tmp_path, game="sovereign-chess", options={"clock": "byoyomi 600 5x30"}) as t:
+        host = t.phone("host")
+        for value in ("start", "seat1"):
+            assert host.answer(t.public()["prompt"]["seq"], value)[0] == 200
+        t.settle()
+        _open(phone, t)
+        clocks = wait(phone, "the clocks", lambda b: [li.text.split("\n") for li in
+                                                      b.find_elements("css selector", "ul.clocks li")])
+        assert all(c[1] in ("10:00", "9:59", "9:58") for c in clocks), clocks  # never 12:30
+        shown = t.public()["clocks_shown"]
+        assert set(shown) == {"1", "2"} and all(v in ("10:00", "9:59", "9:58") for v in shown.values()), shown
+        # in overtime the companion's own text ("5x0:29"), not the periods' seconds as m:ss ("2:29")
+        assert phone.execute_script("snap.clocks_shown = {'1': '5x0:29'}; return clockShown('1', 149)") == "5x0:29"
+
+
 def test_dice_say_their_verdict_in_words_with_a_picture(phone: Any, tmp_path: Path) -> None:
     from test_web_browser import text, wait
 

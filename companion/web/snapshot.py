@@ -137,7 +137,7 @@ class SnapshotBuilder:
                 body["report"] = {"markdown": report("markdown"), "bbcode": report("bbcode")}
             body.update(screen="game", game={"id": s.game_cls.game_id, "name": s.game_cls.name,
                                              "record": app.record.id if app.record is not None else None},
-                        summary=s.summary(), state=state, prompt=pj, toast=s.toast,
+                        summary=s.summary(), state=state, clocks_shown=s.clocks_shown(), prompt=pj, toast=s.toast,
                         menu_open=bool(s.overlays), over=over,
                         views=[{"title": v.title, "lines": list(v.lines)} for v in g.views()] if g else [],
                         log=list(g.data.get("log", []))[-LOG_LINES:] if g else [],

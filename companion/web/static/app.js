@@ -393,13 +393,21 @@ function clockText(seconds) {
     Math.floor(s / 60) + ":" + two(s % 60);
 }
 
+// the companion's own text for a seat's clock (byo-yomi: "3x0:28", its main time without the periods), with tenths
+// where the companion's main time is under 10 s
+function clockShown(seat, left) {
+  const shown = (snap.clocks_shown || {})[seat];
+  if (typeof shown !== "string") return clockText(left);
+  return shown.includes("x") || typeof left !== "number" || left >= 10 ? shown : clockText(left);
+}
+
 function renderClocks(st, box) {
   const clocks = Object.entries(st.clocks || {});
   if (!clocks.length) return;
   box.append(el("h2", {text: "Clocks"}), el("ul", {class: "clocks"}, clocks.map(([seat, left]) => {
     const mine = parseInt(seat, 10) === st.active_player && !snap.over;
     return el("li", {class: mine ? "active" : null}, el("span", {text: playerName(st, parseInt(seat, 10)) ||
-      "Seat " + seat}), el("span", {class: "time", text: clockText(left)}));
+      "Seat " + seat}), el("span", {class: "time", text: clockShown(seat, left)}));
   })));
 }
 
