@@ -54,6 +54,21 @@ def test_prompt_lines_are_given_whole_the_oled_breaks_them() -> None:
     assert soverana.prompt().lines == ("Ana is mayor and assigns the departments",)
 
 
+def test_set_up_lines_are_whole_sentences_too() -> None:
+    """The OLED's breaks had stayed in Sovereign Chess's first question and the Chain's set-up ("They make White's" /
+    "first move."; "Dealer moves one seat" / "left each game"): a phone showed them as two lines."""
+    chess = session("sovereign-chess")
+    chess.handle(KeyEvent(Key.OK))
+    assert chess.prompt().title == "Who moves first?" and chess.prompt().lines == ("They make White's first move.",)
+    chain = session("sovereigns-chain")
+    seen = {}
+    for _ in range(6):
+        seen[chain.prompt().title] = chain.prompt().lines
+        chain.handle(KeyEvent(Key.OK))
+    assert seen["Fair Winds?"] == ("No Event cards; abilities calling for an event are ignored",)
+    assert seen["Games in the match"] == ("Dealer moves one seat left each game",)
+
+
 def test_the_society_report_keeps_each_event_on_one_line() -> None:
     d = Driver()
     d.setup()
