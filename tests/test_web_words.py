@@ -184,6 +184,27 @@ def test_a_byo_yomi_clock_reads_on_the_phone_as_on_the_companion(phone: Any, tmp
         assert phone.execute_script("snap.clocks_shown = {'1': '5x0:29'}; return clockShown('1', 149)") == "5x0:29"
 
 
+def test_a_question_for_a_seat_no_phone_holds_says_who_answers_it(phone: Any, tmp_path: Path) -> None:
+    """A paired phone was told "Ana answers this on their phone" while no phone held Ana's seat (the host's phone or
+    the companion answers it then); the host phone with no seat was offered "Give up my seat"."""
+    from test_web_browser import pair, text, wait
+
+    with LiveTable(tmp_path) as t:
+        t.press("ok")  # the set-up: start; the first question is Ana's
+        t.settle()
+        _open(phone, t)
+        pair(phone, t, role=None)
+        said = wait(phone, "who answers", lambda b: text(b, "answer"))
+        assert said == "Ana answers this on the companion or the host's phone (no phone holds seat 1).", said
+        t.phone(1)  # another phone takes seat 1
+        wait(phone, "Ana's own phone", lambda b: text(b, "answer") == "Ana answers this on their phone or the companion.")
+        phone.delete_all_cookies()
+        _open(phone, t)
+        pair(phone, t, role="host")
+        wait(phone, "the host's button", lambda b: "Give up host rights" in text(b, "pair-box"))
+        assert "Give up my seat" not in text(phone, "pair-box")
+
+
 def test_dice_say_their_verdict_in_words_with_a_picture(phone: Any, tmp_path: Path) -> None:
     from test_web_browser import text, wait
 

@@ -144,7 +144,8 @@ function renderPrompt() {
   $("prompt-title").textContent = p.title + (p.player_name && p.kind !== "secret_vote" ? " — " + p.player_name : "");
   clear($("prompt-lines"), p.lines.map((l) => el("li", {text: l})));
   if (snap.toast) say(snap.toast, "note");
-  const key = p.seq + ":" + (me.ballot ? "b" : "") + (me.paired ? "p" : "") + (me.seat || "") + (me.host ? "h" : "");
+  const key = p.seq + ":" + (me.ballot ? "b" : "") + (me.paired ? "p" : "") + (me.seat || "") + (me.host ? "h" : "") +
+    ":" + (me.seats_held || []).join(",");
   if (key === shownSeq) return;
   shownSeq = key;
   // a keyboard or screen-reader user who just answered stays at the question: focus moves to the new one (whose
@@ -163,9 +164,14 @@ function renderPrompt() {
   if (!me.paired) { box.append(el("p", {text: "Pair this phone (below) to answer from here."})); return; }
   if (!mayAnswer(p)) {
     const where = me.panel === false ? "" : " or the companion";
-    box.append(el("p", {class: "not-mine", text: p.player ? (p.player_name || "Seat " + p.player) +
-      " answers this on their phone" + where + "." : "The whole table answers this on the host's phone" + where +
-      "."}));
+    const who = p.player_name || "Seat " + p.player;
+    // a seat no phone holds is answered where the table's questions are (its own phone, once it holds the seat)
+    const held = (me.seats_held || []).includes(p.player);
+    box.append(el("p", {class: "not-mine", text: !p.player ?
+      "The whole table answers this on the host's phone" + where + "." : held ?
+      who + " answers this on their phone" + where + "." : (me.panel === false ? who + " answers this on the " +
+      "host's phone" : who + " answers this on the companion or the host's phone") + " (no phone holds seat " +
+      p.player + ")."}));
     return;
   }
   const form = FORMS[p.kind];
@@ -343,7 +349,9 @@ function renderPhone() {
     text: me.panel === false ? "Waiting for the host phone to give " + what + " to phone " + me.code + "." :
       "Waiting for the table: OK on the companion (or the host phone) gives " + what + " to phone " + me.code + "."}));
   box.append(seats, el("div", {class: "stepper"},
-    me.seat || me.host ? el("button", {class: "secondary", onclick: () => ask(null)}, "Give up my seat") : null,
+    me.seat || me.host ? el("button", {class: "secondary", onclick: () => ask(null)},
+      me.seat && me.host ? "Give up my seat and host rights" : me.seat ? "Give up my seat" : "Give up host rights") :
+      null,
     me.host ? null : el("button", {class: "secondary", disabled: pending, onclick: () => ask("host")}, "Host"),
     el("button", {class: "secondary", id: "unpair-btn", onclick: unpair}, "Unpair")));
 }
