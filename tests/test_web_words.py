@@ -205,6 +205,19 @@ def test_a_question_for_a_seat_no_phone_holds_says_who_answers_it(phone: Any, tm
         assert "Give up my seat" not in text(phone, "pair-box")
 
 
+def test_one_die_to_type_is_the_die_not_1_d6(phone: Any, tmp_path: Path) -> None:
+    """A TOML game's roll-off asks one d6 of each player: the phone said "Type the 1 d6 as rolled"."""
+    from test_web_browser import pair, wait
+
+    with LiveTable(tmp_path, game="race-to-ten") as t:
+        t.press("ok", "ok")  # players, start: Ana rolls for the first player
+        t.settle()
+        _open(phone, t)
+        pair(phone, t, role="host")
+        legend = wait(phone, "the dice form", lambda b: [e.text for e in b.find_elements("css selector", "#answer legend")])
+        assert legend == ["Type the d6 as rolled"], legend
+
+
 def test_dice_say_their_verdict_in_words_with_a_picture(phone: Any, tmp_path: Path) -> None:
     from test_web_browser import text, wait
 

@@ -244,8 +244,8 @@ const FORMS = {
     const out = [];
     if (p.sources.includes("typed")) {
       const inputs = Array.from({length: p.count}, (_, i) => el("input", {type: "number", min: 1, max: p.sides,
-        inputmode: "numeric", "aria-label": p.die + " " + (i + 1) + " of " + p.count}));
-      out.push(el("fieldset", {}, el("legend", {text: "Type the " + p.count + " " + p.die + " as rolled"}),
+        inputmode: "numeric", "aria-label": p.count === 1 ? "the " + p.die : p.die + " " + (i + 1) + " of " + p.count}));
+      out.push(el("fieldset", {}, el("legend", {text: "Type the " + (p.count === 1 ? "" : p.count + " ") + p.die + " as rolled"}),
         el("div", {class: "dice-inputs"}, inputs)));
       out.push(el("button", {onclick: () =>
         answer({values: inputs.map((i) => parseInt(i.value, 10)), source: "typed"})}, "Enter roll"));
