@@ -205,8 +205,9 @@ def test_a_question_for_a_seat_no_phone_holds_says_who_answers_it(phone: Any, tm
         assert "Give up my seat" not in text(phone, "pair-box")
 
 
-def test_one_die_to_type_is_the_die_not_1_d6(phone: Any, tmp_path: Path) -> None:
-    """A TOML game's roll-off asks one d6 of each player: the phone said "Type the 1 d6 as rolled"."""
+def test_a_toml_game_on_the_phone_in_its_own_words(phone: Any, tmp_path: Path) -> None:
+    """A TOML game's roll-off asks one d6 of each player: the phone said "Type the 1 d6 as rolled"; its players
+    table headed the counters by their ids ("gold", "vp") where the file names them ("Gold", "VP")."""
     from test_web_browser import pair, wait
 
     with LiveTable(tmp_path, game="race-to-ten") as t:
@@ -216,6 +217,8 @@ def test_one_die_to_type_is_the_die_not_1_d6(phone: Any, tmp_path: Path) -> None
         pair(phone, t, role="host")
         legend = wait(phone, "the dice form", lambda b: [e.text for e in b.find_elements("css selector", "#answer legend")])
         assert legend == ["Type the d6 as rolled"], legend
+        heads = [th.text for th in phone.find_elements("css selector", "#players-table thead th")]
+        assert heads == ["Player", "Gold", "VP"], heads  # the counters' names in the file, not their ids (vp)
 
 
 def test_dice_say_their_verdict_in_words_with_a_picture(phone: Any, tmp_path: Path) -> None:

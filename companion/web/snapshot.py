@@ -132,6 +132,8 @@ class SnapshotBuilder:
             extras = getattr(app, "page_extras", None)
             if callable(extras):  # what the page draws that only the game's rules know (the chess board)
                 body.update(extras(state, p))
+            columns = getattr(g, "column_names", None)  # a TOML game's counters by the names its file gives them
+            body["columns"] = columns() if callable(columns) else {}
             report = getattr(g, "report", None)
             if callable(report):  # a game master's turn report (Society), ready to copy into the forum
                 body["report"] = {"markdown": report("markdown"), "bbcode": report("bbcode")}

@@ -366,6 +366,12 @@ function fmt(v) {
 }
 
 const TABLE_COLUMNS = 3;  //: more counters than this per player: cards instead of a table
+// a players-table column's head: the game's own name for it (a TOML game's counter), else its key in words
+function columnName(key) {
+  const named = (snap.columns || {})[key];
+  return typeof named === "string" ? named : key.replaceAll("_", " ");
+}
+
 function renderPlayers(st) {
   const players = st.players || [];
   const cols = [];
@@ -375,12 +381,12 @@ function renderPlayers(st) {
   if (cols.length > TABLE_COLUMNS) {  // too wide for a phone held upright: one card per player, every field shown
     clear($("players-table"), el("ul", {class: "cards"}, players.map((p) => el("li", {class: active(p) ? "card active" :
       "card", "aria-current": active(p) ? "true" : null}, el("h3", {text: p.seat + ". " + p.name}),
-      el("dl", {class: "kv"}, cols.filter((c) => c in p).map((c) => [el("dt", {text: c.replaceAll("_", " ")}),
+      el("dl", {class: "kv"}, cols.filter((c) => c in p).map((c) => [el("dt", {text: columnName(c)}),
         el("dd", {text: fmt(p[c])})]))))));
     return;
   }
   const head = el("tr", {}, el("th", {scope: "col", text: "Player"}),
-    cols.map((c) => el("th", {scope: "col", text: c.replaceAll("_", " ")})));
+    cols.map((c) => el("th", {scope: "col", text: columnName(c)})));
   const rows = players.map((p) => el("tr", {class: active(p) ? "active" : null,
     "aria-current": active(p) ? "true" : null},
     el("th", {scope: "row", text: p.seat + ". " + p.name}), cols.map((c) => el("td", {text: fmt(p[c])}))));
