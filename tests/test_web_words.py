@@ -207,7 +207,8 @@ def test_a_question_for_a_seat_no_phone_holds_says_who_answers_it(phone: Any, tm
 
 def test_a_toml_game_on_the_phone_in_its_own_words(phone: Any, tmp_path: Path) -> None:
     """A TOML game's roll-off asks one d6 of each player: the phone said "Type the 1 d6 as rolled"; its players
-    table headed the counters by their ids ("gold", "vp") where the file names them ("Gold", "VP")."""
+    table headed the counters by their ids ("gold", "vp") where the file names them ("Gold", "VP"); a counter's entry
+    was titled "Ana: Gold — Ana"."""
     from test_web_browser import pair, wait
 
     with LiveTable(tmp_path, game="race-to-ten") as t:
@@ -219,6 +220,15 @@ def test_a_toml_game_on_the_phone_in_its_own_words(phone: Any, tmp_path: Path) -
         assert legend == ["Type the d6 as rolled"], legend
         heads = [th.text for th in phone.find_elements("css selector", "#players-table thead th")]
         assert heads == ["Player", "Gold", "VP"], heads  # the counters' names in the file, not their ids (vp)
+        host = t.phone("host")
+        while t.public()["prompt"]["title"] != "Income":  # the roll-off, rolled by the companion
+            assert host.answer(t.public()["prompt"]["seq"], {"source": "rng"})[0] == 200
+            t.settle()
+        gold = next(o["key"] for o in t.public()["prompt"]["options"] if o["label"].startswith("Ana Gold"))
+        assert host.answer(t.public()["prompt"]["seq"], gold)[0] == 200
+        title = wait(phone, "Ana's gold", lambda b: b.find_element("id", "prompt-title").text.startswith("Ana: Gold") and
+                     b.find_element("id", "prompt-title").text)
+        assert title == "Ana: Gold", title  # not "Ana: Gold — Ana"
 
 
 def test_dice_say_their_verdict_in_words_with_a_picture(phone: Any, tmp_path: Path) -> None:

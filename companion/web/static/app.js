@@ -141,7 +141,9 @@ function renderNow(st) {
 
 function renderPrompt() {
   const p = snap.prompt;
-  $("prompt-title").textContent = p.title + (p.player_name && p.kind !== "secret_vote" ? " — " + p.player_name : "");
+  // "Move — Ana", but "Ana: Gold" as it is (not "Ana: Gold — Ana")
+  const named = p.player_name && p.kind !== "secret_vote" && !p.title.startsWith(p.player_name);
+  $("prompt-title").textContent = p.title + (named ? " — " + p.player_name : "");
   clear($("prompt-lines"), p.lines.map((l) => el("li", {text: l})));
   if (snap.toast) say(snap.toast, "note");
   const key = p.seq + ":" + (me.ballot ? "b" : "") + (me.paired ? "p" : "") + (me.seat || "") + (me.host ? "h" : "") +
