@@ -141,8 +141,9 @@ function renderNow(st) {
 
 function renderPrompt() {
   const p = snap.prompt;
-  // "Move — Ana", but "Ana: Gold" as it is (not "Ana: Gold — Ana")
-  const named = p.player_name && p.kind !== "secret_vote" && !p.title.startsWith(p.player_name);
+  // "Move — Ana", but "Ana: Gold" and "Start: Ana" as they are (not "Ana: Gold — Ana")
+  const named = p.player_name && p.kind !== "secret_vote" && !p.title.startsWith(p.player_name + ":") &&
+    !p.title.endsWith(": " + p.player_name);
   $("prompt-title").textContent = p.title + (named ? " — " + p.player_name : "");
   clear($("prompt-lines"), p.lines.map((l) => el("li", {text: l})));
   if (snap.toast) say(snap.toast, "note");
