@@ -148,7 +148,7 @@ function renderPrompt() {
   clear($("prompt-lines"), p.lines.map((l) => el("li", {text: l})));
   if (snap.toast) say(snap.toast, "note");
   const key = p.seq + ":" + (me.ballot ? "b" : "") + (me.paired ? "p" : "") + (me.seat || "") + (me.host ? "h" : "") +
-    ":" + (me.seats_held || []).join(",");
+    ":" + (mayAnswer(p) ? "" : (me.seats_held || []).join(","));  // (a form being filled in is never redrawn)
   if (key === shownSeq) return;
   shownSeq = key;
   // a keyboard or screen-reader user who just answered stays at the question: focus moves to the new one (whose
