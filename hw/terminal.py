@@ -138,10 +138,14 @@ class TerminalScreen:
             return self._size
         try:
             s = os.get_terminal_size(self.out.fileno())
-            return s.columns, s.lines
+            if s.columns > 0 and s.lines > 0:
+                return s.columns, s.lines
         except (OSError, ValueError, AttributeError):
-            s = shutil.get_terminal_size((80, 24))
-            return s.columns, s.lines
+            pass
+        # not a terminal, or one that reports no size (a pty nobody sized: `script` without one, some CI runners):
+        # $COLUMNS/$LINES, else 80x24, so the status line (the phones' address) is never cut to "…"
+        s = shutil.get_terminal_size((80, 24))
+        return s.columns, s.lines
 
     def layout(self, columns: int, lines: int) -> str:
         if self.mode != "auto":

@@ -128,6 +128,30 @@ def test_auto_mode_picks_by_terminal_size(size, mode, decode) -> None:
     assert screen.last_lines[-2] == "roller: error"
 
 
+def test_a_pty_that_reports_no_size_is_read_as_80x24(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`script` with stdin closed (a pty nobody sized) reports 0x0: the status line, the phones' address, was cut to
+    a lone "…" under the first frame."""
+    import os
+    import pty
+
+    monkeypatch.delenv("COLUMNS", raising=False)
+    monkeypatch.delenv("LINES", raising=False)
+    master, slave = pty.openpty()
+    try:
+        assert os.get_terminal_size(slave) == (0, 0)
+        class OnThePty(io.StringIO):  # what is drawn stays here; the size is asked of the pty
+            def fileno(self) -> int:
+                return slave
+
+        screen = TerminalScreen(OnThePty(), ansi=False)
+        assert screen.terminal_size() == (80, 24)
+        screen.draw(sample(), LEDS, "phones: http://127.0.0.1:8080/  roller: none")
+        assert screen.last_lines[-2] == "phones: http://127.0.0.1:8080/  roller: none"
+    finally:
+        os.close(master)
+        os.close(slave)
+
+
 def test_leds_beside_or_below() -> None:
     wide = TerminalScreen(io.StringIO(), size=(100, 24), ansi=False)
     wide.draw(sample(), LEDS, "")

@@ -97,7 +97,7 @@ def test_events_put_locations_in_crisis_restore_and_show_shortfalls() -> None:
     # Justice had 5: it pays 5 and the table sees the 2 it could not pay
     short = [n for n in t.notices if n.title == "Can't pay in full"]
     assert len(short) == 1 and short[0].player == 5
-    assert short[0].lines == ("Justice owes 7", "for major event", "has 5: pays 5", "SHORT BY 2")
+    assert short[0].lines == ("Justice owes 7 for major event", "has 5: pays 5", "SHORT BY 2")
     assert t.res(JUS) == 0 and t.res(HEA) == 4
     assert any("short 2" in line for line in t.data["log"])
     # a minor event: the Hospital is restored, Economy receives 2 and there is 1 extra for the distribution

@@ -54,6 +54,21 @@ def test_prompt_lines_are_given_whole_the_oled_breaks_them() -> None:
     assert soverana.prompt().lines == ("Ana is mayor and assigns the departments",)
 
 
+def test_set_up_lines_are_whole_sentences_too() -> None:
+    """The OLED's breaks had stayed in Sovereign Chess's first question and the Chain's set-up ("They make White's" /
+    "first move."; "Dealer moves one seat" / "left each game"): a phone showed them as two lines."""
+    chess = session("sovereign-chess")
+    chess.handle(KeyEvent(Key.OK))
+    assert chess.prompt().title == "Who moves first?" and chess.prompt().lines == ("They make White's first move.",)
+    chain = session("sovereigns-chain")
+    seen = {}
+    for _ in range(6):
+        seen[chain.prompt().title] = chain.prompt().lines
+        chain.handle(KeyEvent(Key.OK))
+    assert seen["Fair Winds?"] == ("No Event cards; abilities calling for an event are ignored",)
+    assert seen["Games in the match"] == ("Dealer moves one seat left each game",)
+
+
 def test_the_society_report_keeps_each_event_on_one_line() -> None:
     d = Driver()
     d.setup()
@@ -147,6 +162,73 @@ def test_the_chess_page_says_moves_and_clocks_in_words(phone: Any, tmp_path: Pat
         assert [c[0] for c in clocks] == ["Ana", "Ben"]
         assert all(c[1] in ("10:00", "9:59", "9:58") for c in clocks), clocks  # m:ss, never 599.979
         assert "599." not in view and "clocks" not in view
+
+
+def test_a_byo_yomi_clock_reads_on_the_phone_as_on_the_companion(phone: Any, tmp_path: Path) -> None:
+    """Byo-yomi's periods are not main time: the companion shows 10:00 (then 3x0:28 in overtime), the state JSON's
+    seconds count the periods in (750), and the phone showed those as 12:30."""
+    from test_web_browser import wait
+
+    with LiveTable(tmp_path, game="sovereign-chess", options={"clock": "byoyomi 600 5x30"}) as t:
+        host = t.phone("host")
+        for value in ("start", "seat1"):
+            assert host.answer(t.public()["prompt"]["seq"], value)[0] == 200
+        t.settle()
+        _open(phone, t)
+        clocks = wait(phone, "the clocks", lambda b: [li.text.split("\n") for li in
+                                                      b.find_elements("css selector", "ul.clocks li")])
+        assert all(c[1] in ("10:00", "9:59", "9:58") for c in clocks), clocks  # never 12:30
+        shown = t.public()["clocks_shown"]
+        assert set(shown) == {"1", "2"} and all(v in ("10:00", "9:59", "9:58") for v in shown.values()), shown
+        # in overtime the companion's own text ("5x0:29"), not the periods' seconds as m:ss ("2:29")
+        assert phone.execute_script("snap.clocks_shown = {'1': '5x0:29'}; return clockShown('1', 149)") == "5x0:29"
+
+
+def test_a_question_for_a_seat_no_phone_holds_says_who_answers_it(phone: Any, tmp_path: Path) -> None:
+    """A paired phone was told "Ana answers this on their phone" while no phone held Ana's seat (the host's phone or
+    the companion answers it then); the host phone with no seat was offered "Give up my seat"."""
+    from test_web_browser import pair, text, wait
+
+    with LiveTable(tmp_path) as t:
+        t.press("ok")  # the set-up: start; the first question is Ana's
+        t.settle()
+        _open(phone, t)
+        pair(phone, t, role=None)
+        said = wait(phone, "who answers", lambda b: text(b, "answer"))
+        assert said == "Ana answers this on the companion or the host's phone (no phone holds seat 1).", said
+        t.phone(1)  # another phone takes seat 1
+        wait(phone, "Ana's own phone", lambda b: text(b, "answer") == "Ana answers this on their phone or the companion.")
+        phone.delete_all_cookies()
+        _open(phone, t)
+        pair(phone, t, role="host")
+        wait(phone, "the host's button", lambda b: "Give up host rights" in text(b, "pair-box"))
+        assert "Give up my seat" not in text(phone, "pair-box")
+
+
+def test_a_toml_game_on_the_phone_in_its_own_words(phone: Any, tmp_path: Path) -> None:
+    """A TOML game's roll-off asks one d6 of each player: the phone said "Type the 1 d6 as rolled"; its players
+    table headed the counters by their ids ("gold", "vp") where the file names them ("Gold", "VP"); a counter's entry
+    was titled "Ana: Gold — Ana"."""
+    from test_web_browser import pair, wait
+
+    with LiveTable(tmp_path, game="race-to-ten") as t:
+        t.press("ok", "ok")  # players, start: Ana rolls for the first player
+        t.settle()
+        _open(phone, t)
+        pair(phone, t, role="host")
+        legend = wait(phone, "the dice form", lambda b: [e.text for e in b.find_elements("css selector", "#answer legend")])
+        assert legend == ["Type the d6 as rolled"], legend
+        heads = [th.text for th in phone.find_elements("css selector", "#players-table thead th")]
+        assert heads == ["Player", "Gold", "VP"], heads  # the counters' names in the file, not their ids (vp)
+        host = t.phone("host")
+        while t.public()["prompt"]["title"] != "Income":  # the roll-off, rolled by the companion
+            assert host.answer(t.public()["prompt"]["seq"], {"source": "rng"})[0] == 200
+            t.settle()
+        gold = next(o["key"] for o in t.public()["prompt"]["options"] if o["label"].startswith("Ana Gold"))
+        assert host.answer(t.public()["prompt"]["seq"], gold)[0] == 200
+        title = wait(phone, "Ana's gold", lambda b: b.find_element("id", "prompt-title").text.startswith("Ana: Gold") and
+                     b.find_element("id", "prompt-title").text)
+        assert title == "Ana: Gold", title  # not "Ana: Gold — Ana"
 
 
 def test_dice_say_their_verdict_in_words_with_a_picture(phone: Any, tmp_path: Path) -> None:

@@ -239,6 +239,10 @@ class TomlGame(GameMachine, metaclass=TomlGameType):
     def player_json(self, seat: int) -> dict[str, Any]:
         return dict(self.data["counters"][str(seat)])
 
+    def column_names(self) -> dict[str, str]:
+        """What the phone's players table heads each counter's column: its name in the file, not its id."""
+        return {c.id: c.name for c in self.spec.counters}
+
     def extra_json(self) -> dict[str, Any]:
         return {"phase": self.phase.name if self.state == "playing" else None,
                 "winners": self.data.get("winners", [])}

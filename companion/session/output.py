@@ -87,6 +87,15 @@ class SessionOutput(SessionCore):
         running = [shown for _name, shown, on in tk.rows(self.names, self._now) if on]
         return running[0] if running else None
 
+    def clocks_shown(self) -> dict[str, str]:
+        """Every seat's time as the companion shows it (``{"1": "10:00", "2": "3x0:28"}``; byo-yomi's periods apart
+        from its main time, as the seconds in the state JSON's ``clocks`` are not), {} without a clock."""
+        tk = self.timekeeper
+        if tk is None or self.game is None:
+            return {}
+        t = self._now if self._now is not None else 0.0
+        return {str(seat): tk.clock.shown(seat, t) for seat in sorted(tk.clock.left)}
+
     def clock_warning(self, now: float) -> int | None:
         """The running seat when it is in its last seconds (the app flashes its LED fast), else None."""
         tk = self.timekeeper

@@ -132,12 +132,14 @@ class SnapshotBuilder:
             extras = getattr(app, "page_extras", None)
             if callable(extras):  # what the page draws that only the game's rules know (the chess board)
                 body.update(extras(state, p))
+            columns = getattr(g, "column_names", None)  # a TOML game's counters by the names its file gives them
+            body["columns"] = columns() if callable(columns) else {}
             report = getattr(g, "report", None)
             if callable(report):  # a game master's turn report (Society), ready to copy into the forum
                 body["report"] = {"markdown": report("markdown"), "bbcode": report("bbcode")}
             body.update(screen="game", game={"id": s.game_cls.game_id, "name": s.game_cls.name,
                                              "record": app.record.id if app.record is not None else None},
-                        summary=s.summary(), state=state, prompt=pj, toast=s.toast,
+                        summary=s.summary(), state=state, clocks_shown=s.clocks_shown(), prompt=pj, toast=s.toast,
                         menu_open=bool(s.overlays), over=over,
                         views=[{"title": v.title, "lines": list(v.lines)} for v in g.views()] if g else [],
                         log=list(g.data.get("log", []))[-LOG_LINES:] if g else [],

@@ -65,7 +65,7 @@ def prompt(g: "SocietyGame") -> Prompt:
                       options=tuple(opts), default=f"soc:{nxt}" if nxt else "process", advance=True)
     step = e["step"]
     if step == "process":
-        return Confirm(f"Process turn {turn}?", lines=(plural(len(orders), "order"), "phases 1-6, then", "the report"))
+        return Confirm(f"Process turn {turn}?", lines=(plural(len(orders), "order"), "phases 1-6, then the report"))
     if step in order_list.STEPS:
         return order_list.prompt(g, e)
     if step in paste.STEPS:
@@ -75,10 +75,10 @@ def prompt(g: "SocietyGame") -> Prompt:
                                                                Option("concede", "Domination win")), back=BACK)
     if step == "concede":
         opts = [Option(k, sname(g, k)) for k in alive(w)]
-        return Choice("Domination by", lines=("the GM and players", "concede to"), options=tuple(opts),
+        return Choice("Domination by", lines=("The society the GM and players concede to",), options=tuple(opts),
                       back=BACK)
     if step == "concede_ok":
-        return Confirm("End the game?", lines=(f"{sname(g, e['seat'])} wins", "by domination"),
+        return Confirm("End the game?", lines=(f"{sname(g, e['seat'])} wins by domination",),
                        default=False)
     seat = str(e["seat"])
     s = soc(g, seat)

@@ -30,7 +30,7 @@ def _readings(g: "SocietyGame", seat: str, text: str) -> tuple[list[tuple[dict[s
 def prompt(g: "SocietyGame", e: dict[str, Any]) -> Prompt:
     seat = str(e["seat"])
     if e["step"] == "paste":
-        return Choice(f"PM from {sname(g, seat)}", lines=("paste it on the phone", "then Read it"),
+        return Choice(f"PM from {sname(g, seat)}", lines=("Paste it on the phone, then Read it",),
                       options=(Option(BACK, "Back"),), back=BACK, text=f"{sname(g, seat)}'s PM, as received")
     done, unread = _readings(g, seat, str(e["text"]))
     w = world(g)

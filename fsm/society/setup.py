@@ -32,7 +32,7 @@ def propose(g: "SocietyGame") -> None:
 def prompt(g: "SocietyGame") -> Prompt:
     s = g.data["setup"]
     if s["seed"] is None:
-        return Random("Start squares", lines=("Proposing equidistant", "random start squares"), keys=SEEDS)
+        return Random("Start squares", lines=("Proposing equidistant random start squares",), keys=SEEDS)
     if s["step"] == "width":
         return Number("Map width", lines=("columns A..",), lo=2, hi=geo.MAX_SIDE, default=s["w"])
     if s["step"] == "height":

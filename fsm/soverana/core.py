@@ -122,7 +122,7 @@ class SoveranaCore(GameMachine):
         who = self.manager_label(dept)
         if p.short:
             self.note(f"{dept} ({who}) owed {amount} for {why}, had {p.before}: paid {p.paid}, short {p.short}")
-            self.notify("Can't pay in full", (f"{short_dept(dept)} owes {amount}", f"for {why}",
+            self.notify("Can't pay in full", (f"{short_dept(dept)} owes {amount} for {why}",
                                               f"has {p.before}: pays {p.paid}", f"SHORT BY {p.short}"),
                         self.seat_of(dept))
         else:

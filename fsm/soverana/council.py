@@ -35,7 +35,7 @@ class CouncilPhase(SetupPhase, SoveranaCore):
             opts += [Option(str(s), f"{self.nm(s)}" + (f" done +{done[str(s)]}" if str(s) in done else ""),
                             enabled=str(s) not in done, hint="already declared") for s in self.seats]
             return Choice(title="Missions done?", lines=lines(
-                f"Round {r} ends: who", "proves a mission?"), options=tuple(opts), default="none")
+                f"Round {r} ends: who proves a mission?"), options=tuple(opts), default="none")
         if self.step == "mission_votes":
             seat = int(self.ctx["seat"])
             return Number(title=f"{self.nm(seat)}: mission", lines=lines(

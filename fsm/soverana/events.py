@@ -73,7 +73,7 @@ class EventPhase(SoveranaCore):
             return Number(title=title, lines=lines(f"{short_dept(d)} {verb}:", f"(it has {self.res(d)})"),
                           lo=1, hi=30, default=1, player=self.seat_of(d))
         if step == "extra":
-            return Number(title=title, lines=lines("Extra resources for", "this round's hand-out"),
+            return Number(title=title, lines=lines("Extra resources for this round's hand-out"),
                           lo=0, hi=20, default=ev["extra"], player=self.mayor)
         has_crisis = any(s == R.CRISIS for s in self.locs.values())
         opts = (Option("crisis", "Into crisis..."),

@@ -152,13 +152,13 @@ def prompt(g: "SovereignGame") -> Prompt:
                       back=BACK, default=opts[-1].key)
     if step == "add_res":
         opts = tuple(Option(str(i), u.label()) for i, u in enumerate(fighters(b, "res")))
-        return MultiSelect(title="Join attack", lines=("Joining units cannot", "roll on afterwards."), player=a_seat,
+        return MultiSelect(title="Join attack", lines=("Joining units cannot roll on afterwards.",), player=a_seat,
                            options=opts, min_count=0)
     if step == "rollon":
         n = len(b["res"])
         opts = (Option("end", "End the battle"), Option("rollon", f"Roll on with {n} unit{'s' if n > 1 else ''}"))
         return Choice(title="Won! Roll on?",
-                      lines=("Held-back units may", "move on and attack."), player=a_seat, options=opts,
+                      lines=("Held-back units may move on and attack.",), player=a_seat, options=opts,
                       default="end")
     raise AssertionError(f"no battle step {step!r}")
 

@@ -85,7 +85,7 @@ def prompt(g: "SovereignGame") -> Prompt:
                        hint="no tile to steal" if city["tiles"] <= 1 else "no city of yours has room"),
                 Option("none", "No reward"))
         first = next(o.key for o in opts if o.enabled)
-        return Choice(title="Capture prize", lines=("One of the two,", "once per capture."), player=seat,
+        return Choice(title="Capture prize", lines=("One of the two, once per capture.",), player=seat,
                       options=opts, back=BACK, default=first)
     if step == "tech":
         opts = tuple(Option(t.key, t.name) for t in _techs(g, victim))

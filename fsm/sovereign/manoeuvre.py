@@ -24,7 +24,7 @@ def prompt(g: "SovereignGame") -> Prompt:
     p = me(g)
     sub = g.data["sub"]
     if sub and sub["kind"] == "found":
-        return Choice(title="New city", lines=("Seafaring: on a coast", "hex, +1 free tile."), player=seat,
+        return Choice(title="New city", lines=("Seafaring: on a coast hex, +1 free tile.",), player=seat,
                       options=(Option("inland", "Not on the coast"), Option("coast", "Coastal hex: 2 tiles")),
                       back=BACK, default="inland")
     opts = (Option("battle", "Battle..."),

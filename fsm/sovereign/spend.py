@@ -244,7 +244,7 @@ def sub_prompt(g: "SovereignGame") -> Prompt:
         # left (at least 1), and never goes down to 0
         known = unit_cost(g, sub["unit"])
         start = known if known is not None else min(max(pts, 1), 99)
-        return Number(title="Unit cost", lines=(f"{sub['unit']}: not in table", "from your chart"),
+        return Number(title="Unit cost", lines=(f"{sub['unit']} is not in the table: its cost from your chart",),
                       player=seat, lo=1, hi=99, default=max(1, start))
     # choosing a unit: build (paid or free) or Nationalism
     free = kind == "nat" or bool(sub.get("src"))

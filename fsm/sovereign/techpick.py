@@ -41,7 +41,7 @@ def prompt(g: "SovereignGame") -> Prompt:
                 opts.append(Option(str(s), squeeze(f"{{}} ({n})", short(g, s)), enabled=n > 0,
                                    hint=f"{short(g, s)} has nothing to take"))
         first = next((o.key for o in opts if o.enabled), None)
-        why = ("Only a tech you could", "research now.") if g.options["espionage_researchable"] else (
+        why = ("Only a tech you could research now.",) if g.options["espionage_researchable"] else (
             "Any tech you lack.",)
         return Choice(title="Take a tech", lines=why, player=seat,
                       options=tuple(opts), back=BACK, default=first)

@@ -108,7 +108,7 @@ class SovereignChessGame(ChessMachine[SovereignChess]):
         if self.state == "first":
             firsts = [Option("random", "Draw at random")]
             firsts += [Option(f"seat{p.seat}", f"{p.name} moves first") for p in self.players]
-            return Choice("Who moves first?", lines=("They make White's", "first move."), options=tuple(firsts))
+            return Choice("Who moves first?", lines=("They make White's first move.",), options=tuple(firsts))
         if self.state == "draw_first":
             return Random("Drawing who moves first", keys=tuple(str(s) for s in self.seats))
         eng = self.engine()

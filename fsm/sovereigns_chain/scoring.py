@@ -197,7 +197,7 @@ class ScoringPhase(ChainBase):
         seat = self.data["active"]
         tied = ", ".join(self.nm(s) for s in sd["contenders"])
         return Choice(f"Sudden death {sd['pass']}",
-                      (f"{self.player_name(seat)}: play", "on own chain, no draw",
+                      (f"{self.player_name(seat)}: play on own chain, no draw",
                        f"Tied at {self.score_of(seat)}: {tied}"),
                       options=(Option("played", "Played a card"), Option("last", "Played my last card"),
                                Option("empty", "No cards left")),

@@ -48,7 +48,7 @@ class SetupPhase(ChainBase):
         self.set_step("fair_winds")
 
     def _p_fair_winds(self) -> Prompt:
-        return Confirm("Fair Winds?", ("No Event cards;", "abilities calling for", "an event are ignored"),
+        return Confirm("Fair Winds?", ("No Event cards; abilities calling for an event are ignored",),
                        default=bool(self.data["fair_winds"]), yes="Fair Winds", no="With events")
 
     def _a_fair_winds(self, value: bool) -> None:
@@ -61,7 +61,7 @@ class SetupPhase(ChainBase):
             self.set_step("match_len")
 
     def _p_match_len(self) -> Prompt:
-        return Number("Games in the match", ("Dealer moves one seat", "left each game"), lo=1, hi=9,
+        return Number("Games in the match", ("Dealer moves one seat left each game",), lo=1, hi=9,
                       default=int(self.data["match_games"]))
 
     def _a_match_len(self, value: int) -> None:

@@ -141,10 +141,14 @@ function renderNow(st) {
 
 function renderPrompt() {
   const p = snap.prompt;
-  $("prompt-title").textContent = p.title + (p.player_name && p.kind !== "secret_vote" ? " — " + p.player_name : "");
+  // "Move — Ana", but "Ana: Gold" and "Start: Ana" as they are (not "Ana: Gold — Ana")
+  const named = p.player_name && p.kind !== "secret_vote" && !p.title.startsWith(p.player_name + ":") &&
+    !p.title.endsWith(": " + p.player_name);
+  $("prompt-title").textContent = p.title + (named ? " — " + p.player_name : "");
   clear($("prompt-lines"), p.lines.map((l) => el("li", {text: l})));
   if (snap.toast) say(snap.toast, "note");
-  const key = p.seq + ":" + (me.ballot ? "b" : "") + (me.paired ? "p" : "") + (me.seat || "") + (me.host ? "h" : "");
+  const key = p.seq + ":" + (me.ballot ? "b" : "") + (me.paired ? "p" : "") + (me.seat || "") + (me.host ? "h" : "") +
+    ":" + (mayAnswer(p) ? "" : (me.seats_held || []).join(","));  // (a form being filled in is never redrawn)
   if (key === shownSeq) return;
   shownSeq = key;
   // a keyboard or screen-reader user who just answered stays at the question: focus moves to the new one (whose
@@ -163,9 +167,14 @@ function renderPrompt() {
   if (!me.paired) { box.append(el("p", {text: "Pair this phone (below) to answer from here."})); return; }
   if (!mayAnswer(p)) {
     const where = me.panel === false ? "" : " or the companion";
-    box.append(el("p", {class: "not-mine", text: p.player ? (p.player_name || "Seat " + p.player) +
-      " answers this on their phone" + where + "." : "The whole table answers this on the host's phone" + where +
-      "."}));
+    const who = p.player_name || "Seat " + p.player;
+    // a seat no phone holds is answered where the table's questions are (its own phone, once it holds the seat)
+    const held = (me.seats_held || []).includes(p.player);
+    box.append(el("p", {class: "not-mine", text: !p.player ?
+      "The whole table answers this on the host's phone" + where + "." : held ?
+      who + " answers this on their phone" + where + "." : (me.panel === false ? who + " answers this on the " +
+      "host's phone" : who + " answers this on the companion or the host's phone") + " (no phone holds seat " +
+      p.player + ")."}));
     return;
   }
   const form = FORMS[p.kind];
@@ -238,8 +247,8 @@ const FORMS = {
     const out = [];
     if (p.sources.includes("typed")) {
       const inputs = Array.from({length: p.count}, (_, i) => el("input", {type: "number", min: 1, max: p.sides,
-        inputmode: "numeric", "aria-label": p.die + " " + (i + 1) + " of " + p.count}));
-      out.push(el("fieldset", {}, el("legend", {text: "Type the " + p.count + " " + p.die + " as rolled"}),
+        inputmode: "numeric", "aria-label": p.count === 1 ? "the " + p.die : p.die + " " + (i + 1) + " of " + p.count}));
+      out.push(el("fieldset", {}, el("legend", {text: "Type the " + (p.count === 1 ? "" : p.count + " ") + p.die + " as rolled"}),
         el("div", {class: "dice-inputs"}, inputs)));
       out.push(el("button", {onclick: () =>
         answer({values: inputs.map((i) => parseInt(i.value, 10)), source: "typed"})}, "Enter roll"));
@@ -343,7 +352,9 @@ function renderPhone() {
     text: me.panel === false ? "Waiting for the host phone to give " + what + " to phone " + me.code + "." :
       "Waiting for the table: OK on the companion (or the host phone) gives " + what + " to phone " + me.code + "."}));
   box.append(seats, el("div", {class: "stepper"},
-    me.seat || me.host ? el("button", {class: "secondary", onclick: () => ask(null)}, "Give up my seat") : null,
+    me.seat || me.host ? el("button", {class: "secondary", onclick: () => ask(null)},
+      me.seat && me.host ? "Give up my seat and host rights" : me.seat ? "Give up my seat" : "Give up host rights") :
+      null,
     me.host ? null : el("button", {class: "secondary", disabled: pending, onclick: () => ask("host")}, "Host"),
     el("button", {class: "secondary", id: "unpair-btn", onclick: unpair}, "Unpair")));
 }
@@ -358,6 +369,12 @@ function fmt(v) {
 }
 
 const TABLE_COLUMNS = 3;  //: more counters than this per player: cards instead of a table
+// a players-table column's head: the game's own name for it (a TOML game's counter), else its key in words
+function columnName(key) {
+  const named = (snap.columns || {})[key];
+  return typeof named === "string" ? named : key.replaceAll("_", " ");
+}
+
 function renderPlayers(st) {
   const players = st.players || [];
   const cols = [];
@@ -367,12 +384,12 @@ function renderPlayers(st) {
   if (cols.length > TABLE_COLUMNS) {  // too wide for a phone held upright: one card per player, every field shown
     clear($("players-table"), el("ul", {class: "cards"}, players.map((p) => el("li", {class: active(p) ? "card active" :
       "card", "aria-current": active(p) ? "true" : null}, el("h3", {text: p.seat + ". " + p.name}),
-      el("dl", {class: "kv"}, cols.filter((c) => c in p).map((c) => [el("dt", {text: c.replaceAll("_", " ")}),
+      el("dl", {class: "kv"}, cols.filter((c) => c in p).map((c) => [el("dt", {text: columnName(c)}),
         el("dd", {text: fmt(p[c])})]))))));
     return;
   }
   const head = el("tr", {}, el("th", {scope: "col", text: "Player"}),
-    cols.map((c) => el("th", {scope: "col", text: c.replaceAll("_", " ")})));
+    cols.map((c) => el("th", {scope: "col", text: columnName(c)})));
   const rows = players.map((p) => el("tr", {class: active(p) ? "active" : null,
     "aria-current": active(p) ? "true" : null},
     el("th", {scope: "row", text: p.seat + ". " + p.name}), cols.map((c) => el("td", {text: fmt(p[c])}))));
@@ -393,13 +410,21 @@ function clockText(seconds) {
     Math.floor(s / 60) + ":" + two(s % 60);
 }
 
+// the companion's own text for a seat's clock (byo-yomi: "3x0:28", its main time without the periods), with tenths
+// where the companion's main time is under 10 s
+function clockShown(seat, left) {
+  const shown = (snap.clocks_shown || {})[seat];
+  if (typeof shown !== "string") return clockText(left);
+  return shown.includes("x") || typeof left !== "number" || left >= 10 ? shown : clockText(left);
+}
+
 function renderClocks(st, box) {
   const clocks = Object.entries(st.clocks || {});
   if (!clocks.length) return;
   box.append(el("h2", {text: "Clocks"}), el("ul", {class: "clocks"}, clocks.map(([seat, left]) => {
     const mine = parseInt(seat, 10) === st.active_player && !snap.over;
     return el("li", {class: mine ? "active" : null}, el("span", {text: playerName(st, parseInt(seat, 10)) ||
-      "Seat " + seat}), el("span", {class: "time", text: clockText(left)}));
+      "Seat " + seat}), el("span", {class: "time", text: clockShown(seat, left)}));
   })));
 }
 
