@@ -18,6 +18,7 @@ from companion.config.load import parse_config
 from companion.journal.boot import open_for_run
 from companion.journal.salvage import CHECK_LOST, check
 from companion.journal.store import Journal
+from companion.journal import walscan
 from companion.journal.walscan import FRAME_HEADER, WAL_HEADER, scan
 from companion.session.headless import new_record
 from conftest import run_companion
@@ -129,3 +130,35 @@ def test_journal_check_on_the_command_line(box: Path, tmp_path: Path) -> None:
     r = run_companion("journal", "check", str(d / "j.sqlite"))
     assert r.returncode == CHECK_LOST, r.stdout + r.stderr
     assert "j.sqlite-wal is damaged at frame 3" in r.stdout and "Traceback" not in r.stderr
+
+
+def test_a_long_log_costs_a_few_checksums_a_frame(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Both byte orders are walked; in the wrong one no frame sums right, and each frame must not cost one more
+    checksum than the frame before it (a 1 MiB log took minutes, past systemd's start timeout: a restart loop)."""
+    j = Journal(tmp_path / "live.sqlite")
+    rec = new_record(j, "sovereign", parse_config({}), 1)
+    j.close()
+    j = Journal(tmp_path / "live.sqlite")
+    j.db.execute("PRAGMA wal_autocheckpoint=0")
+    for n in range(1, 201):
+        j.commit(rec.id, n, "key ok", [], "s")
+    _powered_off(tmp_path / "live.sqlite", tmp_path / "b")
+    j.close()
+    path = tmp_path / "b" / "j.sqlite"
+    frames = _frames(path)
+    wal = Path(str(path) + "-wal")
+    data = bytearray(wal.read_bytes())
+    data[WAL_HEADER + 5 * (FRAME_HEADER + 1024) + 300] ^= 0x01
+    wal.write_bytes(bytes(data))
+    calls = 0
+    real = walscan.checksum
+
+    def counted(*args: object) -> tuple[int, int]:
+        nonlocal calls
+        calls += 1
+        return real(*args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(walscan, "checksum", counted)
+    damage = scan(path)
+    assert damage is not None and damage.first_bad == 6 and damage.lost >= 190, damage
+    assert calls <= 8 * frames + 8, (calls, frames)
