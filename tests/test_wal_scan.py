@@ -132,6 +132,22 @@ def test_journal_check_on_the_command_line(box: Path, tmp_path: Path) -> None:
     assert "j.sqlite-wal is damaged at frame 3" in r.stdout and "Traceback" not in r.stderr
 
 
+def test_checking_twice_still_finds_a_damaged_last_transaction(box: Path, tmp_path: Path) -> None:
+    """`journal check` reads a copy beside a damaged -wal: SQLite rebuilding the -shm in place would wipe the one
+    witness that the last transaction was saved, and the next check (or start) would pass the journal as sound."""
+    d = tmp_path / "b"
+    shutil.copytree(box, d)
+    wal, shm = Path(str(d / "j.sqlite") + "-wal"), Path(str(d / "j.sqlite") + "-shm")
+    data = bytearray(wal.read_bytes())
+    data[WAL_HEADER + (_frames(d / "j.sqlite") - 1) * (FRAME_HEADER + 1024) + FRAME_HEADER + 100] ^= 0x04
+    wal.write_bytes(bytes(data))
+    index = shm.read_bytes()
+    for _ in range(2):
+        report = check(d / "j.sqlite")
+        assert report.status == CHECK_LOST and report.wal is not None and report.wal.lost == 1, report.lines()
+    assert shm.read_bytes() == index and wal.read_bytes() == bytes(data)
+
+
 def test_a_long_log_costs_a_few_checksums_a_frame(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Both byte orders are walked; in the wrong one no frame sums right, and each frame must not cost one more
     checksum than the frame before it (a 1 MiB log took minutes, past systemd's start timeout: a restart loop)."""
