@@ -103,7 +103,7 @@ def test_an_input_stored_as_a_blob_plays_up_to_it(tmp_path: Path) -> None:
     assert r.returncode == 0 and "Traceback" not in r.stderr
 
 
-@pytest.mark.parametrize("path", ["/", "", ".", "{tmp}", "{tmp}/sub/"])
+@pytest.mark.parametrize("path", ["/", "", ".", "{tmp}", "{tmp}/sub/", "{tmp}/" + "j" * 300])  # a name too long
 def test_a_journal_path_with_no_file_name_is_refused_in_one_line(tmp_path: Path, path: str,
                                                                  capsys: pytest.CaptureFixture[str]) -> None:
     path = path.format(tmp=tmp_path)
