@@ -6,7 +6,9 @@
 (d) after Done or a number entry that brings the player back to a choice they left by one of its entries, the cursor
     is on that entry (unless the choice moves on by design: ``Choice.advance``);
 (e) an announcement names its subject whole when the screen has room: it is cut ("…") only when the screen, less
-    the row OK acts on, could not hold one more line of it.
+    the row OK acts on, could not hold one more line of it;
+(f) a toast over the question's lines hides whole lines of it: never the start of a sentence with its end left
+    showing ("other city." under "Ana places City 1 (4 tiles)").
 
 The widgets say where the row OK acts on lies (``draw.focus``, reported to ``draw.RECORDERS`` as a "focus" piece);
 a toast box is reported as a "cover". The walks are tests/screen_walk.py's (the games, seeds and steps of
@@ -22,7 +24,7 @@ import pytest
 from companion.events import Key, KeyEvent
 from companion.session import Session
 from companion.ui import draw
-from walk_checks import WALKS, Recorder, back_loop, covered_focus, report
+from walk_checks import WALKS, Recorder, back_loop, covered_focus, left_tail, report
 
 
 @pytest.fixture
@@ -39,12 +41,13 @@ def pieces() -> Iterator[Recorder]:
 def test_contract_on_every_screen(game: str, seed: int, shared_dir: Path) -> None:
     """Every frame of the walk is drawn: no toast covers the row OK acts on, no UP/DOWN is silent, an announcement
     is cut only when there is no room, the cursor comes back to the entry left; from each new screen BACK is pressed
-    (on a copy) until it stops, and it never goes round in a circle (tests/walk_checks.py: the checks "contract",
-    "silent", "announce" and "cursor"). With -s it prints the walk's frames and distinct screens."""
+    (on a copy) until it stops, and it never goes round in a circle, a toast leaves no stray end of a line
+    (tests/walk_checks.py: the checks "contract", "silent", "announce", "cursor" and "tail"). With -s it prints the
+    walk's frames and distinct screens."""
     r = report(game, seed, shared_dir)
     print(f"walk {Path(game).name} seed {seed}: {r.frames} frames, {r.counts.get('screens', 0)} screens")
     assert r.frames > 50 and r.counts.get("screens", 0) >= 2, "the walk barely got into the game"
-    found = [p for name in ("contract", "silent", "announce", "cursor") for p in r.problems[name]]
+    found = [p for name in ("contract", "silent", "announce", "cursor", "tail") for p in r.problems[name]]
     assert not found, "\n".join(sorted(set(found))[:20])
 
 
@@ -66,6 +69,29 @@ def test_the_check_catches_a_toast_over_the_cursor(pieces: Recorder, monkeypatch
     pieces.clear()
     s.render()
     assert covered_focus(pieces.items), "the check missed a toast over the cursor's row"
+
+
+def test_a_toast_over_the_start_of_a_line_hides_the_rest_of_it(pieces: Recorder,
+                                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    """Sovereign's First city for Ben under "Ana places City 1 (4 tiles)": the toast hid the first two rows of "Place
+    a 4-tile city, 8+ empty hexes from every other city." and left "other city." alone under it. Now the line goes
+    whole; with the screens no longer saying where their lines begin (the old way), the check catches it."""
+    from companion.games import load
+    from companion.ui import prompt_screens, widgets
+
+    s = Session(load("sovereign"), seed=0, presets=["Ana", "Ben", "Cleo"], options={})
+    press(s, "ok", "ok", "roll d12 12", "roll d12 1", "roll d12 1", "ok")
+    assert s.prompt().title == "First city" and s.toast == "Ana places City 1 (4 tiles)"
+    s.render()
+    assert left_tail(s.prompt(), pieces.items, pieces.visible(whole=True)) is None
+    texts = [it.text for it in pieces.visible(whole=True) if it.kind == "text"]
+    assert "other city." not in texts and "OK when placed" in texts
+    for module in (widgets, prompt_screens):
+        monkeypatch.setattr(module, "line_starts", lambda *a: None)
+    pieces.clear()
+    s.render()
+    assert "other city." in left_tail(s.prompt(), pieces.items, pieces.visible(whole=True)) or "", \
+        "the check missed a stray end of a line"
 
 
 def test_the_check_catches_back_ping_pong(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -201,3 +201,47 @@ def test_a_screen_that_moves_on_by_design_keeps_its_next_entry() -> None:
     first = on(s)
     press(s, "ok", "ok")
     assert on(s) != first and s.prompt().title == "Distribution"
+
+
+# ------------------------------------------------------------------------------------------------ promise 2
+def test_back_on_the_home_menu_says_there_is_nothing_to_go_back_to(tmp_path: Path) -> None:
+    """BACK on the home menu changed nothing and said nothing (found by a random walk of the home menus): now it
+    says why in one line, and changes nothing else (the cursor stays; a second BACK says it again)."""
+    app, out = make_app(tmp_path)
+    app_press(app, "down")
+    home = app.home.stack[-1][2]
+    before = out.frames[-1].tobytes()
+    app_press(app, "back")
+    assert app.home.toast == "The home menu: nothing to go back to"
+    assert out.frames[-1].tobytes() != before, "the press changed nothing on the screen"
+    assert len(app.home.stack) == 1 and home.cursor == 1 and app.session is None
+    app_press(app, "up")
+    assert app.home.toast is None and home.cursor == 0
+
+
+def test_back_on_the_society_desk_after_a_look_at_a_society_goes_on() -> None:
+    """The game master opens Ana's orders, BACKs out to the turn's list, and presses BACK again: it took back the
+    look at Ana (the desk notes the last society opened, so it was not dropped as a round trip) and showed the same
+    list, the same cursor, no word. Now a BACK that changes nothing in view goes on to the screen before."""
+    from companion.session import Session
+
+    s = Session(load("society"), seed=0, presets=["Ana", "Ben", "Cleo"], options={})
+    press(s, "ok", "ok", "ok", "ok", "back")
+    assert s.prompt().title == "Turn 1 orders" and s.toast is None
+    frame = s.render().tobytes()
+    press(s, "back")
+    assert s.render().tobytes() != frame, "BACK changed nothing and said nothing"
+    assert s.prompt().title == "Society set-up"
+
+
+def test_a_held_ok_on_the_home_menus_says_there_is_no_game_menu(tmp_path: Path) -> None:
+    """OK held (the game menu) on the home menu, the game list or Settings changed nothing and said nothing."""
+    app, out = make_app(tmp_path)
+    for opened in ((), ("ok",), ("back", "up", "ok")):  # the home menu, New game's list, Settings
+        app_press(app, *opened)
+        stack = [kind for kind, _t, _w in app.home.stack]
+        before = out.frames[-1].tobytes()
+        app_press(app, "hold")
+        assert app.home.toast == "No game in play: no game menu", stack
+        assert out.frames[-1].tobytes() != before and [k for k, _t, _w in app.home.stack] == stack
+        assert app.session is None

@@ -92,6 +92,20 @@ def test_a_lost_ack_is_resent_and_counted_once(firmware: Firmware, host: tuple[R
     assert len(sink.rolls()) == 1 and reader.counters["duplicates"] == 1
 
 
+def test_a_tap_is_not_lost_when_the_firmware_is_starved(firmware: Firmware,
+                                                        host: tuple[RollerReader, Sink]) -> None:
+    """A loaded machine starves the firmware's loop: a tap is held for its 80 ms of the firmware's own ticks, so it
+    still rolls (held for 80 ms of the test's clock, the press was over before the firmware read it twice, 20 ms
+    apart, and was lost)."""
+    _reader, sink = host
+    firmware.command("stall 150")  # starved from before the press to well after the 80 ms
+    firmware.tap()
+    assert sink.wait_rolls(1)[0].die == "d6"  # a short press: no long press toggled the die instead
+    firmware.command("stall 150 10")  # starved 10 ms into the press, before it was debounced
+    firmware.tap()
+    assert [(e.seq, e.die) for e in sink.wait_rolls(2)] == [(0, "d6"), (1, "d6")]
+
+
 def test_unplug_offline_replug_connected(firmware: Firmware, host: tuple[RollerReader, Sink]) -> None:
     reader, sink = host
     firmware.tap()

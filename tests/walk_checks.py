@@ -292,10 +292,12 @@ def back_everywhere(f: Frame) -> Iterator[str]:
 
 @check("silent")
 def silent_move(f: Frame) -> Iterator[str]:
-    """(b) tests/test_interaction_contract.py: an UP or DOWN that left the frame as it was says what moves on."""
-    ev = f.event
-    if isinstance(ev, KeyEvent) and ev.key in (Key.UP, Key.DOWN) and f.before is not None \
-            and f.before.pixels == f.pixels and not f.s.toast:
+    """(b) tests/test_interaction_contract.py: an UP or DOWN that left the frame as it was says what moves on; a BACK
+    or OK that left it as it was says why (but OK on the last screen: the companion goes home on it)."""
+    ev, over = f.event, f.s.game is not None and f.s.game.is_over
+    keys = (Key.UP, Key.DOWN, Key.BACK) if over else (Key.UP, Key.DOWN, Key.BACK, Key.OK)
+    if isinstance(ev, KeyEvent) and ev.key in keys and f.before is not None and f.before.pixels == f.pixels \
+            and not f.s.toast:
         widget = f.s.overlays[-1].widget if f.s.overlays else f.s.screen
         yield f"{ev.key.value.upper()} on {f.where!r} ({type(widget).__name__}) changed nothing and said nothing"
 
@@ -354,6 +356,33 @@ def cut_with_room(s: Session, items: list[Drawn]) -> str | None:
 def announcement_whole(f: Frame) -> Iterator[str]:
     """(e) tests/test_interaction_contract.py: no announcement cut above a row it could have used."""
     if (err := cut_with_room(f.s, f.drawn.items)) is not None:
+        yield f"{f.where}: {err}"
+
+
+def left_tail(prompt: Prompt, items: list[Drawn], visible: list[Drawn]) -> str | None:
+    """(f): a line of the question whose first rows a toast hides while its last rows still show ("other city."
+    under "Ben places City 1 (4 tiles)"): a stray end of a sentence nobody can read the start of."""
+    from companion.ui.draw import LIST_W, encode, wrap
+
+    texts = [it for it in items if it.kind == "text"]
+    for line in prompt.lines:
+        rows = [encode(r) for r in wrap(line, LIST_W)]
+        for i in range(len(texts) - len(rows) + 1) if len(rows) > 1 else ():
+            run = texts[i:i + len(rows)]
+            if [encode(it.text) for it in run] != rows:
+                continue
+            shown = [it in visible for it in run]
+            if not shown[0] and any(shown):
+                return f"a toast hides the start of {line!r} and leaves " \
+                       f"{' '.join(it.text for it, on in zip(run, shown) if on)!r}"
+    return None
+
+
+@check("tail")
+def no_left_tail(f: Frame) -> Iterator[str]:
+    """(f) tests/test_interaction_contract.py: a toast over the question's lines takes whole lines of it."""
+    if f.s.toast and (err := left_tail(f.prompt, f.drawn.items, f.drawn.visible(whole=True))) is not None \
+            and f.first("tail", (f.where, err)):
         yield f"{f.where}: {err}"
 
 

@@ -157,6 +157,9 @@ class SessionCore:
     def _remote_answer(self, ev: AnswerEvent) -> None:  # companion/session/remote.py
         raise NotImplementedError
 
+    def render(self) -> Any:  # companion/session/output.py: the frame
+        raise NotImplementedError
+
     # -------------------------------------------------------------- inputs
     def handle(self, ev: EventIn, t: float = 0.0, now: float | None = None) -> list[RollRecord]:
         """Apply one input; returns the dice records it produced, for the journal's same transaction.
@@ -258,8 +261,11 @@ class SessionCore:
             return
         n, why = back_span(self.undo_stack, self.prompt().player, self._who, self.contract)
         self.toast = why or None
+        frame = self.render().tobytes() if n and self.pass4 else None
         for _ in range(n):
             self.undo()
+        if frame is not None and self.render().tobytes() == frame:  # the steps taken back showed nothing (a desk's
+            self._back()  # note of the last society opened): on to the screen before, or say why not
 
     def _who(self, seat: int | None) -> str:
         return self.names[seat - 1] if seat is not None and 0 < seat <= len(self.names) else "Table"

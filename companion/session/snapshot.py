@@ -281,15 +281,17 @@ def after_commit(journal: Journal, game_id: int, session: Session) -> None:
                      "from the start", game_id, session.n_inputs, type(e).__name__, e)
 
 
-def restore(journal: Journal, game_id: int, fresh: Session) -> tuple[Session, int, str] | None:
+def restore(journal: Journal, game_id: int, fresh: Session, quiet: bool = False) -> tuple[Session, int, str] | None:
     """The session of the latest usable snapshot, the input number it was taken at and that input's chained hash
-    (the tail is verified from there), or None (logged: why a full replay). ``fresh`` is the session the full
+    (the tail is verified from there), or None (logged: why a full replay; ``quiet``: only at debug level, for a
+    reader such as ``companion stats`` that replays every game and resumes none). ``fresh`` is the session the full
     replay would start from."""
+    say = log.debug if quiet else log.warning
     try:
         found = snapshots.latest(journal.db, game_id, 1 << 62)
         have = snapshots.chunk_digests(journal.db, game_id) if found else set()
     except sqlite3.Error as e:
-        log.warning("game %d: resume snapshots unreadable (%s); replaying every input", game_id, one_line(sqlite_text(e)))
+        say("game %d: resume snapshots unreadable (%s); replaying every input", game_id, one_line(sqlite_text(e)))
         return None
     if not found:
         return None
@@ -304,10 +306,8 @@ def restore(journal: Journal, game_id: int, fresh: Session) -> tuple[Session, in
             except (pickle.UnpicklingError, zlib.error, ValueError, TypeError, AttributeError, EOFError,
                     ImportError, IndexError, KeyError) as e:
                 why = f"it does not load ({one_line(f'{type(e).__name__}: {e}', 100)})"  # no raw bytes in the log
-        log.warning("game %d: the resume snapshot at input %d is not used: %s; replaying further", game_id,
-                    row.n, why)
-    log.warning("game %d: no usable resume snapshot; replaying all %d inputs", game_id,
-                journal.count_inputs(game_id))
+        say("game %d: the resume snapshot at input %d is not used: %s; replaying further", game_id, row.n, why)
+    say("game %d: no usable resume snapshot; replaying all %d inputs", game_id, journal.count_inputs(game_id))
     return None
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Callable
+from typing import Callable, Sequence
 
 from PIL import Image, ImageDraw, ImageFont
 
@@ -140,6 +140,14 @@ def focus(d: ImageDraw.ImageDraw, top: int, bottom: int, left: int = 0, right: i
     toast drawn later keeps clear of it (``widgets.draw_toast``), and the interaction test checks that it does."""
     d.focus = (top, bottom)  # type: ignore[attr-defined]
     _record("focus", "", (left, top, right, bottom), (left, top, right, bottom))
+
+
+def line_starts(d: ImageDraw.ImageDraw, y0: int, starts: Sequence[int], top: int, shown: int) -> None:
+    """Say where the question's lines begin in this frame (its wrapped rows ``top`` to ``top + shown`` drawn from
+    ``y0``; ``starts``: the rows where a line of it begins) and where they end: a toast drawn later over the start
+    of a line hides the rest of that line too (``widgets.draw_toast``), never leaving a stray end ("other city.")."""
+    ys = [y0 + (s - top) * ROW for s in starts if top <= s < top + shown]
+    d.starts = ys + [y0 + shown * ROW]  # type: ignore[attr-defined]
 
 
 def cover(left: int, top: int, right: int, bottom: int) -> None:

@@ -48,6 +48,9 @@ def game_choices(app: MenuHost) -> list[Item]:
     return items
 
 
+HOME_BACK = "The home menu: nothing to go back to"  #: BACK where there is nothing before
+
+
 class Home:
     def __init__(self, app: MenuHost) -> None:
         self.app = app
@@ -85,12 +88,17 @@ class Home:
 
     def key(self, k: Key, repeat: bool = False) -> None:
         self.toast = None
+        if k is Key.HOLD:  # the game menu is a game's: said, not swallowed
+            self.toast = "No game in play: no game menu"
+            return
         kind, _title, widget = self.stack[-1]
         out = widget.key(k, repeat)
         if isinstance(out, Toast):
             self.toast = out.text
         elif isinstance(out, Back) and len(self.stack) > 1:
             self.stack.pop()
+        elif k is Key.BACK and len(self.stack) == 1:  # said, not swallowed
+            self.toast = HOME_BACK
         elif isinstance(out, Done):
             try:
                 self._pick(kind, str(out.value))

@@ -9,7 +9,7 @@ from PIL import ImageDraw
 from fsm.prompts import Choice, Confirm, Dice, Info, MultiSelect, Number, Prompt, SecretVote
 
 from companion.events import Key, RollEvent
-from companion.ui.draw import BAR, HEIGHT, LIST_W, ROW, focus, scroll_marks, text_row, title_bar, wrap
+from companion.ui.draw import BAR, HEIGHT, LIST_W, ROW, focus, line_starts, scroll_marks, text_row, title_bar, wrap
 from companion.ui.widgets import (Back, ButtonRow, ConfirmWidget, Done, Item, ListWidget, MultiSelectWidget, Outcome, Spinner, TextView,
                       Toast, draw_lines)
 
@@ -112,10 +112,11 @@ class ChoiceScreen(PromptScreen):
 
     def draw_body(self, d: ImageDraw.ImageDraw) -> None:
         if not self.scrolls:
-            y = draw_lines(d, BAR, self.lines, self.n_lines)
+            y = draw_lines(d, BAR, self.lines, self.n_lines, self.starts)
             self.list.draw(d, y)
             return
         y = BAR
+        line_starts(d, BAR, self.starts, self.top, len(self.lines[self.top:self.top + ROWS - 1]))
         for line in self.lines[self.top:self.top + ROWS - 1]:
             text_row(d, y, line, width=LIST_W)
             y += ROW
@@ -139,7 +140,7 @@ class NumberScreen(PromptScreen):
         return out
 
     def draw_body(self, d: ImageDraw.ImageDraw) -> None:
-        y = draw_lines(d, BAR, self.lines, NUMBER_LINES)
+        y = draw_lines(d, BAR, self.lines, NUMBER_LINES, self.starts)
         self.spin.draw(d, y)
 
 
@@ -154,7 +155,7 @@ class ConfirmScreen(PromptScreen):
         return self.box.key(k, repeat)
 
     def draw_body(self, d: ImageDraw.ImageDraw) -> None:
-        draw_lines(d, BAR, self.lines, ROWS - 1)
+        draw_lines(d, BAR, self.lines, ROWS - 1, self.starts)
         self.box.draw(d, BAR)
 
 
@@ -173,7 +174,7 @@ class MultiSelectScreen(PromptScreen):
         return self.multi.key(k, repeat)
 
     def draw_body(self, d: ImageDraw.ImageDraw) -> None:
-        y = draw_lines(d, BAR, self.lines, 1)
+        y = draw_lines(d, BAR, self.lines, 1, self.starts)
         self.multi.draw(d, y)
 
 
@@ -220,7 +221,7 @@ class SecretVoteScreen(PromptScreen):
             text_row(d, HEIGHT - ROW, "OK when ready", inverse=True)
             focus(d, HEIGHT - ROW, HEIGHT)
             return
-        y = draw_lines(d, BAR, self.lines, max(0, ROWS - len(self.prompt.options)))
+        y = draw_lines(d, BAR, self.lines, max(0, ROWS - len(self.prompt.options)), self.starts)
         self.list.draw(d, y)
 
 
@@ -253,6 +254,8 @@ class InfoScreen(PromptScreen):
 
     def draw_body(self, d: ImageDraw.ImageDraw) -> None:
         self.view.draw(d, BAR, HEIGHT - ROW)
+        v = self.view
+        line_starts(d, BAR, self.starts, v.top, len(v.lines[v.top:v.top + v.rows]))
         text_row(d, HEIGHT - ROW, self.action, inverse=True)
         focus(d, HEIGHT - ROW, HEIGHT)
 
@@ -334,7 +337,7 @@ class DiceScreen(PromptScreen):
         text_row(d, y, head)
         y += ROW
         rows_left = ROWS - 1 - (1 if self.menu.items else 0) - (1 if "roller" in self.ctx.sources else 0)
-        y = draw_lines(d, y, self.lines, max(0, rows_left))
+        y = draw_lines(d, y, self.lines, max(0, rows_left), self.starts)
         if "roller" in self.ctx.sources:
             if self.got:
                 status = f"Got {' '.join(map(str, self.got))}, roll {p.count - len(self.got)} more"

@@ -11,8 +11,8 @@ from typing import Any, Sequence
 from PIL import Image, ImageDraw
 
 from companion.events import Key
-from companion.ui.draw import (BAR, HEIGHT, LIST_W, ROW, WIDTH, big_text, cover, draw_text, fit, focus, scroll_marks,
-                               text_row, text_width, wrap)
+from companion.ui.draw import (BAR, HEIGHT, LIST_W, ROW, WIDTH, big_text, cover, draw_text, fit, focus, line_starts,
+                               scroll_marks, text_row, text_width, wrap)
 
 
 @dataclass(frozen=True)
@@ -45,10 +45,14 @@ class Item:
     checked: bool | None = None  #: a checkbox state, for multi-select lists
 
 
-def draw_lines(d: ImageDraw.ImageDraw, y: int, lines: Sequence[str], max_rows: int) -> int:
+def draw_lines(d: ImageDraw.ImageDraw, y: int, lines: Sequence[str], max_rows: int,
+               starts: Sequence[int] = ()) -> int:
     """Context lines under the title bar; returns the next free y. When lines are left out, the last one shown
-    ends in "…": the screen never drops a line without a mark."""
+    ends in "…": the screen never drops a line without a mark. ``starts``: the rows where a line of the question
+    begins (:func:`draw.line_starts`)."""
     shown = list(lines)[:max_rows]
+    if starts:
+        line_starts(d, y, starts, 0, len(shown))
     for i, line in enumerate(shown):
         cut = i == len(shown) - 1 and len(lines) > max_rows
         text_row(d, y, fit(line, WIDTH - 2, cut=True) if cut else line)
@@ -346,7 +350,9 @@ def draw_toast(d: ImageDraw.ImageDraw, text: str, max_lines: int = 3, more: str 
     y = y0 + 1
     end = min(HEIGHT, y + h + 1)
     if end < HEIGHT:  # above the focus row: blank the rest of a text row the box cuts through
-        end = min(getattr(d, "focus", (HEIGHT,))[0], BAR + -(-(end - BAR) // ROW) * ROW)
+        stop = getattr(d, "focus", (HEIGHT,))[0]
+        end = min(stop, BAR + -(-(end - BAR) // ROW) * ROW)
+        end = min(stop, next((y for y in getattr(d, "starts", ()) if y >= end), end))  # and the rest of its line
     d.rectangle((0, y - 1, WIDTH - 1, end - 1), fill=0)
     d.rectangle((1, y, WIDTH - 2, y + h - 1), outline=1, fill=1)
     cover(0, y - 1, WIDTH, end)

@@ -23,6 +23,8 @@ from link import UsbLink  # type: ignore[import-not-found]  # run.py puts this f
 HERE = Path(__file__).resolve().parent
 MPY = HERE / "mpy"
 Halted = Callable[[str], None]
+#: seconds a tap waits for the firmware to step on past its MS (frozen or halted firmware: the tap says so)
+TAP_TIMEOUT = 10.0
 
 
 class CPythonEngine:
@@ -57,6 +59,17 @@ class CPythonEngine:
                 self.booted.set()
 
         setattr(self.mod, "boot", booted)  # (main() looks boot up when it runs)
+        self._tap: Any = None  # the fw_tap.Tap under way, moved on after each of the firmware's steps
+        self._tapped = threading.Event()
+        step = getattr(self.mod, "step")
+
+        def stepped(roller: Any, *rest: Any) -> None:
+            step(roller, *rest)
+            if self._tap is not None and self._tap.step(roller.last_tick):
+                self._tap = None
+                self._tapped.set()
+
+        setattr(self.mod, "step", stepped)  # (and step at each pass of its loop)
 
     def run(self) -> None:
         """In the main thread: the firmware's stdin is a pipe the relay fills, its stdout the link."""
@@ -103,6 +116,17 @@ class CPythonEngine:
         with self.board.lock:
             return int(self.board.rising_edges.get(pin, 0))
 
+    def tap(self, pin: object, ms: int, debounce_ms: int) -> bool:
+        """Press and release ``pin`` as the firmware's own steps see it (fw_tap); False if it stopped stepping."""
+        import fw_tap  # type: ignore[import-not-found]
+
+        self._tapped.clear()
+        self._tap = fw_tap.Tap(pin, ms, debounce_ms)
+        if self._tapped.wait(TAP_TIMEOUT + ms / 1000):
+            return True
+        self._tap = None
+        return False
+
     def freeze(self, on: bool) -> None:
         self.clock.freeze(on)
 
@@ -141,7 +165,7 @@ class NodeEngine:
                     self._cv.notify_all()
         self._halted("node exited")
 
-    def _wait_reply(self, prefix: str, timeout: float = 10.0) -> str:
+    def _wait_reply(self, prefix: str | tuple[str, ...], timeout: float = 10.0) -> str:
         deadline = time.monotonic() + timeout
         with self._cv:
             while True:
@@ -175,6 +199,16 @@ class NodeEngine:
 
     def leds(self, pin: object) -> int:
         return int(self._call(f"leds {json.dumps(pin)}").split()[1])
+
+    def tap(self, pin: object, ms: int, debounce_ms: int) -> bool:
+        self._send(f"tap {json.dumps(pin)} {ms} {debounce_ms}")  # runner.mjs moves it on after each step
+        try:
+            return self._wait_reply(("ok tap", "error tap"), TAP_TIMEOUT + ms / 1000) == "ok tap"
+        except TimeoutError:
+            self._call("untap")  # (an `ok tap` it sent meanwhile came before `ok untap`: dropped)
+            with self._cv:
+                self._replies = [r for r in self._replies if r != "ok tap"]
+            return False
 
     def freeze(self, on: bool) -> None:
         self._call("freeze" if on else "thaw")

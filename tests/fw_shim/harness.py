@@ -97,7 +97,10 @@ class Firmware:
         return self._lines.get(timeout=timeout)
 
     def tap(self, ms: int = 80) -> None:
-        self.command(f"tap {ms}")
+        """Press and release the button, as the firmware's own steps see it: held ``ms`` of its ticks."""
+        reply = self.command(f"tap {ms}", timeout=15 + ms / 1000)  # (run.py gives up after 10 s without a step)
+        if reply != "ok tap":
+            raise AssertionError(f"firmware runner: {reply}")
 
     def unplug(self) -> None:
         self.command("unplug")

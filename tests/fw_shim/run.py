@@ -8,7 +8,11 @@ or ``leds N``). ``ready`` comes first; ``halted WHY`` comes whenever the firmwar
   press | release | tap [MS] | switch 0|1 (0 = closed = d12)
   unplug | replug | corrupt (the next ROLL goes out with a wrong CRC) | drop_ack (the host's next ACK is lost)
   inject HEX (bytes on the wire to the firmware, e.g. 03) | freeze | thaw (the firmware hangs / goes on)
+  stall MS [AFTER] (AFTER ms from now, the firmware's loop stops for MS ms: a starved board; answered at once)
   advance MS (jump the firmware's clock) | leds (LED blinks so far) | quit
+
+``tap MS`` (default 80) is a press the firmware's own steps saw held for MS of its ticks, then a release they saw
+for DEBOUNCE_MS (fw_tap.py): answered ``ok tap`` once they have, however long its loop was starved meanwhile.
 
 Options: --ticks-start N (default 2**30 - 2000: the ticks wrap 2 s in), --seed N (the rolls' random bytes),
 --set NAME=JSON (a firmware constant, e.g. SWITCH_PIN=13), --button-held (held at power-up: safe mode).
@@ -42,9 +46,16 @@ def relay(engine: Any, link: UsbLink) -> None:
                 engine.feed(data)
 
 
+def stall(engine: Any, seconds: float) -> None:
+    engine.freeze(True)
+    time.sleep(seconds)
+    engine.freeze(False)
+
+
 def control(engine: Any, link: UsbLink, consts: dict[str, Any], ctl: TextIO, out: TextIO,
             lock: threading.Lock) -> None:
     button, led, switch = consts.get("BUTTON_PIN", 14), consts.get("LED_PIN", 15), consts.get("SWITCH_PIN") or 13
+    debounce = int(consts.get("DEBOUNCE_MS", 20))
     for line in ctl:
         words = line.split()
         if not words:
@@ -53,9 +64,13 @@ def control(engine: Any, link: UsbLink, consts: dict[str, Any], ctl: TextIO, out
         if cmd in ("press", "release"):
             engine.pin(button, 0 if cmd == "press" else 1)
         elif cmd == "tap":
-            engine.pin(button, 0)
-            time.sleep(int(words[1]) / 1000 if len(words) > 1 else 0.08)
-            engine.pin(button, 1)
+            if not engine.tap(button, int(words[1]) if len(words) > 1 else 80, debounce):
+                reply = "error tap: the firmware stopped stepping (frozen or halted) before the tap was over"
+        elif cmd == "stall":
+            after = int(words[2]) / 1000 if len(words) > 2 else 0.0
+            timer = threading.Timer(after, stall, (engine, int(words[1]) / 1000))
+            timer.daemon = True
+            timer.start()
         elif cmd == "switch":
             engine.pin(switch, int(words[1]))
         elif cmd == "unplug":

@@ -8,9 +8,9 @@ import { dirname, extname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const HERE = dirname(fileURLToPath(import.meta.url));
-// (machine.py and fw_rng.py are the ones CPython runs too)
-const STAND_INS = { "machine.py": join(HERE, ".."), "fw_rng.py": join(HERE, ".."), "fw_board.py": HERE,
-                    "fw_time.py": HERE };
+// (machine.py, fw_rng.py and fw_tap.py are the ones CPython runs too)
+const STAND_INS = { "machine.py": join(HERE, ".."), "fw_rng.py": join(HERE, ".."), "fw_tap.py": join(HERE, ".."),
+                    "fw_board.py": HERE, "fw_time.py": HERE };
 
 // argv after the firmware's path: --ticks-start N, --seed N, --set NAME=JSON (a firmware constant), --pin ID=LEVEL,
 // --still (the ticks move only when the script says: time.advance)
