@@ -115,3 +115,17 @@ def test_a_snapshot_this_installation_sealed_is_used(tmp_path: Path, caplog: pyt
     assert not [r for r in caplog.records if "snapshot" in r.getMessage()]
     _same(got, live)
     journal.close()
+
+
+def test_a_snapshot_state_stored_as_text_that_is_not_utf8_is_said_without_its_bytes(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """Issue 31 item 9: SQLite's message quoted the damaged value whole (raw bytes in the log line)."""
+    journal = Journal(tmp_path / "j.sqlite")
+    cfg, rec, live = _game(journal, 3, 100)
+    journal.db.execute("UPDATE snapshots SET state = CAST(X'80034bff' || state AS TEXT)")
+    with caplog.at_level(logging.WARNING):
+        got = replay(journal, rec, cfg)[0]
+    said = [r.getMessage() for r in caplog.records if "snapshot" in r.getMessage()]
+    assert said == [f"game {rec.id}: resume snapshots unreadable (column 'state' is not UTF-8); replaying every input"]
+    _same(got, live)
+    journal.close()

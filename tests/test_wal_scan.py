@@ -18,6 +18,7 @@ from companion.config.load import parse_config
 from companion.journal.boot import open_for_run
 from companion.journal.salvage import CHECK_LOST, check
 from companion.journal.store import Journal
+from companion.journal import walscan
 from companion.journal.walscan import FRAME_HEADER, WAL_HEADER, scan
 from companion.session.headless import new_record
 from conftest import run_companion
@@ -129,3 +130,51 @@ def test_journal_check_on_the_command_line(box: Path, tmp_path: Path) -> None:
     r = run_companion("journal", "check", str(d / "j.sqlite"))
     assert r.returncode == CHECK_LOST, r.stdout + r.stderr
     assert "j.sqlite-wal is damaged at frame 3" in r.stdout and "Traceback" not in r.stderr
+
+
+def test_checking_twice_still_finds_a_damaged_last_transaction(box: Path, tmp_path: Path) -> None:
+    """`journal check` reads a copy beside a damaged -wal: SQLite rebuilding the -shm in place would wipe the one
+    witness that the last transaction was saved, and the next check (or start) would pass the journal as sound."""
+    d = tmp_path / "b"
+    shutil.copytree(box, d)
+    wal, shm = Path(str(d / "j.sqlite") + "-wal"), Path(str(d / "j.sqlite") + "-shm")
+    data = bytearray(wal.read_bytes())
+    data[WAL_HEADER + (_frames(d / "j.sqlite") - 1) * (FRAME_HEADER + 1024) + FRAME_HEADER + 100] ^= 0x04
+    wal.write_bytes(bytes(data))
+    index = shm.read_bytes()
+    for _ in range(2):
+        report = check(d / "j.sqlite")
+        assert report.status == CHECK_LOST and report.wal is not None and report.wal.lost == 1, report.lines()
+    assert shm.read_bytes() == index and wal.read_bytes() == bytes(data)
+
+
+def test_a_long_log_costs_a_few_checksums_a_frame(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Both byte orders are walked; in the wrong one no frame sums right, and each frame must not cost one more
+    checksum than the frame before it (a 1 MiB log took minutes, past systemd's start timeout: a restart loop)."""
+    j = Journal(tmp_path / "live.sqlite")
+    rec = new_record(j, "sovereign", parse_config({}), 1)
+    j.close()
+    j = Journal(tmp_path / "live.sqlite")
+    j.db.execute("PRAGMA wal_autocheckpoint=0")
+    for n in range(1, 201):
+        j.commit(rec.id, n, "key ok", [], "s")
+    _powered_off(tmp_path / "live.sqlite", tmp_path / "b")
+    j.close()
+    path = tmp_path / "b" / "j.sqlite"
+    frames = _frames(path)
+    wal = Path(str(path) + "-wal")
+    data = bytearray(wal.read_bytes())
+    data[WAL_HEADER + 5 * (FRAME_HEADER + 1024) + 300] ^= 0x01
+    wal.write_bytes(bytes(data))
+    calls = 0
+    real = walscan.checksum
+
+    def counted(*args: object) -> tuple[int, int]:
+        nonlocal calls
+        calls += 1
+        return real(*args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(walscan, "checksum", counted)
+    damage = scan(path)
+    assert damage is not None and damage.first_bad == 6 and damage.lost >= 190, damage
+    assert calls <= 8 * frames + 8, (calls, frames)

@@ -122,14 +122,20 @@ def is_regular_or_missing(path: Path) -> str | None:
 
 def file_path_problem(text: str | Path) -> str | None:
     """Why ``text`` cannot name a file to keep (a journal): empty, a path with no file name (``/``, ``.``, ``..``,
-    ending in ``/``) or an existing folder; None when it can."""
+    ending in ``/``), an existing folder or a name too long for the file system; None when it can."""
     raw = str(text)
     if not raw.strip():
         return "is empty; give a file path such as /var/lib/companion/journal.sqlite"
     if raw.endswith(("/", os.sep)) or Path(raw).name in ("", ".", "..") or raw.rstrip("/").endswith(("/.", "/..")):
         return "names a folder, not a file; give a file path such as /var/lib/companion/journal.sqlite"
     p = Path(raw).expanduser()
-    if p.is_dir():
+    try:
+        folder = stat.S_ISDIR(p.stat().st_mode)
+    except (OSError, ValueError) as e:  # (ValueError: a NUL byte in it, said where it is opened)
+        if getattr(e, "errno", None) == errno.ENAMETOOLONG:
+            return "is too long (a name over 255 bytes, or a path over 4,096); give a shorter file path"
+        folder = False  # no file there yet, or one that cannot be looked at: opening it says why
+    if folder:
         return "is a folder, not a file; give the path of a file in it, e.g. " + str(p / "journal.sqlite")
     return None
 

@@ -53,17 +53,25 @@ def looks_like_a_journal(path: Path | str) -> bool:
     return not head or head.startswith(SQLITE_MAGIC) or any(s in head for s in _OUR_SCHEMA)
 
 
+def sqlite_text(e: sqlite3.Error) -> str:
+    """SQLite's message, without the bytes of a value that is not UTF-8 (Python's message quotes them whole)."""
+    text = str(e)
+    if text.startswith("Could not decode to UTF-8") and " with text " in text:
+        return text.split(" with text ", 1)[0].replace("Could not decode to UTF-8 column", "column") + " is not UTF-8"
+    return text
+
+
 def sqlite_error(e: sqlite3.Error, path: Path | str, what: str) -> JournalError:
     """One line for a SQLite error met while doing ``what`` (e.g. "save that press") on the journal ``path``."""
     code = (getattr(e, "sqlite_errorcode", None) or 0) & 0xFF
-    text = str(e)
+    text = sqlite_text(e)
     # a full disk met while SQLite creates or grows its -wal/-shm files comes back as an I/O error (ENOSPC is not
     # passed on): the free space of the folder tells the two apart
     if code == _FULL or "disk is full" in text or (code in (_IOERR, _CANTOPEN) and disk_full(path)):
         return JournalFullError(f"cannot {what}: the disk holding {path} is full; nothing saved before is lost — "
                                 "free some space and try again")
     # text that is not UTF-8 in the file (its schema, a row) is damage too: SQLite never stores such text itself
-    if code in (_CORRUPT, _NOTADB) or "malformed" in text or "not a database" in text or "decode to UTF-8" in text:
+    if code in (_CORRUPT, _NOTADB) or "malformed" in text or "not a database" in text or "UTF-8" in text:
         if not looks_like_a_journal(path):
             return NotAJournalError(f"cannot {what}: {path} is not a companion journal (nor any SQLite file); "
                                     "check the path, or give another --journal")
@@ -181,4 +189,4 @@ def _describe(holder: str) -> str:
     return f"process {pid}"
 
 
-__all__ = ["InstanceLock", "usable_path", "sqlite_error", "damaged_advice", "disk_full", "looks_like_a_journal"]
+__all__ = ["InstanceLock", "usable_path", "sqlite_error", "sqlite_text", "damaged_advice", "disk_full", "looks_like_a_journal"]

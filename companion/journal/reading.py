@@ -85,14 +85,15 @@ def _copy(path: Path, stack: ExitStack) -> Path:
     return copy
 
 
-def open_checked(path: Path, stack: ExitStack) -> tuple[sqlite3.Connection, str | None]:
+def open_checked(path: Path, stack: ExitStack, *, keep_index: bool = False) -> tuple[sqlite3.Connection, str | None]:
     """The journal opened for reading, and a line about how when it matters (read from a copy, or as it is on a
-    full disk). ``stack`` closes the connection and removes any copy."""
+    full disk). ``stack`` closes the connection and removes any copy. ``keep_index``: read a copy, so that SQLite
+    does not rebuild the -shm index beside a damaged -wal (it is the evidence of a damaged last transaction)."""
     note = None
     odd = [f"{Path(str(path) + sfx).name} is {what}" for sfx in SQLITE_SIDE_FILES
            if (what := is_regular_or_missing(Path(str(path) + sfx))) is not None]
     try:
-        if odd:  # SQLite would open a pipe there and wait for ever: a copy without it is read instead
+        if odd or keep_index:  # SQLite would open a pipe there and wait for ever: a copy without it is read instead
             raise _InPlace()
         try:
             db = _connect(f"file:{path}?mode=ro", path)
@@ -113,6 +114,7 @@ def open_checked(path: Path, stack: ExitStack) -> tuple[sqlite3.Connection, str 
                                f"({e.strerror}); free some space in the temporary folder") from None
         db = _connect(f"file:{copy}", path, writable=True)
         note = (f"{'; '.join(odd)}, not a file: checked a copy of the journal without it" if odd else
+                None if keep_index else  # the -wal's own line says why
                 "a start or save was cut off while the journal was being written (a rollback journal lies beside "
                 "it): checked it as the next start will read it" if half else
                 "the journal cannot be read in place (a read-only folder?): checked a copy of it")

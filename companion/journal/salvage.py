@@ -105,7 +105,7 @@ def check(path: Path) -> CheckReport:
     wal = walscan.scan(path)  # before SQLite reads the -wal: what it will drop
     with ExitStack() as stack:
         try:
-            db, note = open_checked(path, stack)
+            db, note = open_checked(path, stack, keep_index=wal is not None)
         except JournalDamagedError as e:  # damaged past opening: the head witness still says what was saved
             why = str(e).split(" is damaged (", 1)[-1].split(");", 1)[0]
             return CheckReport(path, why, [], f"the file cannot be opened ({why})", losses=_losses(path, []),

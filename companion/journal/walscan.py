@@ -166,8 +166,10 @@ def _walk(raw: bytes, page: int, frames: int, big: bool) -> _Walk:
     computed = checksum(raw[:24], 0, 0, big)
     header_ok = stored == computed and raw[:4] in (struct.pack(">I", MAGIC_LE), struct.pack(">I", MAGIC_BE))
     # a frame's checksum continues from the previous one's: as stored in it, or as recomputed over it (one of the
-    # two is right when a single frame is damaged, in its page or in its own checksum field)
-    prev = {stored} if header_ok else {stored, computed}
+    # two is right when a single frame is damaged, in its page or in its own checksum field). Two chains are followed
+    # and no more (the stored one, and one recomputed since the last whole frame), so a log read in the wrong byte
+    # order, where no frame sums right, costs two checksums a frame, not one more for every frame before it
+    kept, redone = stored, (stored if header_ok else computed)
     salts = raw[16:24] if header_ok else raw[WAL_HEADER + 8:WAL_HEADER + 16]  # a damaged header: the frames' own
     first_bad = None if header_ok else 0
     lost_frames = last_whole = 0
@@ -176,6 +178,7 @@ def _walk(raw: bytes, page: int, frames: int, big: bool) -> _Walk:
         at = WAL_HEADER + i * size
         head, body = raw[at:at + FRAME_HEADER], raw[at + FRAME_HEADER:at + size]
         its: tuple[int, int] = struct.unpack(">2I", head[16:24])
+        prev = {kept, redone}
         options = {checksum(head[:8] + body, p[0], p[1], big) for p in prev}
         whole = its in options and head[8:16] == salts
         if head[8:12] != salts[:4] and head[12:16] != salts[4:]:
@@ -190,7 +193,7 @@ def _walk(raw: bytes, page: int, frames: int, big: bool) -> _Walk:
             last_whole = i + 1
         if commit and first_bad is not None:
             marks.append(i + 1)
-        prev = {its} if whole else {its} | options
+        kept, redone = (its, its) if whole else (its, checksum(head[:8] + body, redone[0], redone[1], big))
     # a transaction ending in a damaged frame was written whole when a whole frame follows it (frames are written in
     # order); one at the very end may be a last write cut short: the wal-index decides (see scan)
     lost = sum(1 for m in marks if m <= last_whole)

@@ -32,6 +32,7 @@ from typing import Any
 
 from companion.errors import JournalDamagedError, JournalError, one_line
 from companion.journal import snapshots
+from companion.journal.guard import sqlite_text
 from companion.journal.snapshots import SnapshotRow, digest
 from companion.journal.store import Journal
 from companion.session import Session
@@ -290,7 +291,7 @@ def restore(journal: Journal, game_id: int, fresh: Session, quiet: bool = False)
         found = snapshots.latest(journal.db, game_id, 1 << 62)
         have = snapshots.chunk_digests(journal.db, game_id) if found else set()
     except sqlite3.Error as e:
-        say("game %d: resume snapshots unreadable (%s); replaying every input", game_id, one_line(str(e)))
+        say("game %d: resume snapshots unreadable (%s); replaying every input", game_id, one_line(sqlite_text(e)))
         return None
     if not found:
         return None
