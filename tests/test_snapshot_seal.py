@@ -115,3 +115,34 @@ def test_a_snapshot_this_installation_sealed_is_used(tmp_path: Path, caplog: pyt
     assert not [r for r in caplog.records if "snapshot" in r.getMessage()]
     _same(got, live)
     journal.close()
+
+
+def test_unusable_snapshots_are_said_in_one_line_however_many_the_game_has(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """A journal from another box (or after an upgrade) has a snapshot every 500 inputs, none usable: a resume
+    says so once, not once per snapshot (a 20,000-input game printed 41 lines on `play --resume`)."""
+    journal = Journal(tmp_path / "j.sqlite")
+    cfg, rec, live = _game(journal, 3, 200)
+    assert [n for n, in journal.db.execute("SELECT n FROM snapshots ORDER BY n")] == [160, 200]  # the latest two kept
+    journal.db.execute("UPDATE snapshots SET digest='00'")  # sealed by another installation's key
+    with caplog.at_level(logging.WARNING):
+        got = replay(journal, rec, cfg)[0]
+    said = [r.getMessage() for r in caplog.records if "snapshot" in r.getMessage()]
+    assert said == ["game 1: the resume snapshot at input 200 is not used: its seal does not match (damaged, edited, "
+                    "or written by another installation), nor is the one before it; replaying all 200 inputs"]
+    _same(got, live)
+    journal.close()
+
+
+def test_a_resume_past_an_unusable_snapshot_says_which_one_it_used(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    journal = Journal(tmp_path / "j.sqlite")
+    cfg, rec, live = _game(journal, 3, 200)
+    journal.db.execute("UPDATE snapshots SET digest='00' WHERE n=200")
+    with caplog.at_level(logging.WARNING):
+        got = replay(journal, rec, cfg)[0]
+    said = [r.getMessage() for r in caplog.records if "snapshot" in r.getMessage()]
+    assert len(said) == 1 and said[0].endswith("is not used: its seal does not match (damaged, edited, or written "
+                                               "by another installation); replaying from the one at input 160")
+    _same(got, live)
+    journal.close()
