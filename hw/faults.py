@@ -10,7 +10,7 @@ I2C_BUS_MISSING = ("/dev/i2c-{port} does not exist: enable I2C with 'sudo raspi-
 ROLLER_NOT_SEEN = ("no dice roller found ({where}): plug it in, check 'ls /dev/serial/by-id/', "
                    "and set [roller] port if it has another name")
 ROLLER_PERMISSION = ("permission denied on {port}: add the user to the dialout group or install the udev rule "
-                     "systemd/99-companion-roller.rules")
+                     "/etc/udev/rules.d/99-companion-roller.rules (systemd/install.sh does)")
 WRONG_DRIVER = ("the display shows garbage or is shifted by two columns: set [display] driver = \"sh1106\" "
                 "for 1.3-inch modules, \"ssd1306\" for 0.96-inch ones")
 NO_GPIO = ("cannot use the GPIO pins ({detail}): on Raspberry Pi OS install lgpio "
@@ -21,4 +21,5 @@ GPIO_PERMISSION = "permission denied on /dev/{chip}: add the user to the gpio gr
 NO_GPIOCHIP = ("no /dev/gpiochip*: this is not a Raspberry Pi, or the kernel lacks GPIO; "
                "'companion sim' runs without it")
 ROLLER_SILENT = ("{port} is there but no roller answered in {wait} s: check it runs the companion firmware "
-                 "(firmware_docs/roller/README.md)")
+                 "(its guide: /opt/companion/docs/roller/README.md on the box, firmware_docs/roller/README.md in the "
+                 "project)")

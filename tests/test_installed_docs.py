@@ -17,6 +17,7 @@ import pytest
 from markdown_it import MarkdownIt
 
 from companion.web.manual import slug
+from hw import faults
 from conftest import ROOT
 from test_installer import STUB
 
@@ -106,6 +107,34 @@ def test_every_box_path_the_pages_the_installer_and_the_unit_name_exists(box: tu
               for p in box_paths(page.read_text())}
     assert len({p for p, _ in named}) >= 4
     assert [f"{where}: {p}" for p, where in sorted(named) if not (root / p.lstrip("/")).exists()] == []
+
+
+def test_an_installed_page_is_named_as_the_box_has_it(box: tuple[Path, str]) -> None:
+    """A page that sits elsewhere on the box is not named by its path in the project (`docs/dice.md` is topics/dice.md
+    there): a link (rewritten on installing) or its plain name, unless the line says it means the project."""
+    docs = box[0] / DOCS.lstrip("/")
+    placed = install_docs.layout(ROOT)
+    moved = [rel for rel, where in placed.items() if rel.endswith(".md") and rel != where]
+    found = []
+    for where in sorted(w for w in placed.values() if w.endswith(".md") and w != "DEVELOPERS.md"):
+        # (a link's own text may show the project's path: the link itself goes to the right place)
+        prose = install_docs.LINK.sub("", (docs / where).read_text(encoding="utf-8"))
+        for n, line in enumerate(prose.splitlines(), 1):
+            found += [f"{where}:{n}: {rel}" for rel in moved
+                      if re.search(r"(?<![\w/.])" + re.escape(rel), line) and "project" not in line]
+    assert found == []
+
+
+def test_the_udev_rule_is_named_where_the_box_has_it(box: tuple[Path, str]) -> None:
+    """The roller's udev rule, which says how to add another roller, is /etc/udev/rules.d/... on the box: every
+    paragraph of an installed page (and the fault a maker meets) that names it says so."""
+    docs, rule = box[0] / DOCS.lstrip("/"), "/etc/udev/rules.d/99-companion-roller.rules"
+    assert (box[0] / rule.lstrip("/")).is_file()
+    found = [f"{page.relative_to(docs)}: {para[:60]}" for page in sorted(docs.rglob("*.md")) if page.name != "DEVELOPERS.md"
+             for para in re.split(r"\n\s*\n", page.read_text(encoding="utf-8"))
+             if "99-companion-roller.rules" in para and rule not in para]
+    assert found == []
+    assert rule in faults.ROLLER_PERMISSION
 
 
 def test_the_checker_finds_a_dead_link(tmp_path: Path) -> None:

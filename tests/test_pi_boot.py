@@ -439,3 +439,17 @@ def test_a_web_view_that_drops_a_request_now_and_then_is_asked_again(monkeypatch
     with pytest.raises(pi_boot_web.WebDown):  # the machine was cut: no waiting
         run.patiently(flaky, stop=lambda: True)
     assert len(calls) == 1
+
+
+@pytest.mark.parametrize("name", ["pi-boot.sh", "pi-check.sh", "install.sh"])
+def test_a_script_runs_as_its_usage_line_says(name: str) -> None:
+    """`sudo systemd/pi-boot.sh ...` in its header: the file is executable (as git keeps it) and --help answers."""
+    script = ROOT / "systemd" / name
+    assert f"systemd/{name}" in script.read_text(encoding="utf-8").split("set -")[0]  # the header names it so
+    assert os.access(script, os.X_OK), f"chmod +x systemd/{name}"
+    r = subprocess.run([str(script), "--help"], capture_output=True, text=True, timeout=30, cwd="/")
+    assert r.returncode == 0 and f"systemd/{name}" in r.stdout, r.stdout + r.stderr
+    if (ROOT / ".git").exists() and shutil.which("git"):
+        mode = subprocess.run(["git", "-C", str(ROOT), "ls-files", "-s", f"systemd/{name}"], capture_output=True,
+                              text=True).stdout.split()[:1]
+        assert mode in ([], ["100755"]), f"git update-index --chmod=+x systemd/{name}"

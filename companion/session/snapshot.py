@@ -28,7 +28,7 @@ import pickle
 import sqlite3
 import zlib
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from companion.errors import JournalDamagedError, JournalError, one_line
 from companion.journal import snapshots
@@ -280,15 +280,17 @@ def after_commit(journal: Journal, game_id: int, session: Session) -> None:
                      "from the start", game_id, session.n_inputs, type(e).__name__, e)
 
 
-def restore(journal: Journal, game_id: int, fresh: Session) -> tuple[Session, int, str] | None:
+def restore(journal: Journal, game_id: int, fresh: Session, quiet: bool = False) -> tuple[Session, int, str] | None:
     """The session of the latest usable snapshot, the input number it was taken at and that input's chained hash
-    (the tail is verified from there), or None (logged: why a full replay). ``fresh`` is the session the full
+    (the tail is verified from there), or None (logged: why a full replay; ``quiet``: only at debug level, for a
+    reader such as ``companion stats`` that replays every game and resumes none). ``fresh`` is the session the full
     replay would start from."""
+    say = log.debug if quiet else log.warning
     try:
         found = snapshots.latest(journal.db, game_id, 1 << 62)
         have = snapshots.chunk_digests(journal.db, game_id) if found else set()
     except sqlite3.Error as e:
-        log.warning("game %d: resume snapshots unreadable (%s); replaying every input", game_id, one_line(str(e)))
+        say("game %d: resume snapshots unreadable (%s); replaying every input", game_id, one_line(str(e)))
         return None
     if not found:
         return None
@@ -306,19 +308,19 @@ def restore(journal: Journal, game_id: int, fresh: Session) -> tuple[Session, in
                 why = f"it does not load ({one_line(f'{type(e).__name__}: {e}', 100)})"  # no raw bytes in the log
             else:
                 if skipped:
-                    _say_skipped(game_id, skipped, f"replaying from the one at input {row.n}")
+                    _say_skipped(say, game_id, skipped, f"replaying from the one at input {row.n}")
                 return session, row.n, row.hash
         skipped.append((row.n, why))
-    _say_skipped(game_id, skipped, f"replaying all {journal.count_inputs(game_id)} inputs")
+    _say_skipped(say, game_id, skipped, f"replaying all {journal.count_inputs(game_id)} inputs")
     return None
 
 
-def _say_skipped(game_id: int, skipped: list[tuple[int, str]], then: str) -> None:
+def _say_skipped(say: Callable[..., None], game_id: int, skipped: list[tuple[int, str]], then: str) -> None:
     """One log line for the snapshots a resume could not use (the latest one's reason, and how many more)."""
     (n, why), rest = skipped[0], skipped[1:]
     more = "" if not rest else ", nor is the one before it" if len(rest) == 1 else \
         f", nor are the {len(rest)} before it"
-    log.warning("game %d: the resume snapshot at input %d is not used: %s%s; %s", game_id, n, why, more, then)
+    say("game %d: the resume snapshot at input %d is not used: %s%s; %s", game_id, n, why, more, then)
 
 
 def _unusable(journal: Journal, game_id: int, row: SnapshotRow, version: str, have: set[str], key: bytes) \

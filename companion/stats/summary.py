@@ -72,7 +72,7 @@ def summarize(journal: Journal, record: GameRecord, cfg: Config) -> dict[str, An
         return {**doc, "status": "active",
                 "players": [{"name": n, "seat": i + 1} for i, n in enumerate(session.names)]}
     observe = _Mover(moves) if cls.move_count is not GameMachine.move_count else None
-    session, brk = replay(journal, record, cfg, observe=observe)
+    session, brk = replay(journal, record, cfg, observe=observe, quiet=True)
     if brk is not None:
         log.warning("game %d: %s; its figures stop there", record.id, brk.message(journal.path))
     names = session.names

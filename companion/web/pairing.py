@@ -4,18 +4,16 @@ Shared by the main loop (which shows the PIN, grants seats and forgets phones fr
 thread (which checks PINs and sessions, and carries out the host phone's requests), so every method takes the one
 lock. It holds no game state: only who may write and which seat a phone holds.
 
-* A PIN lives :data:`PIN_TTL` at most and pairs at most :data:`PIN_PHONES` new phones. There is one per place that
-  shows one: the device's Pair a phone screen (good only while that screen is open), the host phone's Pair a phone,
-  and the headless box's log line. A PIN typed when none is showing gets the same answer as a wrong one, so nothing
-  public says when a PIN is up.
+* A PIN lives :data:`PIN_TTL` at most, pairs :data:`PIN_PHONES` phones at most, one per place that shows one (the
+  device's Pair a phone screen while open, the host phone's, the headless log line); typed when none is showing it
+  gets the wrong PIN's answer, so nothing public says when a PIN is up.
 * The owner code (:mod:`.owner`) pairs a phone as the host at once; the host before it loses host rights.
 * Wrong tries cost the guesser only (:mod:`.bans`): the address that made them is banned for a while. No number of
   wrong tries voids a PIN or the owner code.
 * A phone holds a seat (or host rights) only once the table confirmed it: :meth:`Pairing.request` asks; the device's
   OK or the host phone (:meth:`Pairing.grant`) gives. A phone never takes a seat by itself.
-* Sessions are kept hashed (SHA-256 of the cookie) in ``web-pairings.json`` in the state folder, so a restart keeps
-  phones and seats; they end with their game, after ``[web] pairing_hours``, or when the device or the host phone
-  forgets them.
+* Sessions are kept hashed (SHA-256 of the cookie) in the state folder's ``web-pairings.json`` (a restart keeps
+  phones and seats); they end with their game, after ``[web] pairing_hours``, or when forgotten.
 """
 from __future__ import annotations
 

@@ -240,9 +240,10 @@ class Roller:
         return self.die
 
     def roll(self, die, count):
+        """Roll and send; False if refused (MAX_PENDING rolls unacknowledged)."""
         if len(self.pending) >= MAX_PENDING:
             self.led.blink(3, 40, 60)  # refused: the host has not acknowledged earlier rolls
-            return
+            return False
         values = [roll_die(SIDES[die]) for _ in range(count)]
         body = "ROLL,%d,%s,%s" % (self.seq, die, ",".join(str(v) for v in values))
         line = frame(body)
@@ -250,15 +251,14 @@ class Roller:
         self.seq = (self.seq + 1) % 65536
         self.write(line)
         self.led.blink(1)
+        return True
 
     def on_press(self):
-        if self.armed is not None:
-            die, count = self.armed
+        if self.armed is None:
+            self.roll(self.selected_die(), 1)
+        elif self.roll(*self.armed):  # a refused press leaves the request armed for the next one
             self.armed = None
             self.led.armed = False
-            self.roll(die, count)
-        else:
-            self.roll(self.selected_die(), 1)
 
     def scan_button(self, now):
         raw = self.button.value() == 0
