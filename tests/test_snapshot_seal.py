@@ -146,3 +146,22 @@ def test_a_resume_past_an_unusable_snapshot_says_which_one_it_used(
                                                "by another installation); replaying from the one at input 160")
     _same(got, live)
     journal.close()
+
+
+def test_a_snapshot_whose_undo_chunk_is_damaged_is_not_used(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """The seal names the undo chunks by digest; a chunk whose bytes no longer match (bit rot) would load lazily and
+    fail at the next undo, or at the next press that looks back (a traceback per input on `play --resume`). The
+    snapshot is not used: the game replays, and undoes to its start."""
+    journal = Journal(tmp_path / "j.sqlite")
+    cfg, rec, live = _game(journal, 3, 200)
+    for d, data in journal.db.execute("SELECT digest, data FROM undo_chunks").fetchall():
+        flipped = bytes(data[:-1]) + bytes([data[-1] ^ 1])
+        journal.db.execute("UPDATE undo_chunks SET data=? WHERE digest=?", (flipped, d))
+    with caplog.at_level(logging.WARNING):
+        got = replay(journal, rec, cfg)[0]
+    said = [r.getMessage() for r in caplog.records if "snapshot" in r.getMessage()]
+    assert len(said) == 1 and "an undo chunk it needs is damaged" in said[0], said
+    _same(got, live)
+    while got.undo_stack:
+        got.undo()
+    journal.close()

@@ -334,6 +334,8 @@ def _unusable(journal: Journal, game_id: int, row: SnapshotRow, version: str, ha
         return "its seal does not match (damaged, edited, or written by another installation)"
     if not set(row.chunks) <= have:
         return "an undo chunk it needs is missing"
+    if not snapshots.chunks_whole(journal.db, game_id, row.chunks):
+        return "an undo chunk it needs is damaged"
     return None
 
 
