@@ -30,6 +30,7 @@ def _tmp_in_ram() -> None:
 _tmp_in_ram()
 
 
+@pytest.hookimpl(optionalhook=True)  # pytest-xdist's hook: without xdist (-p no:xdist, an older venv) unused
 def pytest_xdist_auto_num_workers(config: pytest.Config) -> int | None:
     """``-n auto`` (``make test``): one worker more than the cores, so that a test waiting on a timer, a pipe or a
     child process leaves its core to another worker's test (PYTEST_XDIST_AUTO_NUM_WORKERS still decides)."""

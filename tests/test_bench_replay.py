@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from companion.bench.run import sovereign_script
 from companion.config.load import parse_config
 from companion.session.headless import new_record, open_session
@@ -54,3 +56,18 @@ def test_the_resume_pairs_open_their_journals_both_ways_to_the_same_game() -> No
     assert set(got) == {"resume_toml_20k_ms", "replay_toml_20k_ms", "resume_chess_clock_20k_ms",
                         "replay_chess_clock_20k_ms"}
     assert all(isinstance(v, float) and v > 0 for v in got.values())
+
+
+def test_bench_help_or_a_typo_never_starts_the_long_run(monkeypatch: pytest.MonkeyPatch,
+                                                        capsys: pytest.CaptureFixture[str]) -> None:
+    from companion.bench import run
+
+    def measured() -> dict[str, float]:
+        raise AssertionError("a measurement ran")
+
+    monkeypatch.setattr(run, "MEASUREMENTS", [measured])
+    assert run.main(["--help"]) == 0 and "usage: python -m companion.bench" in capsys.readouterr().out
+    assert run.main(["--only"]) == 2
+    assert capsys.readouterr().err.strip() == ("companion.bench: unknown argument '--only'; usage: python -m "
+                                               "companion.bench (no arguments: every measurement, several "
+                                               "minutes; `make bench`)")

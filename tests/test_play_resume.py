@@ -1,6 +1,7 @@
 """`companion play --resume`: an ended game, another script, waits already waited, --state-json into nowhere."""
 from __future__ import annotations
 
+import json
 import time
 from pathlib import Path
 
@@ -92,3 +93,24 @@ def test_a_frame_that_cannot_be_written_is_one_line_and_the_game_is_saved(tmp_pa
     journal = Journal(j)
     assert journal.count_inputs(1) >= 1  # what was played before is in the journal
     journal.close()
+
+
+def test_a_wait_journals_the_running_clock_every_checkpoint(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A script's ``wait`` is the table waiting: a running clock's state is journaled every CHECKPOINT_S meanwhile,
+    as `companion run` does, so a kill in a long wait loses only the seconds since the last one (it lost the lot)."""
+    from companion.session import timekeeper
+
+    monkeypatch.setattr(timekeeper, "CHECKPOINT_S", 0.2)
+    cfg = tmp_path / "c.toml"
+    cfg.write_text('[games.sovereign-chess]\nclock = "fischer 300+3"\n')
+    script = tmp_path / "s.txt"
+    script.write_text("ok\ndown\nok\nmove wNf1-e3\nmove reject\nwait 0.7\n")
+    j = tmp_path / "j.sqlite"
+    play("sovereign-chess", script, seed=1, journal_path=j, config=str(cfg))
+    journal = Journal(j)
+    rows = [text for _n, _t, text in journal.inputs(journal.games()[0].id)]
+    journal.close()
+    after = rows[rows.index("move reject") + 1:]
+    used = [json.loads(r.removeprefix("clock state "))["used"] for r in after]
+    assert all(r.startswith("clock state ") for r in after) and len(used) >= 3, rows
+    assert used == sorted(used) and used[-1] >= 400  # ms the running clock had used at each line

@@ -129,3 +129,53 @@ def test_a_snapshot_state_stored_as_text_that_is_not_utf8_is_said_without_its_by
     assert said == [f"game {rec.id}: resume snapshots unreadable (column 'state' is not UTF-8); replaying every input"]
     _same(got, live)
     journal.close()
+
+
+def test_unusable_snapshots_are_said_in_one_line_however_many_the_game_has(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """A journal from another box (or after an upgrade) has a snapshot every 500 inputs, none usable: a resume
+    says so once, not once per snapshot (a 20,000-input game printed 41 lines on `play --resume`)."""
+    journal = Journal(tmp_path / "j.sqlite")
+    cfg, rec, live = _game(journal, 3, 200)
+    assert [n for n, in journal.db.execute("SELECT n FROM snapshots ORDER BY n")] == [160, 200]  # the latest two kept
+    journal.db.execute("UPDATE snapshots SET digest='00'")  # sealed by another installation's key
+    with caplog.at_level(logging.WARNING):
+        got = replay(journal, rec, cfg)[0]
+    said = [r.getMessage() for r in caplog.records if "snapshot" in r.getMessage()]
+    assert said == ["game 1: the resume snapshot at input 200 is not used: its seal does not match (damaged, edited, "
+                    "or written by another installation), nor is the one before it; replaying all 200 inputs"]
+    _same(got, live)
+    journal.close()
+
+
+def test_a_resume_past_an_unusable_snapshot_says_which_one_it_used(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    journal = Journal(tmp_path / "j.sqlite")
+    cfg, rec, live = _game(journal, 3, 200)
+    journal.db.execute("UPDATE snapshots SET digest='00' WHERE n=200")
+    with caplog.at_level(logging.WARNING):
+        got = replay(journal, rec, cfg)[0]
+    said = [r.getMessage() for r in caplog.records if "snapshot" in r.getMessage()]
+    assert len(said) == 1 and said[0].endswith("is not used: its seal does not match (damaged, edited, or written "
+                                               "by another installation); replaying from the one at input 160")
+    _same(got, live)
+    journal.close()
+
+
+def test_a_snapshot_whose_undo_chunk_is_damaged_is_not_used(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """The seal names the undo chunks by digest; a chunk whose bytes no longer match (bit rot) would load lazily and
+    fail at the next undo, or at the next press that looks back (a traceback per input on `play --resume`). The
+    snapshot is not used: the game replays, and undoes to its start."""
+    journal = Journal(tmp_path / "j.sqlite")
+    cfg, rec, live = _game(journal, 3, 200)
+    for d, data in journal.db.execute("SELECT digest, data FROM undo_chunks").fetchall():
+        flipped = bytes(data[:-1]) + bytes([data[-1] ^ 1])
+        journal.db.execute("UPDATE undo_chunks SET data=? WHERE digest=?", (flipped, d))
+    with caplog.at_level(logging.WARNING):
+        got = replay(journal, rec, cfg)[0]
+    said = [r.getMessage() for r in caplog.records if "snapshot" in r.getMessage()]
+    assert len(said) == 1 and "an undo chunk it needs is damaged" in said[0], said
+    _same(got, live)
+    while got.undo_stack:
+        got.undo()
+    journal.close()

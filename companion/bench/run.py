@@ -77,6 +77,9 @@ MEASUREMENTS: list[Callable[[], dict[str, Any]]] = [
 ]
 
 
+USAGE = "usage: python -m companion.bench (no arguments: every measurement, several minutes; `make bench`)"
+
+
 def main(argv: list[str]) -> int:
     if argv[:1] == ["--child"]:
         if argv[1] == "clock":
@@ -84,6 +87,12 @@ def main(argv: list[str]) -> int:
         else:
             child(argv[1], argv[2])
         return 0
+    if argv[:1] in (["-h"], ["--help"]):  # never the long run for a question
+        print(f"{USAGE}\n\n{__doc__}")
+        return 0
+    if argv:
+        print(f"companion.bench: unknown argument {argv[0]!r}; {USAGE}", file=sys.stderr)
+        return 2
     out: dict[str, Any] = {}
     for measure in MEASUREMENTS:
         out.update(measure())

@@ -154,10 +154,20 @@ def chunk_digests(db: sqlite3.Connection, game: int) -> set[str]:
     return {str(r[0]) for r in db.execute("SELECT digest FROM undo_chunks WHERE game=?", (game,))}
 
 
+def chunks_whole(db: sqlite3.Connection, game: int, names: list[str]) -> bool:
+    """Every one of the undo chunks ``names`` reads back whole (its bytes hash to its digest): a snapshot needing a
+    damaged one is not used (it would load, and fail at every later input that looks back); the game replays."""
+    for d in names:
+        data = chunk(db, game, d)
+        if data is None or digest(data) != d:
+            return False
+    return True
+
+
 def chunk(db: sqlite3.Connection, game: int, d: str) -> bytes | None:
     row = db.execute("SELECT data FROM undo_chunks WHERE game=? AND digest=?", (game, d)).fetchone()
     return None if row is None else bytes(row[0])
 
 
-__all__ = ["SnapshotRow", "save", "latest", "chunk", "chunk_digests", "digest", "seal", "sealed", "installation_key",
-           "load_key"]
+__all__ = ["SnapshotRow", "save", "latest", "chunk", "chunk_digests", "chunks_whole", "digest", "seal", "sealed",
+           "installation_key", "load_key"]

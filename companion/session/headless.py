@@ -308,10 +308,23 @@ def play(game: str, script: Path, *, seed: int | None = None, journal_path: Path
                 if writer:  # the game-over screen, even when no press follows
                     writer.add(session)
 
+        def wait(seconds: float) -> None:
+            """A ``wait`` line, as the table waits: a running clock's state journaled every 10 s meanwhile (a kill
+            in a long wait loses only the seconds since), its flag when it falls."""
+            if session.timekeeper is None:
+                time.sleep(seconds)
+                return
+            end = time.monotonic() + seconds
+            while (now := time.monotonic()) < end:
+                due = session.timekeeper.deadline(now)
+                time.sleep((end if due is None else min(end, max(due, now + 0.01))) - now)
+                flag_check()
+                clock_line()
+
         for ln in lines:
             if ln.event is None:
                 if done == 0:  # waits before the resume point were waited the first time
-                    time.sleep(ln.wait)
+                    wait(ln.wait)
                 continue
             if done > 0:
                 done -= 1

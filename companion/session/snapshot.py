@@ -28,7 +28,7 @@ import pickle
 import sqlite3
 import zlib
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from companion.errors import JournalDamagedError, JournalError, one_line
 from companion.journal import snapshots
@@ -297,18 +297,31 @@ def restore(journal: Journal, game_id: int, fresh: Session, quiet: bool = False)
         return None
     version = code_version(fresh)
     key = snapshots.installation_key()
+    skipped: list[tuple[int, str]] = []  # (input, why): said in one line, however many snapshots the game has
     for row in found:
         why = "this installation's key cannot be read" if key is None else \
             _unusable(journal, game_id, row, version, have, key)
         if why is None:
             try:
-                return _load(journal, game_id, row, fresh), row.n, row.hash
+                session = _load(journal, game_id, row, fresh)
             except (pickle.UnpicklingError, zlib.error, ValueError, TypeError, AttributeError, EOFError,
                     ImportError, IndexError, KeyError) as e:
                 why = f"it does not load ({one_line(f'{type(e).__name__}: {e}', 100)})"  # no raw bytes in the log
-        say("game %d: the resume snapshot at input %d is not used: %s; replaying further", game_id, row.n, why)
-    say("game %d: no usable resume snapshot; replaying all %d inputs", game_id, journal.count_inputs(game_id))
+            else:
+                if skipped:
+                    _say_skipped(say, game_id, skipped, f"replaying from the one at input {row.n}")
+                return session, row.n, row.hash
+        skipped.append((row.n, why))
+    _say_skipped(say, game_id, skipped, f"replaying all {journal.count_inputs(game_id)} inputs")
     return None
+
+
+def _say_skipped(say: Callable[..., None], game_id: int, skipped: list[tuple[int, str]], then: str) -> None:
+    """One log line for the snapshots a resume could not use (the latest one's reason, and how many more)."""
+    (n, why), rest = skipped[0], skipped[1:]
+    more = "" if not rest else ", nor is the one before it" if len(rest) == 1 else \
+        f", nor are the {len(rest)} before it"
+    say("game %d: the resume snapshot at input %d is not used: %s%s; %s", game_id, n, why, more, then)
 
 
 def _unusable(journal: Journal, game_id: int, row: SnapshotRow, version: str, have: set[str], key: bytes) \
@@ -322,6 +335,8 @@ def _unusable(journal: Journal, game_id: int, row: SnapshotRow, version: str, ha
         return "its seal does not match (damaged, edited, or written by another installation)"
     if not set(row.chunks) <= have:
         return "an undo chunk it needs is missing"
+    if not snapshots.chunks_whole(journal.db, game_id, row.chunks):
+        return "an undo chunk it needs is damaged"
     return None
 
 
