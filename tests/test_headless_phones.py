@@ -231,7 +231,7 @@ def test_a_headless_box_is_played_from_two_phones_start_to_end(phones: tuple[Any
     answer(ben, "Done: next")
     wait(host, "Ana's turn", lambda d: title(d) == "Score — Ana")
     ben.save_screenshot(str(shots / "5-not-bens-question.png"))
-    assert "answers this on their phone" in text(ben, "answer")  # not Ben's: no form
+    assert "Ana answers this on the host's phone" in text(ben, "answer")  # not Ben's: no form, and who answers
     answer(host, "Done: next")
     wait(ben, "Ben's turn", lambda d: title(d) == "Score — Ben")
     answer(ben, "VP: 1")

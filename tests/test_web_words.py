@@ -249,7 +249,12 @@ def test_dice_say_their_verdict_in_words_with_a_picture(phone: Any, tmp_path: Pa
         heights = [float(b.get_attribute("height")) for b in bars]
         assert heights[5] > 0 and heights[:5] == [0.0] * 5  # two sixes, nothing else
         phone.find_element("css selector", "#fairness summary").click()
-        assert "chi-square p = " in text(phone, "fairness") and "Bayes factor" in text(phone, "fairness")
+        wait(phone, "the numbers", lambda b: "chi-square p = " in text(b, "fairness") and "Bayes factor" in text(
+            b, "fairness"))  # shown once the details have opened
+        assert host.answer(t.public()["prompt"]["seq"], ["a"])[0] == 200  # play goes on: the page is drawn again
+        t.settle()
+        wait(phone, "the next update", lambda b: text(b, "prompt-title").startswith("Vote"))
+        assert "chi-square p = " in text(phone, "fairness")  # what the reader opened stays open
 
 
 def test_society_phones_see_only_what_they_can_do(phone: Any, tmp_path: Path) -> None:

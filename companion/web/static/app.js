@@ -685,11 +685,13 @@ function renderDice() {
 // each die: the verdict in a sentence, its faces as bars against what a fair die gives, the numbers one tap away
 function renderFairness() {
   const f = snap ? snap.fairness || [] : [];
+  const key = (r) => r.die + " " + r.roller;  // "The numbers" a reader opened stay open through the next update
+  const open = new Set([...$("fairness").querySelectorAll("details[open]")].map((d) => d.dataset.die));
   clear($("fairness"), f.length ? f.map((r) => el("li", {class: "die-check"},
     el("p", {}, el("strong", {text: r.die + (r.roller === "typed" ? " typed in" : " from " + r.roller) + ": "}),
       el("span", {class: r.flagged ? "suspect" : null, text: r.words || r.verdict})),
     faceBars(r),
-    el("details", {}, el("summary", {text: "The numbers"}), el("p", {class: "hint", text: r.n + " rolls; " +
+    el("details", {"data-die": key(r), open: open.has(key(r))}, el("summary", {text: "The numbers"}), el("p", {class: "hint", text: r.n + " rolls; " +
       "chi-square p = " + r.p_value + "; Bayes factor " + r.bayes_factor + " (20 or more flags the die)"}))))
     : [el("li", {text: "No physical rolls yet."})]);
 }
