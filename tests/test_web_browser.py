@@ -334,11 +334,16 @@ def test_every_form_by_keyboard_alone_with_a_name_for_every_control(browser: Any
         assert controls and not unnamed, unnamed
 
     def tab_to(what: str, match: Callable[[Any], bool], limit: int = 40) -> Any:
+        from selenium.common.exceptions import StaleElementReferenceException
+
         for _ in range(limit):
-            browser.switch_to.active_element.send_keys(Keys.TAB)
-            e = browser.switch_to.active_element
-            if match(e):
-                return e
+            try:  # the page drawn again between two Tabs (the pairing's own update): Tab on from where focus is now
+                browser.switch_to.active_element.send_keys(Keys.TAB)
+                e = browser.switch_to.active_element
+                if match(e):
+                    return e
+            except StaleElementReferenceException:
+                continue
         raise AssertionError(f"Tab never reached {what}")
 
     def title_is(t: str, focused: bool = True) -> None:
