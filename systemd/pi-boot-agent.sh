@@ -98,6 +98,9 @@ watchdog() {
 }
 
 final() {
+    # the game as the box resumed it, read here before the service stops for the checks below (the host's phones
+    # would race the stop: on a quick boot the service was gone before they had paired again)
+    say "resumed $(web_state)"
     systemctl stop companion
     out=$(as_service journal check 2>&1); rc=$?
     echo "$out" | sed 's/^/PIBOOT journal| /'

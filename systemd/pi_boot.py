@@ -119,20 +119,22 @@ class Run:
         if not ok:
             self.failures.append(name)
 
-    def boot(self, mode: str) -> tuple[Any, dict[str, str]]:
+    def boot(self, mode: str, phones: bool = True) -> tuple[Any, dict[str, str]]:
         self.boots += 1
         m = self.machine = self.new_machine(mode, self.boots)
         ready = fields(m.wait_for("ready", BOOT_TIMEOUT_S))
         host_s = time.monotonic() - m.t0
         self.first_frame.append(float(ready["first_frame_s"]))
         ready["host_s"] = f"{host_s:.1f}"
-        self.patiently(self.table.ready)  # the phones pair again where the box no longer knows them
+        if phones:
+            self.patiently(self.table.ready)  # the phones pair again where the box no longer knows them
         return m, ready
 
-    def resumed(self, what: str, played: bool = False) -> None:
+    def resumed(self, what: str, played: bool = False, snap: dict[str, Any] | None = None) -> None:
         """Every acknowledged answer is in the game shown now: its prompt number is past the last one. ``played``:
-        answers must have been acknowledged (else the check holds on nothing)."""
-        snap = self.patiently(self.table.host.snapshot)
+        answers must have been acknowledged (else the check holds on nothing). ``snap``: the game as the agent read
+        it inside the machine (else the host phone reads it)."""
+        snap = snap if snap is not None else self.patiently(self.table.host.snapshot)
         seq = resumed_seq(snap)
         need = self.acks[-1].seq + 1 if self.acks else 0
         ok = snap.get("screen") == "game" and seq is not None and seq >= need and (bool(self.acks) or not played)
@@ -262,9 +264,10 @@ class Run:
                       "none") + f"; {self.acked} in all over {self.games} game(s)")
 
     def final(self) -> None:
-        m, ready = self.boot("final")
+        m, ready = self.boot("final", phones=False)  # the agent stops the service for its checks at once
+        shown = agent_state(m.wait_for("resumed "))
         if not self.over:  # a game seen over before the last cut stays over: the export below is that game
-            self.resumed("after the last cut: resumed")
+            self.resumed("after the last cut: resumed", snap=shown)
         j = fields(m.wait_for("journal-check "))
         self.check("journal check (read-only verify of every input)", j["rc"] == "0" and j["damaged_aside"] == "0",
                    f"exit {j['rc']}, damaged journals set aside: {j['damaged_aside']}")
@@ -287,6 +290,13 @@ class Run:
         out("claim flow (first steps)", flow)
         if self._table is not None and self._table.refused:
             out("answers refused", "; ".join(f"{n}x {line}" for line, n in self._table.refused.most_common(5)))
+
+
+def agent_state(line: str) -> dict[str, Any]:
+    """The agent's ``resumed SCREEN ENTRIES SEQ`` line as the snapshot's fields the checks read."""
+    words = (line.split("resumed ", 1)[1].split() + ["None"] * 3)[:3]
+    seq = int(words[2]) if words[2].isdigit() else None
+    return {"screen": words[0], "state": {"journal_entries": words[1]}, "prompt": {"seq": seq}}
 
 
 def unmatched(acks: list[Any], answers: list[dict[str, Any]]) -> list[Any]:

@@ -250,7 +250,7 @@ class FakeMachine:
                          "PIBOOT resumed game 5 5", "PIBOOT poweroff"],
             "reboot": [ready, "PIBOOT settings-after-reboot contrast=223 owner=companion", "PIBOOT poweroff"],
             "play": [ready, "PIBOOT state game 5 5"],
-            "final": [ready, "PIBOOT journal-check rc=0 damaged_aside=0", "EXPORT", "PIBOOT export-end",
+            "final": [ready, "RESUMED", "PIBOOT journal-check rc=0 damaged_aside=0", "EXPORT", "PIBOOT export-end",
                       "PIBOOT poweroff"],
         }[mode]
 
@@ -261,6 +261,9 @@ class FakeMachine:
 
         out = []
         for line in self.script:
+            if line == "RESUMED":  # the agent reads the game inside the machine before it stops the service
+                n = len(self.table.acked)
+                line = f"PIBOOT resumed {'game' if self.table.playing else 'home'} {n} {n}"
             if line == "EXPORT":
                 actions = [{"answer": a.value} for a in self.table.acked]
                 line = "PIBOOT export|" + base64.b64encode(zlib.compress(json.dumps(
@@ -299,6 +302,7 @@ class FakeTable:
 
         self.stalled = stalled
         self.boot = 0
+        self.final = 0  #: the last boot's number, once known: its web view is down (the service stopped)
         self.playing = False
         self.acked: list[pi_boot_web.Ack] = []
         self.cuts: list[int] = []  #: answers acknowledged in the boot at each cut
@@ -308,9 +312,16 @@ class FakeTable:
         self.host = self
 
     def ready(self) -> None:
-        pass
+        self._web()
+
+    def _web(self) -> None:
+        if self.final and self.boot == self.final:  # the agent stopped the service for its checks
+            import urllib.error
+
+            raise urllib.error.URLError(ConnectionRefusedError(111, "Connection refused"))
 
     def snapshot(self) -> dict[str, object]:
+        self._web()
         return {"screen": "game" if self.playing else "home", "prompt": {"seq": len(self.acked)}, "state": {}}
 
     def new_game(self) -> None:
@@ -334,6 +345,7 @@ def _fake_run(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, table: FakeTable,
 
     def machine(mode: str, n: int) -> FakeMachine:
         table.boot = n
+        table.final = n if mode == "final" else 0
         return FakeMachine(table, mode)
     rc = pi_boot.main(["--work", str(tmp_path), "--port", "9", "--cuts", str(cuts), "--seed", "1", "--qemu", "-",
                        "--guest-config", "-"], machine=machine, table=table,
@@ -471,3 +483,16 @@ def test_a_ballot_of_a_vote_still_open_at_the_last_cut_is_kept_though_exported_s
     assert pi_boot.unmatched([*acks, Ack(4, "yes", "seat 3 phone")], answers) == [Ack(4, "yes", "seat 3 phone")]
     assert pi_boot.unmatched([Ack(0, "3")], answers) == [Ack(0, "3")]  # a different answer is still caught
     assert pi_boot.unmatched([Ack(0, "(secret)")], answers) == [Ack(0, "(secret)")]  # not a secret at its place
+
+
+def test_the_last_boot_is_read_from_the_agent_not_the_phones(monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
+                                                              capsys: pytest.CaptureFixture[str]) -> None:
+    """make pi-boot on final main stopped at the last boot: the agent stops the service for journal check and the
+    export at once, and on a quick boot the phones were still pairing again ('Connection refused'). The resumed game
+    is now the agent's own reading, before the stop."""
+    rc, out = _fake_run(monkeypatch, tmp_path, FakeTable(stalled=lambda boot: False), 2, capsys)
+    assert "pi-boot: after the last cut: resumed: ok prompt" in out, out
+    assert "stopped" not in out and rc == 0 and "pi-boot: result: PASSED" in out
+    assert pi_boot.agent_state("PIBOOT resumed game 463 463") == {
+        "screen": "game", "state": {"journal_entries": "463"}, "prompt": {"seq": 463}}
+    assert pi_boot.agent_state("PIBOOT resumed home 12 None")["prompt"]["seq"] is None
