@@ -6,6 +6,8 @@ sealed view that would only be refused, and "Vote received" for the phone that c
 The browser tests use one headless chromium for the module, as a phone of 390×844 CSS pixels."""
 from __future__ import annotations
 
+import re
+
 import json
 from pathlib import Path
 from typing import Any, Iterator
@@ -160,7 +162,8 @@ def test_the_chess_page_says_moves_and_clocks_in_words(phone: Any, tmp_path: Pat
         assert "reject" not in view and "Moves (1)" in view
         clocks = [li.text.split("\n") for li in phone.find_elements("css selector", "ul.clocks li")]
         assert [c[0] for c in clocks] == ["Ana", "Ben"]
-        assert all(c[1] in ("10:00", "9:59", "9:58") for c in clocks), clocks  # m:ss, never 599.979
+        # m:ss, never 599.979 (how far below 10:00 depends on how busy the machine is)
+        assert all(re.fullmatch(r"(10:00|9:[0-5]\d)", c[1]) for c in clocks), clocks
         assert "599." not in view and "clocks" not in view
 
 
