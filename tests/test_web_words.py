@@ -6,9 +6,8 @@ sealed view that would only be refused, and "Vote received" for the phone that c
 The browser tests use one headless chromium for the module, as a phone of 390×844 CSS pixels."""
 from __future__ import annotations
 
-import re
-
 import json
+import re
 from pathlib import Path
 from typing import Any, Iterator
 
