@@ -159,7 +159,8 @@ def test_the_chess_page_says_moves_and_clocks_in_words(phone: Any, tmp_path: Pat
         view = wait(phone, "the moves", lambda b: "declined" in text(b, "game-view") and text(b, "game-view"))
         assert "wNf1-e3, first move declined: the sides stay (pie rule)" in view
         assert "reject" not in view and "Moves (1)" in view
-        clocks = [li.text.split("\n") for li in phone.find_elements("css selector", "ul.clocks li")]
+        clocks = phone.execute_script(  # read in one go: the clocks are drawn again every second
+            "return [...document.querySelectorAll('ul.clocks li')].map((li) => li.innerText.split('\\n'))")
         assert [c[0] for c in clocks] == ["Ana", "Ben"]
         # m:ss, never 599.979 (how far below 10:00 depends on how busy the machine is)
         assert all(re.fullmatch(r"(10:00|9:[0-5]\d)", c[1]) for c in clocks), clocks
@@ -179,9 +180,10 @@ def test_a_byo_yomi_clock_reads_on_the_phone_as_on_the_companion(phone: Any, tmp
         _open(phone, t)
         clocks = wait(phone, "the clocks", lambda b: [li.text.split("\n") for li in
                                                       b.find_elements("css selector", "ul.clocks li")])
-        assert all(c[1] in ("10:00", "9:59", "9:58") for c in clocks), clocks  # never 12:30
+        main_time = re.compile(r"10:00|9:[0-5]\d")  # how far below 10:00 depends on how busy the machine is
+        assert all(main_time.fullmatch(c[1]) for c in clocks), clocks  # never 12:30
         shown = t.public()["clocks_shown"]
-        assert set(shown) == {"1", "2"} and all(v in ("10:00", "9:59", "9:58") for v in shown.values()), shown
+        assert set(shown) == {"1", "2"} and all(main_time.fullmatch(v) for v in shown.values()), shown
         # in overtime the companion's own text ("5x0:29"), not the periods' seconds as m:ss ("2:29")
         assert phone.execute_script("snap.clocks_shown = {'1': '5x0:29'}; return clockShown('1', 149)") == "5x0:29"
 
