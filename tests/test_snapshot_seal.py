@@ -117,15 +117,20 @@ def test_a_snapshot_this_installation_sealed_is_used(tmp_path: Path, caplog: pyt
     journal.close()
 
 
+def _replay_said(journal: Journal, rec: Any, cfg: Any, caplog: pytest.LogCaptureFixture) -> tuple[Any, list[str]]:
+    """The game replayed from its journal, and the warnings it logged about its snapshots."""
+    with caplog.at_level(logging.WARNING):
+        got = replay(journal, rec, cfg)[0]
+    return got, [r.getMessage() for r in caplog.records if "snapshot" in r.getMessage()]
+
+
 def test_a_snapshot_state_stored_as_text_that_is_not_utf8_is_said_without_its_bytes(
         tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
     """Issue 31 item 9: SQLite's message quoted the damaged value whole (raw bytes in the log line)."""
     journal = Journal(tmp_path / "j.sqlite")
     cfg, rec, live = _game(journal, 3, 100)
     journal.db.execute("UPDATE snapshots SET state = CAST(X'80034bff' || state AS TEXT)")
-    with caplog.at_level(logging.WARNING):
-        got = replay(journal, rec, cfg)[0]
-    said = [r.getMessage() for r in caplog.records if "snapshot" in r.getMessage()]
+    got, said = _replay_said(journal, rec, cfg, caplog)
     assert said == [f"game {rec.id}: resume snapshots unreadable (column 'state' is not UTF-8); replaying every input"]
     _same(got, live)
     journal.close()
@@ -139,9 +144,7 @@ def test_unusable_snapshots_are_said_in_one_line_however_many_the_game_has(
     cfg, rec, live = _game(journal, 3, 200)
     assert [n for n, in journal.db.execute("SELECT n FROM snapshots ORDER BY n")] == [160, 200]  # the latest two kept
     journal.db.execute("UPDATE snapshots SET digest='00'")  # sealed by another installation's key
-    with caplog.at_level(logging.WARNING):
-        got = replay(journal, rec, cfg)[0]
-    said = [r.getMessage() for r in caplog.records if "snapshot" in r.getMessage()]
+    got, said = _replay_said(journal, rec, cfg, caplog)
     assert said == ["game 1: the resume snapshot at input 200 is not used: its seal does not match (damaged, edited, "
                     "or written by another installation), nor is the one before it; replaying all 200 inputs"]
     _same(got, live)
@@ -153,9 +156,7 @@ def test_a_resume_past_an_unusable_snapshot_says_which_one_it_used(
     journal = Journal(tmp_path / "j.sqlite")
     cfg, rec, live = _game(journal, 3, 200)
     journal.db.execute("UPDATE snapshots SET digest='00' WHERE n=200")
-    with caplog.at_level(logging.WARNING):
-        got = replay(journal, rec, cfg)[0]
-    said = [r.getMessage() for r in caplog.records if "snapshot" in r.getMessage()]
+    got, said = _replay_said(journal, rec, cfg, caplog)
     assert len(said) == 1 and said[0].endswith("is not used: its seal does not match (damaged, edited, or written "
                                                "by another installation); replaying from the one at input 160")
     _same(got, live)
@@ -171,9 +172,7 @@ def test_a_snapshot_whose_undo_chunk_is_damaged_is_not_used(tmp_path: Path, capl
     for d, data in journal.db.execute("SELECT digest, data FROM undo_chunks").fetchall():
         flipped = bytes(data[:-1]) + bytes([data[-1] ^ 1])
         journal.db.execute("UPDATE undo_chunks SET data=? WHERE digest=?", (flipped, d))
-    with caplog.at_level(logging.WARNING):
-        got = replay(journal, rec, cfg)[0]
-    said = [r.getMessage() for r in caplog.records if "snapshot" in r.getMessage()]
+    got, said = _replay_said(journal, rec, cfg, caplog)
     assert len(said) == 1 and "an undo chunk it needs is damaged" in said[0], said
     _same(got, live)
     while got.undo_stack:
