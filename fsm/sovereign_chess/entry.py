@@ -140,14 +140,7 @@ def checking_moves(game: AnyChess, moves: list[Move]) -> set[str]:
     (Royale: moving into check is legal there and kings are taken) has no check to give here: nothing is marked."""
     if not game.position.KING_SAFETY:
         return set()
-    out = set()
-    for move in moves:
-        if move.kind is MoveKind.ORDINARY:
-            game.make(move)
-            if game.in_check():
-                out.add(move.text)
-            game.unmake()
-    return out
+    return {move.text for move in moves if move.kind is MoveKind.ORDINARY and game.gives_check(move)}
 
 
 def move_entries(game: AnyChess, last_sq: int | None = None) -> list[Entry]:

@@ -116,6 +116,16 @@ class SovereignChess:
     def _push(self, move: Move) -> None:
         self.position.push(move.packed)
 
+    def gives_check(self, move: Move) -> bool:
+        """Whether ``move``, one of :meth:`legal_moves` here, leaves the side then to move in check: made and unmade
+        as :meth:`make` and :meth:`unmake` do, without generating every legal move again to check it."""
+        self._push(move)
+        self._made.append(move)
+        try:
+            return self.in_check()
+        finally:
+            self.unmake()
+
     def unmake(self) -> Move | None:
         """Take back the last move (or the opening acceptance, returning None). IndexError when there is none."""
         if not self._made:
