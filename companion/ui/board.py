@@ -38,11 +38,13 @@ def cell_origin(view: BoardView, sq: int, x0: int = 0, y0: int = 0) -> tuple[int
     return x0 + file * CELL, y0 + (view.ranks - 1 - rank) * CELL
 
 
+#: each glyph's lit pixels as (column, row) offsets
+_LIT = {code: tuple((c, r) for r, row in enumerate(rows) for c, ch in enumerate(row) if ch == "#")
+        for code, rows in GLYPHS.items()}
+
+
 def _glyph(d: ImageDraw.ImageDraw, x: int, y: int, code: str, fill: int) -> None:
-    for r, row in enumerate(GLYPHS[code]):
-        for c, ch in enumerate(row):
-            if ch == "#":
-                d.point((x + c, y + r), fill=fill)
+    d.point([(x + c, y + r) for c, r in _LIT[code]], fill=fill)
 
 
 def draw_cell(d: ImageDraw.ImageDraw, x: int, y: int, cell: str) -> None:
@@ -68,6 +70,13 @@ def draw_cell(d: ImageDraw.ImageDraw, x: int, y: int, cell: str) -> None:
         d.line((x, y + CELL - 1, x + CELL - 2, y + CELL - 1), fill=1)
 
 
+@lru_cache(maxsize=None)
+def _cell_image(cell: str) -> Image.Image:
+    """A cell as :func:`draw_cell` draws it on a dark cell, drawn once per kind of cell: a board
+    of 256 cells is pasted from a few dozen of them."""
+    img = Image.new("1", (CELL, CELL), 0)
+    draw_cell(ImageDraw.Draw(img), 0, 0, cell)
+    return img
 
 
 def draw_board(d: ImageDraw.ImageDraw, view: BoardView, *, x0: int = 0, y0: int = 0, cursor: int | None = None,
@@ -75,8 +84,8 @@ def draw_board(d: ImageDraw.ImageDraw, view: BoardView, *, x0: int = 0, y0: int 
     """The board at (x0, y0): pieces and marks, then the targets, the selected piece and the cursor."""
     d.rectangle((x0, y0, x0 + view.files * CELL - 1, y0 + view.ranks * CELL - 1), fill=0)
     for sq, cell in enumerate(view.cells):
-        x, y = cell_origin(view, sq, x0, y0)
-        draw_cell(d, x, y, cell)
+        if cell:  # the board is dark: a cell's lit pixels are all it adds
+            d.bitmap(cell_origin(view, sq, x0, y0), _cell_image(cell), fill=1)
     for sq in targets:
         x, y = cell_origin(view, sq, x0, y0)
         cell = view.cells[sq]

@@ -155,6 +155,14 @@ def cover(left: int, top: int, right: int, bottom: int) -> None:
     _record("cover", "", (left, top, right, bottom), (left, top, right, bottom))
 
 
+@lru_cache(maxsize=8192)
+def _ink(x: int, y: int, shown: str, size: int | str) -> tuple[int, int, int, int]:
+    """The ink box of ``shown`` drawn at (x, y) in the frame's mode, for :data:`RECORDERS` (the same texts are drawn
+    at the same places frame after frame)."""
+    ink = _SCRATCH.textbbox((x, y), shown, font=font(size))
+    return int(ink[0]), int(ink[1]), int(ink[2]), int(ink[3])
+
+
 def draw_text(d: ImageDraw.ImageDraw, x: int, y: int, text: str, *, width: int, size: int | str = "body",
               fill: int = 1, height: int | None = None) -> int:
     """Draw ``text`` fitted into ``width`` pixels from (x, y); returns the ink's right edge."""
@@ -164,9 +172,9 @@ def draw_text(d: ImageDraw.ImageDraw, x: int, y: int, text: str, *, width: int, 
     f = font(size)
     d.text((x, y), shown, font=f, fill=fill)
     if RECORDERS:
-        ink = d.textbbox((x, y), shown, font=f)
-        h = height if height is not None else int(ink[3]) - y
-        _record("text", text, (int(ink[0]), int(ink[1]), int(ink[2]), int(ink[3])), (x, y, x + width, y + h))
+        ink = _ink(x, y, shown, size)
+        h = height if height is not None else ink[3] - y
+        _record("text", text, ink, (x, y, x + width, y + h))
     return int(x + text_width(shown, size))
 
 
