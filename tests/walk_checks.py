@@ -104,6 +104,10 @@ class Recorder:
         return out
 
 
+#: (where, text, font, mode) -> the ink box ``ImageDraw.textbbox`` gives for it (the fonts never change)
+_BOXES: dict[tuple[Any, ...], tuple[int, int, int, int]] = {}
+
+
 class watching:
     """While open, ``rec`` gets every piece the drawing helpers report and every ``ImageDraw.text`` on the frame."""
 
@@ -116,8 +120,12 @@ class watching:
 
         def watched(d: ImageDraw.ImageDraw, xy, text, *args, **kwargs):  # type: ignore[no-untyped-def]
             if isinstance(text, str) and text and d.im.size == (WIDTH, HEIGHT):  # the frame, not a glyph's scratch
-                box = d.textbbox(xy, text, font=kwargs.get("font"))
-                rec.raw.append((text, (int(box[0]), int(box[1]), int(box[2]), int(box[3]))))
+                key = (tuple(xy), text, kwargs.get("font"), d.mode)
+                box = _BOXES.get(key)
+                if box is None:  # the same texts are drawn at the same places frame after frame
+                    b = d.textbbox(xy, text, font=kwargs.get("font"))
+                    box = _BOXES[key] = (int(b[0]), int(b[1]), int(b[2]), int(b[3]))
+                rec.raw.append((text, box))
             return real(d, xy, text, *args, **kwargs)
 
         ImageDraw.ImageDraw.text = watched  # type: ignore[method-assign]
@@ -130,6 +138,15 @@ class watching:
 
 
 # ------------------------------------------------------------------------------------ one frame of a walk
+def session_copy(s: Session) -> Session:
+    """A deep copy of ``s`` to press keys on. The steps of its undo and redo history, the states they go back to
+    and the entries of its action log are shared, not copied (most of a long game's copying): nothing changes them
+    once they are there (undo and redo move a step from one stack to the other and restore a copy of its state; the
+    log is only appended to and cut)."""
+    kept: list[object] = [*(x for snap, g in s.undo_stack for x in (snap[1], g)), *s.redo_stack, *s.action_log]
+    return copy.deepcopy(s, {id(x): x for x in kept})
+
+
 @dataclass(frozen=True)
 class Before:
     """What the frame before showed: its pixels, the question's number, the undo depth, a menu over the game."""
@@ -172,7 +189,7 @@ class Frame:
 
     def copy(self) -> Session:
         """A copy of the session to press keys on."""
-        return copy.deepcopy(self.s)
+        return session_copy(self.s)
 
     def record(self, paint: Callable[[], object]) -> Recorder:
         """What ``paint`` draws (another view of this moment: the glance view), recorded as the frame was; the
@@ -242,7 +259,7 @@ def back_loop(s: Session, presses: int = 12) -> str | None:
 
     Coming back once to a screen is fine (a page BACK opened closes again; BACK takes back the Done that left a
     submenu, then leaves it by its own BACK); going round the same screens again and again is the ping-pong."""
-    c = copy.deepcopy(s)
+    c = session_copy(s)
     sigs, titles = [_signature(c)], [c.prompt().title]
     for _ in range(presses):
         c.handle(KeyEvent(Key.BACK))
