@@ -1,14 +1,13 @@
 """Random tables (every answer the prompts allow, undo now and then) never break the bookkeeping: the supply stays
 within the box, facedown cards never outnumber the cards in play, no chain passes seven outside sudden death, and
-the screen text fits the OLED. Plus the type check of the package."""
+the screen text fits the OLED. (The package's mypy --strict is tests/test_typing.py's: it checks fsm/ and
+companion/rules/ whole, the chain's packages among them.)"""
 from __future__ import annotations
 
 from companion.ui.draw import LIST_W, text_width, title_room, wrap
 
 import json
 import random
-import subprocess
-import sys
 
 import pytest
 
@@ -16,7 +15,6 @@ from companion.rules.sovereigns_chain import SUPPLY
 from fsm.autoplay import random_answer
 from fsm.prompts import InvalidAnswer
 
-from conftest import ROOT
 from test_chain_helpers import Table
 
 
@@ -57,10 +55,3 @@ def test_random_tables_keep_the_books(seed: int) -> None:
             g.restore(snap)
     assert g.data["game_no"] >= 1
 
-
-@pytest.mark.slow
-def test_mypy_strict() -> None:
-    r = subprocess.run([sys.executable, "-m", "mypy", "--strict", "--no-error-summary",
-                        "companion/rules/sovereigns_chain", "fsm/sovereigns_chain"],
-                       cwd=ROOT, capture_output=True, text=True, timeout=300)
-    assert r.returncode == 0, r.stdout + r.stderr
