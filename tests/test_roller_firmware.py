@@ -15,7 +15,7 @@ from typing import Iterator
 import pytest
 import serial  # type: ignore[import-untyped]
 
-from companion.events import RollerState
+from companion.events import RollerState, RollEvent
 from fw_shim.harness import INTERPRETERS, Firmware
 from hw.roller.reader import RollerReader
 from test_roller_reader import Sink
@@ -51,6 +51,18 @@ def host(firmware: Firmware) -> Iterator[tuple[RollerReader, Sink]]:
     assert not reader.alive
 
 
+def settle(firmware: Firmware, sink: Sink) -> list[RollEvent]:
+    """Past every resend timeout at once, then one more press; the rolls once its roll is in.
+
+    The firmware's clock jumps 2 s (well past ACK_TIMEOUT_MS): a roll still unacknowledged goes out again at its next
+    step. The press's roll is written after that step, so once the host has it, it has read anything resent.
+    """
+    n = len(sink.rolls())
+    firmware.command("advance 2000")
+    firmware.tap()
+    return sink.wait_rolls(n + 1)
+
+
 def test_hello_and_heartbeat(host: tuple[RollerReader, Sink]) -> None:
     reader, sink = host
     sink.wait(lambda: reader.hello is not None)
@@ -67,9 +79,10 @@ def test_press_rolls_once_and_blinks(firmware: Firmware, host: tuple[RollerReade
     got = sink.wait_rolls(1)
     assert got[0].die == "d6" and len(got[0].values) == 1 and 1 <= got[0].values[0] <= 6
     assert got[0].roller == "pico" and got[0].seq == 0
-    time.sleep(0.8)  # well past the resend timeout: the ACK stopped the resends
-    assert len(sink.rolls()) == 1 and reader.counters["duplicates"] == 0
+    time.sleep(0.3)  # a blink is 80 ms on and 120 off: a second one would have begun
     assert firmware.leds() == blinks + 1
+    assert [e.seq for e in settle(firmware, sink)] == [0, 1]  # past the resend timeout: the ACK stopped the resends
+    assert reader.counters["duplicates"] == 0
 
 
 def test_corrupted_line_is_resent_and_arrives_once(firmware: Firmware, host: tuple[RollerReader, Sink]) -> None:
@@ -77,9 +90,8 @@ def test_corrupted_line_is_resent_and_arrives_once(firmware: Firmware, host: tup
     firmware.corrupt_next_roll()
     firmware.tap()
     sink.wait_rolls(1)
-    time.sleep(0.8)
-    assert len(sink.rolls()) == 1
-    assert reader.counters["bad_crc"] == 1
+    assert [e.seq for e in settle(firmware, sink)] == [0, 1]
+    assert reader.counters["bad_crc"] == 1 and reader.counters["duplicates"] == 0
 
 
 def test_a_lost_ack_is_resent_and_counted_once(firmware: Firmware, host: tuple[RollerReader, Sink]) -> None:
@@ -88,8 +100,8 @@ def test_a_lost_ack_is_resent_and_counted_once(firmware: Firmware, host: tuple[R
     firmware.tap()
     sink.wait_rolls(1)
     sink.wait(lambda: reader.counters["duplicates"] == 1)  # the resend came, and was acknowledged again
-    time.sleep(0.8)
-    assert len(sink.rolls()) == 1 and reader.counters["duplicates"] == 1
+    assert [e.seq for e in settle(firmware, sink)] == [0, 1]
+    assert reader.counters["duplicates"] == 1
 
 
 def test_a_tap_is_not_lost_when_the_firmware_is_starved(firmware: Firmware,
@@ -121,8 +133,7 @@ def test_unplug_offline_replug_connected(firmware: Firmware, host: tuple[RollerR
     sink.wait_rolls(2)
     firmware.tap()
     sink.wait_rolls(3)
-    time.sleep(0.6)
-    assert [e.seq for e in sink.rolls()] == [0, 1, 2]
+    assert [e.seq for e in settle(firmware, sink)] == [0, 1, 2, 3]
     assert reader.counters["reconnects"] == 1 and reader.alive
 
 
@@ -212,9 +223,9 @@ def test_timeouts_hold_across_the_ticks_wrap(tmp_path: Path, interpreter: str, b
             fw.tap()
             sink.wait_rolls(1)
             sink.wait(lambda: reader.counters["duplicates"] == 1)  # resent once after ACK_TIMEOUT_MS, no sooner
-            time.sleep(1.2)
-            assert len(sink.rolls()) == 1 and sink.states() == [RollerState.CONNECTED]  # BEATs went on
-            assert fw.leds() == blinks + 1
+            assert fw.leds() == blinks + 1  # (the blink was over before the resend)
+            assert [e.seq for e in settle(fw, sink)] == [0, 1] and reader.counters["duplicates"] == 1
+            assert sink.states() == [RollerState.CONNECTED]  # BEATs went on
         finally:
             reader.stop()
         assert fw.halts == []
