@@ -181,12 +181,9 @@ def test_request_arms_and_the_press_rolls_what_was_asked(firmware: Firmware,
 def test_long_press_toggles_d6_and_d12(firmware: Firmware, host: tuple[RollerReader, Sink]) -> None:
     _reader, sink = host
     firmware.tap(900, fast=True)  # (900 ms of the firmware's ticks, jumped over once it has debounced the press)
-    time.sleep(0.1)
-    firmware.tap()
+    firmware.tap()  # (a tap is over once the firmware has debounced its release: the next one may begin)
     assert sink.wait_rolls(1)[0].die == "d12"
-    time.sleep(0.1)
     firmware.tap(900, fast=True)
-    time.sleep(0.1)
     firmware.tap()
     assert sink.wait_rolls(2)[1].die == "d6"
 
@@ -194,8 +191,7 @@ def test_long_press_toggles_d6_and_d12(firmware: Firmware, host: tuple[RollerRea
 def test_a_stray_ctrl_c_does_not_stop_the_roller(firmware: Firmware, host: tuple[RollerReader, Sink]) -> None:
     """0x03 is the REPL's interrupt: the firmware switches it off (rp2's USB driver would raise KeyboardInterrupt)."""
     _reader, sink = host
-    firmware.command("inject 03")
-    time.sleep(0.2)
+    firmware.command("inject 03")  # read at the firmware's next step, before the press is (it takes a few)
     firmware.tap()
     assert sink.wait_rolls(1)[0].die == "d6"
     assert firmware.halts == []
@@ -207,8 +203,7 @@ def test_a_number_in_other_digits_is_ignored(firmware: Firmware, host: tuple[Rol
     _reader, sink = host
     for body in ("ACK,²".encode(), "REQ,d12,١".encode()):
         firmware.command("inject " + (b"$" + body + b"*%04X\n" % binascii.crc_hqx(body, 0xFFFF)).hex())
-    time.sleep(0.2)
-    firmware.tap()
+    firmware.tap()  # (the frames are read at the firmware's next steps, before the press)
     got = sink.wait_rolls(1)
     assert got[0].die == "d6" and len(got[0].values) == 1 and firmware.halts == []
 
@@ -217,8 +212,7 @@ def test_the_switch_picks_the_die(tmp_path: Path, interpreter: str) -> None:
     with Firmware(tmp_path / "companion-roller", interpreter, "--set", "SWITCH_PIN=13") as fw:
         reader, sink = open_host(fw)
         try:
-            fw.command("switch 0")  # closed: d12
-            time.sleep(0.1)
+            fw.command("switch 0")  # closed: d12 (the firmware reads the switch when the press rolls)
             fw.tap()
             assert sink.wait_rolls(1)[0].die == "d12"
             fw.command("switch 1")
