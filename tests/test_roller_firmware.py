@@ -137,7 +137,7 @@ def test_unplug_offline_replug_connected(firmware: Firmware, host: tuple[RollerR
     sink.wait_state(RollerState.OFFLINE, after=n)
     assert not firmware.link.exists()
     firmware.tap()  # pressed while unplugged: kept until the host acknowledges it
-    time.sleep(0.5)
+    firmware.command("advance 500")  # and resent into the void meanwhile
     firmware.replug()
     sink.wait_state(RollerState.CONNECTED, after=n + 1)
     sink.wait_rolls(2)
@@ -229,7 +229,7 @@ def test_timeouts_hold_across_the_ticks_wrap(tmp_path: Path, interpreter: str, b
     with Firmware(tmp_path / "companion-roller", interpreter, "--ticks-start", str(WRAP - before)) as fw:
         reader, sink = open_host(fw)
         try:
-            time.sleep(max(0.0, before / 1000 - 0.5))
+            fw.command(f"advance {max(0, before - 500)}")  # (the wrap 500 ms ahead, or less)
             blinks = fw.leds()
             fw.command("drop_ack")
             fw.tap()
