@@ -229,8 +229,8 @@ venv_and_package() {
     else
         did "dependencies installed at the pinned versions of systemd/requirements-pi.txt"
     fi
-    # pip builds a local folder in place (build/, *.egg-info): build from a copy, so the checkout gets no root-owned files.
-    # The copy leaves out what the package never ships (the tests, the topic pages) and every cache a developer's
+    # pip builds a local folder in place (build/, *.egg-info): build from a copy, so the checkout gets no root-owned
+    # files. The copy leaves out what the package never ships (the tests, the topic pages) and every cache a developer's
     # checkout gathers (.venv, .mypy_cache, node_modules, ...): tens of megabytes that would be copied for nothing.
     local stage; stage=$(mktemp -d "${TMPDIR:-/tmp}/companion-build.XXXXXX")
     tar -C "$SRC" --exclude=./.git --exclude=./.venv --exclude=./build --exclude='*.egg-info' --exclude=__pycache__ \

@@ -1,7 +1,7 @@
 """systemd/install.sh under --root: every file it lays, idempotence, asking before config.txt, and --uninstall.
 
-The venv step runs a stub Python (``PYTHON=...``) that records what it was asked to do and lays the files a real
-venv would have, so these tests need no network; `make pi-check` runs the real thing on arm64.
+The venv step runs a stub Python (``PYTHON=...``, a shell script) that records what it was asked to do and lays the
+files a real venv would have, so these tests need no network; `make pi-check` runs the real thing on arm64.
 """
 from __future__ import annotations
 
@@ -49,35 +49,35 @@ otg_mode=1
 """
 
 STUB = textwrap.dedent("""\
-    #!{python}
-    # Stand-in for python3 and for the venv's python: logs argv, lays what a venv and pip would.
-    import os, sys
-    from pathlib import Path
-    args = sys.argv[1:]
-    with open(os.environ["STUB_LOG"], "a") as log:
-        log.write(sys.argv[0] + " " + " ".join(args) + "\\n")
-    if args[:1] == ["-c"] or args[:1] and args[0].endswith(".py"):  # a one-liner, a script (install_docs.py)
-        os.execv({python!r}, [{python!r}, *args])
-    if args[:2] == ["-m", "venv"]:
-        venv = Path(args[-1])
-        (venv / "bin").mkdir(parents=True, exist_ok=True)
-        (venv / "pyvenv.cfg").write_text("home = /usr/bin\\ninclude-system-site-packages = true\\n")
-        me = Path(sys.argv[0]).read_text()
-        (venv / "bin" / "python").write_text(me)
-        (venv / "bin" / "python").chmod(0o755)
-        sys.exit(0)
-    if args[:2] == ["-m", "pip"]:
-        if "list" in args:
-            print("gpiozero==2.0.1.post3")
-        elif "--no-deps" in args:
-            companion = Path(sys.argv[0]).parent / "companion"
-            if os.environ.get("STUB_REAL_COMPANION"):  # the real command of the tests' environment
-                companion.write_text("#!/bin/sh\\nexec " + {python!r} + " -m companion.cli \\"$@\\"\\n")
-            else:
-                companion.write_text("#!/bin/sh\\nexit 0\\n")
-            companion.chmod(0o755)
-        sys.exit(0)
-    sys.exit("stub python: unexpected " + " ".join(args))
+    #!/bin/sh
+    # Stand-in for python3 and for the venv's python (a shell script, started at once): logs argv, lays what a venv
+    # and pip would, and hands a one-liner or a script (install_docs.py) to the tests' own Python.
+    echo "$0 $*" >>"$STUB_LOG"
+    case "$1" in
+        -c|*.py) exec '{python}' "$@" ;;
+    esac
+    if [ "$1 $2" = "-m venv" ]; then
+        for venv; do :; done
+        mkdir -p "$venv/bin"
+        printf 'home = /usr/bin\\ninclude-system-site-packages = true\\n' >"$venv/pyvenv.cfg"
+        cp "$0" "$venv/bin/python" && chmod 755 "$venv/bin/python"
+        exit 0
+    fi
+    if [ "$1 $2" = "-m pip" ]; then
+        case " $* " in
+            *" --no-deps "*)
+                companion=$(dirname "$0")/companion
+                if [ -n "$STUB_REAL_COMPANION" ]; then  # the real command of the tests' environment
+                    printf '#!/bin/sh\\nexec %s -m companion.cli "$@"\\n' '{python}' >"$companion"
+                else
+                    printf '#!/bin/sh\\nexit 0\\n' >"$companion"
+                fi
+                chmod 755 "$companion" ;;
+        esac
+        exit 0
+    fi
+    echo "stub python: unexpected $*" >&2
+    exit 1
 """)
 
 
