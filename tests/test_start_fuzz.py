@@ -299,3 +299,40 @@ def test_play_resume_export_and_check_say_one_line_on_every_journal_damage(
     with capsys.disabled():
         print(f"\nthe CLI on {len(start_fuzz.JOURNAL)} kinds of journal damage: {dict(sorted(statuses.items()))}")
     assert not failures, "\n".join(failures[:20])
+
+
+def test_a_stop_signal_another_thread_takes_still_ends_the_loop() -> None:
+    """The kernel may hand SIGTERM to any thread not blocking it (the web server's, say); Python runs the handler in
+    the main thread only when that thread wakes, and the loop's main thread sleeps in ``events.get()`` with nothing
+    due: the QuitEvent must still come at once (seen as a `companion run` that ignored systemd's stop, killed 30 s
+    later, about once in a hundred starts)."""
+    import queue
+
+    from companion.events import QuitEvent
+    from companion.loop.pieces import install_signal_handlers
+
+    assert threading.current_thread() is threading.main_thread()
+    events: queue.SimpleQueue[Any] = queue.SimpleQueue()
+    old = {s: signal.getsignal(s) for s in (signal.SIGTERM, signal.SIGINT)}
+    old_fd = signal.set_wakeup_fd(-1)
+    try:
+        install_signal_handlers(events)
+        def take_it() -> None:  # once the main thread sleeps in events.get()
+            time.sleep(0.2)
+            signal.pthread_kill(threading.get_ident(), signal.SIGTERM)
+
+        other = threading.Thread(target=take_it)
+        t0 = time.monotonic()
+        other.start()
+        got: list[Any] = []
+        while not any(isinstance(ev, QuitEvent) for ev in got) and time.monotonic() < t0 + 3:
+            try:
+                got.append(events.get(timeout=3))
+            except queue.Empty:
+                pass
+        other.join()
+        assert QuitEvent("SIGTERM") in got and time.monotonic() - t0 < 2, (got, time.monotonic() - t0)
+    finally:
+        signal.set_wakeup_fd(old_fd)
+        for s, h in old.items():
+            signal.signal(s, h)
