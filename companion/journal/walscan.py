@@ -145,9 +145,11 @@ def scan(journal: Path) -> WalDamage | None:
     frames = (len(raw) - WAL_HEADER) // (FRAME_HEADER + page)
     if frames == 0:
         return None
-    walks = [_walk(raw, page, frames, big) for big in (magic == MAGIC_BE, magic != MAGIC_BE)]
-    if any(w.first_bad > frames for w in walks):
-        return None  # whole (in the byte order its magic names)
+    walks = []
+    for big in (magic == MAGIC_BE, magic != MAGIC_BE):  # the byte order its magic names first: a whole log is one walk
+        walks.append(_walk(raw, page, frames, big))
+        if walks[-1].first_bad > frames:
+            return None  # whole (in one of the two byte orders)
     w = max(walks, key=lambda w: (w.lost, w.lost_frames))
     lost = w.lost
     # damage in the last transaction is told from a last write cut short by the wal-index: what it counted committed

@@ -2,14 +2,16 @@
 stays, retrying a failing display, its counters, the farewell frame and the signals that end it."""
 from __future__ import annotations
 
+import os
 import queue
 import signal
+import threading
 from dataclasses import dataclass
 from typing import Any, Protocol
 
 from PIL import Image
 
-from companion.events import Event, QuitEvent, RollerState
+from companion.events import Event, QuitEvent, RollerState, TickEvent
 from companion.ui.draw import new_frame, text_row, title_bar
 
 TOAST_SECONDS = 2.5  #: the shortest time a toast stays; longer ones stay long enough to read
@@ -72,8 +74,26 @@ def farewell_frame() -> Image.Image:
 
 
 def install_signal_handlers(events: "queue.SimpleQueue[Event]") -> None:
-    """SIGTERM and SIGINT become a QuitEvent on the queue (SimpleQueue.put is safe in a signal handler)."""
+    """SIGTERM and SIGINT become a QuitEvent on the queue (SimpleQueue.put is safe in a signal handler).
+
+    Python runs a handler in the main thread only, when that thread next runs; the kernel may hand the signal to
+    another thread (the web server's), and then the main thread, asleep in ``events.get()`` with nothing due, would
+    never wake to run it: the box would not stop until systemd killed it. CPython also writes the signal's number to
+    the wakeup fd from whichever thread took it, so a small thread reading that fd puts a tick on the queue: the main
+    thread wakes, runs the handler, and reads its QuitEvent next."""
     def handler(signum: int, _frame: Any) -> None:
         events.put(QuitEvent(signal.Signals(signum).name))
     signal.signal(signal.SIGTERM, handler)
     signal.signal(signal.SIGINT, handler)
+    read, write = os.pipe()
+    os.set_blocking(write, False)
+    signal.set_wakeup_fd(write, warn_on_full_buffer=False)
+    threading.Thread(target=_wake_on_signal, args=(read, events), name="signal-wake", daemon=True).start()
+
+
+def _wake_on_signal(fd: int, events: "queue.SimpleQueue[Event]") -> None:
+    try:
+        while os.read(fd, 64):
+            events.put(TickEvent("signal"))
+    except OSError:
+        pass
