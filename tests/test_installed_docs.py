@@ -19,7 +19,7 @@ from markdown_it import MarkdownIt
 from companion.web.manual import slug
 from hw import faults
 from conftest import ROOT
-from test_installer import STUB
+from test_installer import STUB, Fresh, fresh  # noqa: F401 (fresh: the fixture)
 
 sys.path.insert(0, str(ROOT / "systemd"))
 import install_docs  # noqa: E402
@@ -30,17 +30,10 @@ EXTERNAL = re.compile(r"[a-z][a-z0-9+.-]*:", re.I)
 
 
 @pytest.fixture(scope="module")
-def box(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
-    """A tree laid by the real installer under --root (the venv's python stubbed), and what it printed."""
-    tmp = tmp_path_factory.mktemp("box")
-    stub = tmp / "python3"
-    stub.write_text(STUB.format(python=sys.executable))
-    stub.chmod(0o755)
-    env = {**os.environ, "PYTHON": str(stub), "STUB_LOG": str(tmp / "stub.log")}
-    proc = subprocess.run(["bash", str(INSTALL), "--root", str(tmp / "root"), "--yes"], env=env,
-                          capture_output=True, text=True, timeout=300)
-    assert proc.returncode == 0, proc.stdout + proc.stderr
-    return tmp / "root", proc.stdout
+def box(fresh: Fresh) -> tuple[Path, str]:
+    """A tree laid by the real installer under --root (the venv's python stubbed; made once per run and only read
+    here), and what it printed."""
+    return fresh.root, fresh.out
 
 
 @lru_cache(maxsize=None)

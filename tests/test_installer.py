@@ -1,10 +1,11 @@
 """systemd/install.sh under --root: every file it lays, idempotence, asking before config.txt, and --uninstall.
 
-The venv step runs a stub Python (``PYTHON=...``) that records what it was asked to do and lays the files a real
-venv would have, so these tests need no network; `make pi-check` runs the real thing on arm64.
+The venv step runs a stub Python (``PYTHON=...``, a shell script) that records what it was asked to do and lays the
+files a real venv would have, so these tests need no network; `make pi-check` runs the real thing on arm64.
 """
 from __future__ import annotations
 
+import fcntl
 import json
 import os
 import re
@@ -14,6 +15,8 @@ import stat
 import subprocess
 import sys
 import textwrap
+from dataclasses import dataclass
+from typing import Callable
 from importlib import metadata
 from pathlib import Path
 
@@ -46,35 +49,35 @@ otg_mode=1
 """
 
 STUB = textwrap.dedent("""\
-    #!{python}
-    # Stand-in for python3 and for the venv's python: logs argv, lays what a venv and pip would.
-    import os, sys
-    from pathlib import Path
-    args = sys.argv[1:]
-    with open(os.environ["STUB_LOG"], "a") as log:
-        log.write(sys.argv[0] + " " + " ".join(args) + "\\n")
-    if args[:1] == ["-c"] or args[:1] and args[0].endswith(".py"):  # a one-liner, a script (install_docs.py)
-        os.execv({python!r}, [{python!r}, *args])
-    if args[:2] == ["-m", "venv"]:
-        venv = Path(args[-1])
-        (venv / "bin").mkdir(parents=True, exist_ok=True)
-        (venv / "pyvenv.cfg").write_text("home = /usr/bin\\ninclude-system-site-packages = true\\n")
-        me = Path(sys.argv[0]).read_text()
-        (venv / "bin" / "python").write_text(me)
-        (venv / "bin" / "python").chmod(0o755)
-        sys.exit(0)
-    if args[:2] == ["-m", "pip"]:
-        if "list" in args:
-            print("gpiozero==2.0.1.post3")
-        elif "--no-deps" in args:
-            companion = Path(sys.argv[0]).parent / "companion"
-            if os.environ.get("STUB_REAL_COMPANION"):  # the real command of the tests' environment
-                companion.write_text("#!/bin/sh\\nexec " + {python!r} + " -m companion.cli \\"$@\\"\\n")
-            else:
-                companion.write_text("#!/bin/sh\\nexit 0\\n")
-            companion.chmod(0o755)
-        sys.exit(0)
-    sys.exit("stub python: unexpected " + " ".join(args))
+    #!/bin/sh
+    # Stand-in for python3 and for the venv's python (a shell script, started at once): logs argv, lays what a venv
+    # and pip would, and hands a one-liner or a script (install_docs.py) to the tests' own Python.
+    echo "$0 $*" >>"$STUB_LOG"
+    case "$1" in
+        -c|*.py) exec '{python}' "$@" ;;
+    esac
+    if [ "$1 $2" = "-m venv" ]; then
+        for venv; do :; done
+        mkdir -p "$venv/bin"
+        printf 'home = /usr/bin\\ninclude-system-site-packages = true\\n' >"$venv/pyvenv.cfg"
+        cp "$0" "$venv/bin/python" && chmod 755 "$venv/bin/python"
+        exit 0
+    fi
+    if [ "$1 $2" = "-m pip" ]; then
+        case " $* " in
+            *" --no-deps "*)
+                companion=$(dirname "$0")/companion
+                if [ -n "$STUB_REAL_COMPANION" ]; then  # the real command of the tests' environment
+                    printf '#!/bin/sh\\nexec %s -m companion.cli "$@"\\n' '{python}' >"$companion"
+                else
+                    printf '#!/bin/sh\\nexit 0\\n' >"$companion"
+                fi
+                chmod 755 "$companion" ;;
+        esac
+        exit 0
+    fi
+    echo "stub python: unexpected $*" >&2
+    exit 1
 """)
 
 
@@ -128,8 +131,61 @@ def mode(p: Path) -> int:
     return stat.S_IMODE(p.stat().st_mode)
 
 
-def test_fresh_install_lays_every_file(target: Path, stub: Path) -> None:
-    out = ok(run(target, stub, "--yes"))
+@dataclass(frozen=True)
+class Fresh:
+    """One ``install.sh --root ROOT --yes`` on a fresh bookworm tree: what it laid, printed and asked the stub."""
+    root: Path  # read only: a test that runs the installer again or changes a file works on a copy (``installed``)
+    stub: Path
+    out: str
+    calls: list[str]
+
+
+def once(shared_dir: Path, name: str, lay: Callable[[Path], None]) -> Fresh:
+    """``install.sh --yes`` under ``shared_dir/name/root`` (``lay`` puts what is there before), made once per run:
+    the first worker to need it makes it under a lock, the others read it."""
+    where = shared_dir / name
+    with open(shared_dir / f"{name}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not (where / "out.txt").exists():
+            shutil.rmtree(where, ignore_errors=True)  # a worker that died halfway
+            where.mkdir()
+            lay(where / "root")
+            stub = where / "python3"
+            stub.write_text(STUB.format(python=sys.executable))
+            stub.chmod(0o755)
+            out = ok(run(where / "root", stub, "--yes"))
+            (where / "out.txt").write_text(out)  # last: its presence says the install is whole
+    return Fresh(where / "root", where / "python3", (where / "out.txt").read_text(),
+                 (where / "stub.log").read_text().splitlines())
+
+
+@pytest.fixture(scope="session")
+def fresh(shared_dir: Path) -> Fresh:
+    """The install on a fresh bookworm tree: the tests that start from it look at the same install each would have
+    made for itself."""
+    def bookworm(root: Path) -> None:
+        (root / "boot/firmware").mkdir(parents=True)
+        (root / "boot/firmware/config.txt").write_text(BOOKWORM_CONFIG_TXT)
+
+    return once(shared_dir, "fresh-install", bookworm)
+
+
+@pytest.fixture(scope="session")
+def again(shared_dir: Path, fresh: Fresh) -> Fresh:
+    """The installer run a second time over a copy of the fresh install, with nothing changed in between."""
+    return once(shared_dir, "second-install", lambda root: shutil.copytree(fresh.root, root, symlinks=True))
+
+
+@pytest.fixture
+def installed(fresh: Fresh, tmp_path: Path) -> Path:
+    """This test's copy of the fresh install (modes and links kept), where ``target`` would be."""
+    root = tmp_path / "root"
+    shutil.copytree(fresh.root, root, symlinks=True)
+    return root
+
+
+def test_fresh_install_lays_every_file(fresh: Fresh) -> None:
+    target, out = fresh.root, fresh.out
     unit = target / "etc/systemd/system/companion.service"
     assert unit.read_text() == (ROOT / "systemd/companion.service").read_text()
     assert mode(unit) == 0o644
@@ -158,10 +214,9 @@ def test_fresh_install_lays_every_file(target: Path, stub: Path) -> None:
     assert "Done:" in out
 
 
-def test_venv_and_pinned_packages(target: Path, stub: Path) -> None:
-    ok(run(target, stub, "--yes"))
-    calls = (stub.parent / "stub.log").read_text().splitlines()
-    venv = target / "opt/companion/venv"
+def test_venv_and_pinned_packages(fresh: Fresh) -> None:
+    calls, stub = fresh.calls, fresh.stub
+    venv = fresh.root / "opt/companion/venv"
     assert f"{stub} -m venv --system-site-packages --clear {venv}" in calls
     pip = f"{venv}/bin/python -m pip --disable-pip-version-check --no-input install --quiet --progress-bar off"
     assert f"{pip} -r {REQUIREMENTS}" in calls
@@ -172,10 +227,8 @@ def test_venv_and_pinned_packages(target: Path, stub: Path) -> None:
     assert calls.index(f"{pip} -r {REQUIREMENTS}") < calls.index(own[0])
 
 
-def test_config_txt_gets_i2c_at_400khz_once(target: Path, stub: Path) -> None:
-    ok(run(target, stub, "--yes"))
-    ok(run(target, stub, "--yes"))
-    text = (target / "boot/firmware/config.txt").read_text()
+def test_config_txt_gets_i2c_at_400khz_once(again: Fresh) -> None:
+    text = (again.root / "boot/firmware/config.txt").read_text()
     assert text.startswith(BOOKWORM_CONFIG_TXT)
     added = text[len(BOOKWORM_CONFIG_TXT):]
     assert added == ("\n# >>> companion: I2C for the OLED (added by systemd/install.sh)\n[all]\n"
@@ -219,23 +272,20 @@ def test_no_config_txt_is_a_warning(tmp_path: Path, stub: Path) -> None:
     assert "! no /boot/firmware/config.txt /boot/config.txt found: enable I2C at 400 kHz yourself" in out
 
 
-def test_second_run_changes_nothing(target: Path, stub: Path) -> None:
-    ok(run(target, stub, "--yes"))
-    first = tree(target)
-    out = ok(run(target, stub, "--yes"))
-    assert tree(target) == first
+def test_second_run_changes_nothing(fresh: Fresh, again: Fresh) -> None:
+    out = again.out
+    assert tree(again.root) == tree(fresh.root)
     changes = [line for line in out.splitlines() if line.startswith("  + ")]
     assert changes == [f"  + installed the companion from {ROOT}"]  # the package is always reinstalled
     assert "= /etc/systemd/system/companion.service unchanged" in out
     assert "= /etc/companion/config.toml kept as it is" in out
 
 
-def test_a_changed_unit_is_put_back(target: Path, stub: Path) -> None:
-    ok(run(target, stub, "--yes"))
-    unit = target / "etc/systemd/system/companion.service"
+def test_a_changed_unit_is_put_back(installed: Path, stub: Path) -> None:
+    unit = installed / "etc/systemd/system/companion.service"
     unit.write_text("[Service]\nExecStart=/bin/false\n")
     unit.chmod(0o600)
-    out = ok(run(target, stub, "--yes"))
+    out = ok(run(installed, stub, "--yes"))
     assert "+ updated /etc/systemd/system/companion.service" in out
     assert unit.read_text() == (ROOT / "systemd/companion.service").read_text()
     assert mode(unit) == 0o644
@@ -253,10 +303,9 @@ def test_the_makers_config_is_kept(target: Path, stub: Path) -> None:
     assert conf.read_text() == f'[display]\ndriver = "sh1106"\n\n[web]\nowner_code = "{code}"\n'
 
 
-def test_written_config_is_valid(target: Path, stub: Path) -> None:
+def test_written_config_is_valid(fresh: Fresh) -> None:
     config = pytest.importorskip("companion.config.load", reason="the platform's config module is not there yet")
-    ok(run(target, stub, "--yes"))
-    conf = target / "etc/companion/config.toml"
+    conf = fresh.root / "etc/companion/config.toml"
     import tomllib
 
     cfg = config.parse_config(tomllib.loads(conf.read_text()), source=conf)
@@ -265,8 +314,8 @@ def test_written_config_is_valid(target: Path, stub: Path) -> None:
     assert cfg.hardware == "pi"  # a missing OLED is reported as such, not as "the simulator needs a terminal"
 
 
-def test_uninstall_keeps_only_the_saved_games(target: Path, stub: Path) -> None:
-    ok(run(target, stub, "--yes"))
+def test_uninstall_keeps_only_the_saved_games(installed: Path, stub: Path) -> None:
+    target = installed
     journal = target / "var/lib/companion/journal.sqlite"
     journal.write_bytes(b"SQLite format 3\0saved games")
     out = ok(run(target, stub, "--uninstall"))
@@ -284,8 +333,8 @@ def test_uninstall_keeps_only_the_saved_games(target: Path, stub: Path) -> None:
     assert "Kept /var/lib/companion (saved games)" in out
 
 
-def test_uninstall_keeps_the_makers_game_files(target: Path, stub: Path) -> None:
-    ok(run(target, stub, "--yes"))
+def test_uninstall_keeps_the_makers_game_files(installed: Path, stub: Path) -> None:
+    target = installed
     game = target / "etc/companion/games/house-rules.toml"
     game.write_text('id = "house"\n')
     out = ok(run(target, stub, "--uninstall"))
@@ -294,14 +343,13 @@ def test_uninstall_keeps_the_makers_game_files(target: Path, stub: Path) -> None
     assert "= kept /etc/companion/games: it holds your game files" in out
 
 
-def test_uninstall_twice_and_reinstall(target: Path, stub: Path) -> None:
-    ok(run(target, stub, "--yes"))
-    installed = tree(target)
+def test_uninstall_twice_and_reinstall(installed: Path, stub: Path) -> None:
+    target, before = installed, tree(installed)
     ok(run(target, stub, "--uninstall"))
     out = ok(run(target, stub, "--uninstall"))
     assert "Done: 0 change(s)" in out
     ok(run(target, stub, "--yes"))
-    assert without_owner_code(tree(target)) == without_owner_code(installed)  # uninstalled, it was made anew
+    assert without_owner_code(tree(target)) == without_owner_code(before)  # uninstalled, it was made anew
 
 
 def without_owner_code(files: dict[str, tuple[int, str]]) -> dict[str, tuple[int, str]]:
@@ -317,14 +365,13 @@ def without_owner_code(files: dict[str, tuple[int, str]]) -> dict[str, tuple[int
 BIN = "usr/local/bin/companion"
 
 
-def test_companion_is_linked_onto_the_path(target: Path, stub: Path) -> None:
-    out = ok(run(target, stub, "--yes"))
+def test_companion_is_linked_onto_the_path(fresh: Fresh, again: Fresh) -> None:
+    target, out = fresh.root, fresh.out
     link = target / BIN
     assert os.readlink(link) == "../../../opt/companion/venv/bin/companion"  # /opt/companion/venv/bin/companion
     assert link.resolve() == (target / "opt/companion/venv/bin/companion").resolve()
     assert "+ linked /usr/local/bin/companion to /opt/companion/venv/bin/companion" in out
-    again = ok(run(target, stub, "--yes"))
-    assert "= /usr/local/bin/companion links to /opt/companion/venv/bin/companion" in again
+    assert "= /usr/local/bin/companion links to /opt/companion/venv/bin/companion" in again.out
 
 
 def test_someone_elses_usr_local_bin_companion_is_left_alone(target: Path, stub: Path) -> None:
@@ -511,9 +558,13 @@ def test_real_venv_under_root(tmp_path: Path) -> None:
     assert proc.returncode == 0, proc.stdout + proc.stderr
     venv = root / "opt/companion/venv"
     assert "include-system-site-packages = true" in (venv / "pyvenv.cfg").read_text()
-    listed = subprocess.run([str(venv / "bin/python"), "-m", "pip", "list", "--format=freeze"], capture_output=True,
-                            text=True, timeout=120, check=True).stdout.splitlines()
-    installed: dict[str, str] = {canonicalize_name(n): v for n, _, v in (line.partition("==") for line in listed)}
+    # what the venv's python finds, first on its path first (pip list's answer, without starting pip)
+    listed = subprocess.run([str(venv / "bin/python"), "-c", "from importlib.metadata import distributions\n"
+                             "for d in distributions(): print(d.metadata['Name'] + '==' + d.version)"],
+                            capture_output=True, text=True, timeout=120, check=True).stdout.splitlines()
+    installed: dict[str, str] = {}
+    for name, _, version in (line.partition("==") for line in listed):
+        installed.setdefault(canonicalize_name(name), version)
     for name, version in pins().items():
         assert installed.get(name) == version, f"{name}: {installed.get(name)} installed, {version} pinned"
     games = subprocess.run([str(venv / "bin/companion"), "games", "--ids"], capture_output=True, text=True,
@@ -533,10 +584,10 @@ def owner_code_in(conf: Path) -> str:
     return str(tomllib.loads(conf.read_text())["web"]["owner_code"])
 
 
-def test_the_owner_code_is_made_kept_and_printed_with_its_qr_code(target: Path, stub: Path) -> None:
+def test_the_owner_code_is_made_kept_and_printed_with_its_qr_code(fresh: Fresh, again: Fresh) -> None:
     from companion.web.owner import normalize
 
-    out = ok(run(target, stub, "--yes"))
+    target, out = fresh.root, fresh.out
     conf = target / "etc/companion/config.toml"
     code = owner_code_in(conf)
     assert normalize(code) is not None and len(code) == 9 and code[4] == "-"
@@ -554,11 +605,11 @@ def test_the_owner_code_is_made_kept_and_printed_with_its_qr_code(target: Path, 
     assert label.startswith('<?xml version="1.0" encoding="utf-8"?>\n<svg ') and f"Owner code {code}" in label
     assert "~ chown root:companion /etc/companion/owner-code.svg (not done under --root)" in out
     # a re-run keeps the code and the label
-    again = ok(run(target, stub, "--yes"))
+    conf, svg = again.root / "etc/companion/config.toml", again.root / "etc/companion/owner-code.svg"
     assert owner_code_in(conf) == code and svg.read_text() == label
-    assert "= /etc/companion/config.toml has the owner code" in again
-    assert "= /etc/companion/owner-code.svg is up to date" in again
-    assert f"  owner code:  {code}" in again
+    assert "= /etc/companion/config.toml has the owner code" in again.out
+    assert "= /etc/companion/owner-code.svg is up to date" in again.out
+    assert f"  owner code:  {code}" in again.out
 
 
 def test_the_qr_code_pairs_the_phone_that_scans_it(target: Path, stub: Path) -> None:
@@ -608,11 +659,11 @@ def test_a_bad_owner_code_in_the_config_is_left_and_said(target: Path, stub: Pat
     assert not (target / "etc/companion/owner-code.svg").exists()
 
 
-def test_companion_owner_code_writes_the_same_label_again(target: Path, stub: Path, tmp_path: Path) -> None:
+def test_companion_owner_code_writes_the_same_label_again(installed: Path, tmp_path: Path) -> None:
     """A label lost or faded: `sudo companion owner-code --svg FILE` writes it again, the installer's very file."""
     from conftest import run_companion
 
-    ok(run(target, stub, "--yes"))
+    target = installed  # (the command may write to the config: a copy)
     conf = target / "etc/companion/config.toml"
     again = tmp_path / "label.svg"
     proc = run_companion("--config", str(conf), "owner-code", "--no-qr", "--svg", str(again))
