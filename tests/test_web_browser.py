@@ -12,7 +12,7 @@ from typing import Any, Callable, Iterator
 import pytest
 
 import companion.games
-from browsers import PHONE, start as _driver  # noqa: F401  (_driver: for the modules that start their own)
+from browsers import PHONE
 from webtable import LiveTable
 
 
