@@ -7,16 +7,22 @@ For N = 1, 2, 3, ... it plays the script with strace's fault injection deliverin
 SYSCALL (``fdatasync`` or ``pwrite64``), resumes the killed run with ``--resume`` and checks that the end state is
 REFERENCE_JSON's and that every input of the journal verifies; it stops at the first N the run survives (every
 crash point has been tried). ``--from`` starts each run from a copy of a journal already holding part of the game
-(the running-game case). Prints one JSON line: {"syscall", "points", "resumed", "failures"}.
+(the running-game case). Prints one JSON line: {"syscall", "points", "calls", "resumed", "survived", "failures"}.
 
-The companion is imported once and each run is a fork of this process (strace attaches to the child before it
-plays), so one crash point costs a few hundredths of a second instead of an interpreter start: that is what lets
-`make test` try every crash point. The child waits for strace to be in place by calling getppid() until strace's
-``retval`` injection answers it.
+The companion is imported once and each run is a fork of this process, so one crash point costs a few hundredths of
+a second instead of an interpreter start: that is what lets `make test` try every crash point. strace stops the
+traced process at every system call (a thousand in a run), so it attaches late: one run traced whole first counts
+the SYSCALL calls before each commit of the journal (the child marks each commit with a getsid() call); a run to be
+killed at the N-th call plays untraced up to the last commit with fewer than N calls before it, asks for strace there
+(a byte on a pipe) and strace kills it at the right call after that commit. The runs are the same script from the
+same start, so that is the N-th call of the whole run; the walk must find exactly as many crash points as the
+counted run made calls. The child waits for strace to be in place by calling getppid() until strace's ``retval``
+injection answers it.
 """
 from __future__ import annotations
 
 import argparse
+import bisect
 import json
 import os
 import shutil
@@ -25,6 +31,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import companion.cli
 import companion.session.headless  # noqa: F401  (imported before the forks: each run pays only for playing)
@@ -50,21 +57,45 @@ def _allow_tracer() -> None:
         pass
 
 
-def _child(argv: list[str], log: Path, traced: bool) -> None:
-    """In the forked child: wait for the tracer, play, exit with the CLI's status (never returns)."""
+def _handshake() -> None:
+    """Wait for strace to be in place: it makes getppid() answer HANDSHAKE once it traces this process."""
+    _allow_tracer()
+    deadline = time.monotonic() + 30
+    while os.getppid() != HANDSHAKE:
+        if time.monotonic() > deadline:
+            os._exit(71)
+        time.sleep(0.0005)
+
+
+def _child(argv: list[str], log: Path, attach: int | None, ask: int, marks: bool) -> None:
+    """In the forked child: play, exit with the CLI's status (never returns). ``attach`` None: untraced; 0: wait for
+    the tracer before playing; i > 0: play untraced up to the i-th commit, then ask the parent (a byte on the pipe
+    ``ask``) for the tracer and wait for it. ``marks``: call getsid() on entering each commit (what the counting run
+    sees)."""
     code = 70
     try:
         fd = os.open(log, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
         os.dup2(fd, 1)
         os.dup2(fd, 2)
         os.close(fd)
-        if traced:
-            _allow_tracer()
-            deadline = time.monotonic() + 30
-            while os.getppid() != HANDSHAKE:
-                if time.monotonic() > deadline:
-                    os._exit(71)
-                time.sleep(0.0005)
+        if attach is not None and attach > 0 or marks:
+            commits = 0
+            commit = Journal.commit
+
+            def counted(self: Journal, *a: Any, **k: Any) -> None:
+                nonlocal commits
+                commits += 1
+                if marks:
+                    os.getsid(0)
+                if commits == attach:
+                    os.write(ask, b"!")
+                    _handshake()
+                commit(self, *a, **k)
+
+            Journal.commit = counted  # type: ignore[method-assign]
+        if attach == 0:
+            os.write(ask, b"!")
+            _handshake()
         code = companion.cli.main(argv) if argv else 0  # no argv: --probe
         sys.stdout.flush()
         sys.stderr.flush()
@@ -76,20 +107,25 @@ def _child(argv: list[str], log: Path, traced: bool) -> None:
     os._exit(code)
 
 
-def _run(argv: list[str], log: Path, inject: str | None = None) -> int:
-    """Play in a forked child (under strace when ``inject``); returns its status, -SIG when killed by a signal."""
+def _run(argv: list[str], log: Path, strace: list[str] | None = None, attach: int = 0, marks: bool = False) -> int:
+    """Play in a forked child; returns its status, -SIG when killed by a signal. With ``strace`` (its options), strace
+    attaches to the child when it asks: at the start (``attach`` 0) or on entering its ``attach``-th commit."""
     sys.stdout.flush()
     sys.stderr.flush()
+    ask, told = os.pipe()
     pid = os.fork()
     if pid == 0:
-        _child(argv, log, inject is not None)
+        os.close(ask)
+        _child(argv, log, attach if strace is not None else None, told, marks)
+    os.close(told)
     tracer = None
-    if inject is not None:
-        syscall = inject.split(":")[0]
-        tracer = subprocess.Popen(["strace", "-f", "-qq", "-o", "/dev/null", "-e", f"trace={syscall},getppid",
-                                   "-e", f"inject={inject}", "-e", f"inject=getppid:retval={HANDSHAKE}",
-                                   "-p", str(pid)], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                                  stderr=subprocess.PIPE)
+    try:
+        if strace is not None and os.read(ask, 1):  # nothing read: the child ended before it asked
+            tracer = subprocess.Popen(["strace", "-f", "-qq", *strace, "-e", f"inject=getppid:retval={HANDSHAKE}",
+                                       "-p", str(pid)], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                                      stderr=subprocess.PIPE)
+    finally:
+        os.close(ask)
     while tracer is not None:  # strace refusing to attach must not leave the child waiting for it
         done, status = os.waitpid(pid, os.WNOHANG)
         if done:
@@ -115,9 +151,67 @@ def _run(argv: list[str], log: Path, inject: str | None = None) -> int:
     return os.WEXITSTATUS(status)
 
 
+def _here(argv: list[str], log: Path) -> int:
+    """Play in this process, its output to ``log``: a resume (a fork costs as much as the resume itself, in the pages
+    the child copies on writing them). The walk's kills are real processes; what a resume reads is the files they
+    left."""
+    sys.stdout.flush()
+    sys.stderr.flush()
+    saved = os.dup(1), os.dup(2)
+    fd = os.open(log, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+    try:
+        os.dup2(fd, 1)
+        os.dup2(fd, 2)
+        try:
+            return companion.cli.main(argv)
+        except SystemExit as e:
+            return e.code if isinstance(e.code, int) else 2
+        except Exception as e:  # noqa: BLE001 - said in the log, a failed resume like any other
+            print(f"crash_runner resume: {type(e).__name__}: {e}", file=sys.stderr)
+            return 73
+        finally:
+            sys.stdout.flush()
+            sys.stderr.flush()
+    finally:
+        os.dup2(saved[0], 1)
+        os.dup2(saved[1], 2)
+        for f in (fd, *saved):
+            os.close(f)
+
+
+def _kill(syscall: str, when: int) -> list[str]:
+    """strace's options that kill the traced process on entering its ``when``-th ``syscall``."""
+    return ["-o", os.devnull, "-e", f"trace={syscall},getppid", "-e", f"inject={syscall}:signal=KILL:when={when}"]
+
+
+def _count(argv: list[str], syscall: str, workdir: Path) -> tuple[list[int], int]:
+    """One run traced whole: how many ``syscall`` calls come before each commit, and how many in all."""
+    trace = workdir / "count.strace"
+    rc = _run(argv, workdir / "count.log", ["-o", str(trace), "-e", f"trace={syscall},getppid,getsid"], marks=True)
+    if rc != 0:
+        raise SystemExit(f"the counted run failed (status {rc}): {(workdir / 'count.log').read_text()[-500:]}")
+    before: list[int] = []
+    calls = 0
+    for line in trace.read_text().splitlines():
+        call = line.split(None, 1)[-1]
+        if call.startswith(f"{syscall}("):
+            calls += 1
+        elif call.startswith("getsid("):
+            before.append(calls)
+    trace.unlink()
+    return before, calls
+
+
+def _where(n: int, before: list[int]) -> tuple[int, int]:
+    """Where to attach to kill at the n-th call: the last commit (1-based; 0 is the start) with fewer calls before it,
+    and which call of those after it the n-th is."""
+    i = bisect.bisect_left(before, n)  # before[:i] < n
+    return i, n - (before[i - 1] if i else 0)
+
+
 def main() -> int:
     if sys.argv[1:] == ["--probe"]:  # can strace attach to a fork of this process here?
-        rc = _run([], Path(os.devnull), "fdatasync:signal=KILL:when=1")
+        rc = _run([], Path(os.devnull), _kill("fdatasync", 1))
         print("ok" if rc == 0 else f"the traced child ended with status {rc}")
         return 0 if rc == 0 else 1
     ap = argparse.ArgumentParser()
@@ -147,21 +241,28 @@ def main() -> int:
         return 1
     shutil.rmtree(warm, ignore_errors=True)
     resume_first = args.start is not None
-    failures: list[str] = []
-    points = resumed = 0
-    survived = False
-    for n in range(1, args.max + 1):
-        w = args.workdir / f"{args.syscall}-{n}"
+
+    def fresh(name: str) -> tuple[Path, list[str]]:
+        w = args.workdir / f"{args.syscall}-{name}"
         shutil.rmtree(w, ignore_errors=True)
         if args.start is not None:
             shutil.copytree(args.start, w)
         else:
             w.mkdir(parents=True)
+        return w, ["play", args.game, "--script", args.script, "--journal", str(w / "j.sqlite"), "--seed", args.seed,
+                   "--state-json", str(w / "state.json")]
+
+    w, argv = fresh("count")
+    before, calls = _count(argv + (["--resume"] if resume_first else []), args.syscall, w)
+    shutil.rmtree(w, ignore_errors=True)
+    failures: list[str] = []
+    points = resumed = 0
+    survived = False
+    for n in range(1, args.max + 1):
+        w, argv = fresh(str(n))
         out = w / "state.json"
-        argv = ["play", args.game, "--script", args.script, "--journal", str(w / "j.sqlite"), "--seed", args.seed,
-                "--state-json", str(out)]
-        rc = _run(argv + (["--resume"] if resume_first else []), w / "killed.log",
-                  f"{args.syscall}:signal=KILL:when={n}")
+        commit, when = _where(n, before)  # untraced up to there: the same run, so the same n-th call
+        rc = _run(argv + (["--resume"] if resume_first else []), w / "killed.log", _kill(args.syscall, when), commit)
         if rc == 0:  # the N-th call never came: every crash point before it has been tried
             survived = json.loads(out.read_text()) == reference
             if not survived:
@@ -174,7 +275,7 @@ def main() -> int:
         points += 1
         if (damage := scan(w / "j.sqlite")) is not None:  # a kill is no damage: the -wal reader must know that
             failures.append(f"#{n}: the kill was taken for write-ahead log damage: {damage.message()}")
-        rc = _run(argv + ["--resume"], w / "resumed.log")
+        rc = _here(argv + ["--resume"], w / "resumed.log")
         if rc != 0:
             failures.append(f"#{n}: resume failed (status {rc}): {(w / 'resumed.log').read_text()[-500:]}")
             continue
@@ -196,8 +297,10 @@ def main() -> int:
         shutil.rmtree(w, ignore_errors=True)
     else:
         failures.append(f"still killed at #{args.max}: raise --max")
-    print(json.dumps({"syscall": args.syscall, "points": points, "resumed": resumed, "survived": survived,
-                      "failures": failures}))
+    if points != calls:
+        failures.append(f"{points} crash points tried, but the run traced whole made {calls} {args.syscall} calls")
+    print(json.dumps({"syscall": args.syscall, "points": points, "calls": calls, "resumed": resumed,
+                      "survived": survived, "failures": failures}))
     return 0 if not failures else 1
 
 

@@ -8,6 +8,7 @@ from typing import Iterator
 
 import pytest
 
+from companion.cli import main
 from companion.errors import JournalBusyError, JournalDamagedError, JournalError, JournalFullError
 from companion.events import Key, KeyEvent
 from companion.journal.store import APP_ID, SCHEMA_VERSION, Journal
@@ -23,9 +24,8 @@ SCRIPT = "ok\nok\nok\ndown\nok\nok\nup\nok\nup\nok\n"
 def _played(tmp_path: Path, script: str = SCRIPT) -> Path:
     j = tmp_path / "j.sqlite"
     (tmp_path / "s.txt").write_text(script)
-    r = run_companion("play", VP, "--script", str(tmp_path / "s.txt"), "--journal", str(j), "--seed", "4",
-                      "--state-json", str(tmp_path / "full.json"))
-    assert r.returncode == 0, r.stderr
+    assert main(["play", VP, "--script", str(tmp_path / "s.txt"), "--journal", str(j), "--seed", "4",
+                 "--state-json", str(tmp_path / "full.json")]) == 0  # a game to damage: in this process
     return j
 
 

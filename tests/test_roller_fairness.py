@@ -126,8 +126,8 @@ def simulate(weights: list[float], rolls: int, sessions: int, seed: int, looks: 
     for _ in range(sessions):
         values = rng.choices(faces, weights, k=rolls)
         first.append(assess(values, die).flagged_at)
-        for n in looks:
-            now[n] += assess(values[:n], die).flagged / sessions
+        for n in looks:  # flagged at a look is a function of the counts so far: assess_counts, not a replay
+            now[n] += assess_counts([values[:n].count(f) for f in faces], die).flagged / sessions
     return Sim(first, now)
 
 

@@ -10,12 +10,12 @@ from __future__ import annotations
 import binascii
 import time
 from pathlib import Path
-from typing import Iterator
+from typing import Callable, Iterator
 
 import pytest
 import serial  # type: ignore[import-untyped]
 
-from companion.events import RollerState
+from companion.events import RollerState, RollEvent
 from fw_shim.harness import INTERPRETERS, Firmware
 from hw.roller.reader import RollerReader
 from test_roller_reader import Sink
@@ -35,9 +35,19 @@ def firmware(tmp_path: Path, interpreter: str) -> Iterator[Firmware]:
     assert fw.halts == []  # the firmware never stopped
 
 
-def open_host(fw: Firmware) -> tuple[RollerReader, Sink]:
+class HostClock:
+    """The host reader's clock: time.monotonic, plus the jumps a test makes (a silence without waiting it out)."""
+
+    def __init__(self) -> None:
+        self.skew = 0.0
+
+    def __call__(self) -> float:
+        return time.monotonic() + self.skew
+
+
+def open_host(fw: Firmware, clock: Callable[[], float] = time.monotonic) -> tuple[RollerReader, Sink]:
     sink = Sink()
-    reader = RollerReader(str(fw.link), sink.put, name="pico", offline_after=2.0)
+    reader = RollerReader(str(fw.link), sink.put, name="pico", offline_after=2.0, clock=clock)
     reader.start()
     sink.wait_state(RollerState.CONNECTED)
     return reader, sink
@@ -49,6 +59,18 @@ def host(firmware: Firmware) -> Iterator[tuple[RollerReader, Sink]]:
     yield reader, sink
     reader.stop()
     assert not reader.alive
+
+
+def settle(firmware: Firmware, sink: Sink) -> list[RollEvent]:
+    """Past every resend timeout at once, then one more press; the rolls once its roll is in.
+
+    The firmware's clock jumps 2 s (well past ACK_TIMEOUT_MS): a roll still unacknowledged goes out again at its next
+    step. The press's roll is written after that step, so once the host has it, it has read anything resent.
+    """
+    n = len(sink.rolls())
+    firmware.command("advance 2000")
+    firmware.tap()
+    return sink.wait_rolls(n + 1)
 
 
 def test_hello_and_heartbeat(host: tuple[RollerReader, Sink]) -> None:
@@ -67,9 +89,10 @@ def test_press_rolls_once_and_blinks(firmware: Firmware, host: tuple[RollerReade
     got = sink.wait_rolls(1)
     assert got[0].die == "d6" and len(got[0].values) == 1 and 1 <= got[0].values[0] <= 6
     assert got[0].roller == "pico" and got[0].seq == 0
-    time.sleep(0.8)  # well past the resend timeout: the ACK stopped the resends
-    assert len(sink.rolls()) == 1 and reader.counters["duplicates"] == 0
+    time.sleep(0.3)  # a blink is 80 ms on and 120 off: a second one would have begun
     assert firmware.leds() == blinks + 1
+    assert [e.seq for e in settle(firmware, sink)] == [0, 1]  # past the resend timeout: the ACK stopped the resends
+    assert reader.counters["duplicates"] == 0
 
 
 def test_corrupted_line_is_resent_and_arrives_once(firmware: Firmware, host: tuple[RollerReader, Sink]) -> None:
@@ -77,8 +100,7 @@ def test_corrupted_line_is_resent_and_arrives_once(firmware: Firmware, host: tup
     firmware.corrupt_next_roll()
     firmware.tap()
     sink.wait_rolls(1)
-    time.sleep(0.8)
-    assert len(sink.rolls()) == 1
+    assert [e.seq for e in settle(firmware, sink)] == [0, 1]
     assert reader.counters["bad_crc"] == 1
 
 
@@ -88,8 +110,8 @@ def test_a_lost_ack_is_resent_and_counted_once(firmware: Firmware, host: tuple[R
     firmware.tap()
     sink.wait_rolls(1)
     sink.wait(lambda: reader.counters["duplicates"] == 1)  # the resend came, and was acknowledged again
-    time.sleep(0.8)
-    assert len(sink.rolls()) == 1 and reader.counters["duplicates"] == 1
+    assert [e.seq for e in settle(firmware, sink)] == [0, 1]
+    assert reader.counters["duplicates"] == 1
 
 
 def test_a_tap_is_not_lost_when_the_firmware_is_starved(firmware: Firmware,
@@ -115,25 +137,32 @@ def test_unplug_offline_replug_connected(firmware: Firmware, host: tuple[RollerR
     sink.wait_state(RollerState.OFFLINE, after=n)
     assert not firmware.link.exists()
     firmware.tap()  # pressed while unplugged: kept until the host acknowledges it
-    time.sleep(0.5)
+    firmware.command("advance 500")  # and resent into the void meanwhile
     firmware.replug()
     sink.wait_state(RollerState.CONNECTED, after=n + 1)
     sink.wait_rolls(2)
     firmware.tap()
     sink.wait_rolls(3)
-    time.sleep(0.6)
-    assert [e.seq for e in sink.rolls()] == [0, 1, 2]
+    assert [e.seq for e in settle(firmware, sink)] == [0, 1, 2, 3]
     assert reader.counters["reconnects"] == 1 and reader.alive
 
 
-def test_silence_goes_offline_and_the_next_beat_connects(firmware: Firmware,
-                                                         host: tuple[RollerReader, Sink]) -> None:
-    _reader, sink = host
-    n = len(sink.states())
-    firmware.command("freeze")  # the firmware hangs: no BEAT
-    sink.wait_state(RollerState.OFFLINE, after=n)
-    firmware.command("thaw")
-    sink.wait_state(RollerState.CONNECTED, after=n + 1)
+def test_silence_goes_offline_and_the_next_beat_connects(firmware: Firmware) -> None:
+    """(The host's offline_after and the firmware's BEAT_MS pass by their clocks' jumps; test_hello_and_heartbeat
+    waits them out.)"""
+    clock = HostClock()
+    reader, sink = open_host(firmware, clock)
+    try:
+        n = len(sink.states())
+        firmware.command("freeze")  # the firmware hangs: no BEAT
+        clock.skew += 2.0  # the host hears nothing for offline_after
+        sink.wait_state(RollerState.OFFLINE, after=n)
+        firmware.command("advance 1000")  # and a BEAT is due
+        firmware.command("thaw")
+        sink.wait_state(RollerState.CONNECTED, after=n + 1)
+    finally:
+        reader.stop()
+    assert not reader.alive
 
 
 def test_request_arms_and_the_press_rolls_what_was_asked(firmware: Firmware,
@@ -151,13 +180,10 @@ def test_request_arms_and_the_press_rolls_what_was_asked(firmware: Firmware,
 
 def test_long_press_toggles_d6_and_d12(firmware: Firmware, host: tuple[RollerReader, Sink]) -> None:
     _reader, sink = host
-    firmware.tap(900)
-    time.sleep(0.1)
-    firmware.tap()
+    firmware.tap(900, fast=True)  # (900 ms of the firmware's ticks, jumped over once it has debounced the press)
+    firmware.tap()  # (a tap is over once the firmware has debounced its release: the next one may begin)
     assert sink.wait_rolls(1)[0].die == "d12"
-    time.sleep(0.1)
-    firmware.tap(900)
-    time.sleep(0.1)
+    firmware.tap(900, fast=True)
     firmware.tap()
     assert sink.wait_rolls(2)[1].die == "d6"
 
@@ -165,8 +191,7 @@ def test_long_press_toggles_d6_and_d12(firmware: Firmware, host: tuple[RollerRea
 def test_a_stray_ctrl_c_does_not_stop_the_roller(firmware: Firmware, host: tuple[RollerReader, Sink]) -> None:
     """0x03 is the REPL's interrupt: the firmware switches it off (rp2's USB driver would raise KeyboardInterrupt)."""
     _reader, sink = host
-    firmware.command("inject 03")
-    time.sleep(0.2)
+    firmware.command("inject 03")  # read at the firmware's next step, before the press is (it takes a few)
     firmware.tap()
     assert sink.wait_rolls(1)[0].die == "d6"
     assert firmware.halts == []
@@ -178,8 +203,7 @@ def test_a_number_in_other_digits_is_ignored(firmware: Firmware, host: tuple[Rol
     _reader, sink = host
     for body in ("ACK,²".encode(), "REQ,d12,١".encode()):
         firmware.command("inject " + (b"$" + body + b"*%04X\n" % binascii.crc_hqx(body, 0xFFFF)).hex())
-    time.sleep(0.2)
-    firmware.tap()
+    firmware.tap()  # (the frames are read at the firmware's next steps, before the press)
     got = sink.wait_rolls(1)
     assert got[0].die == "d6" and len(got[0].values) == 1 and firmware.halts == []
 
@@ -188,12 +212,11 @@ def test_the_switch_picks_the_die(tmp_path: Path, interpreter: str) -> None:
     with Firmware(tmp_path / "companion-roller", interpreter, "--set", "SWITCH_PIN=13") as fw:
         reader, sink = open_host(fw)
         try:
-            fw.command("switch 0")  # closed: d12
-            time.sleep(0.1)
+            fw.command("switch 0")  # closed: d12 (the firmware reads the switch when the press rolls)
             fw.tap()
             assert sink.wait_rolls(1)[0].die == "d12"
             fw.command("switch 1")
-            fw.tap(900)  # with a switch fitted a long press toggles nothing
+            fw.tap(900, fast=True)  # with a switch fitted a long press toggles nothing
             assert sink.wait_rolls(2)[1].die == "d6"
         finally:
             reader.stop()
@@ -206,15 +229,15 @@ def test_timeouts_hold_across_the_ticks_wrap(tmp_path: Path, interpreter: str, b
     with Firmware(tmp_path / "companion-roller", interpreter, "--ticks-start", str(WRAP - before)) as fw:
         reader, sink = open_host(fw)
         try:
-            time.sleep(max(0.0, before / 1000 - 0.5))
+            fw.command(f"advance {max(0, before - 500)}")  # (the wrap 500 ms ahead, or less)
             blinks = fw.leds()
             fw.command("drop_ack")
             fw.tap()
             sink.wait_rolls(1)
             sink.wait(lambda: reader.counters["duplicates"] == 1)  # resent once after ACK_TIMEOUT_MS, no sooner
-            time.sleep(1.2)
-            assert len(sink.rolls()) == 1 and sink.states() == [RollerState.CONNECTED]  # BEATs went on
-            assert fw.leds() == blinks + 1
+            assert fw.leds() == blinks + 1  # (the blink was over before the resend)
+            assert [e.seq for e in settle(fw, sink)] == [0, 1]
+            assert sink.states() == [RollerState.CONNECTED]  # BEATs went on
         finally:
             reader.stop()
         assert fw.halts == []

@@ -147,18 +147,19 @@ def assess(values: Iterable[int], die: str) -> FairnessResult:
     """The verdict for these rolls, in the order they were made (with the Bayes factor's peak and first crossing)."""
     sides = sides_of(die)
     counts = [0] * sides
-    k, log_k = sides, math.log(sides)
+    k, log_k, log = sides, math.log(sides), math.log  # (locals: this loop runs once per roll of an evening)
+    alpha, k_alpha, threshold = PRIOR_ALPHA, sides * PRIOR_ALPHA, _LOG_THRESHOLD
     lbf = peak = 0.0
     flagged_at: int | None = None
     for n, v in enumerate(values):
-        if isinstance(v, bool) or not isinstance(v, int) or not 1 <= v <= sides:
+        if isinstance(v, bool) or not isinstance(v, int) or not 1 <= v <= k:
             raise ValueError(f"{v!r} is not a face of a {die} (1..{sides})")
         # one roll multiplies the Bayes factor by its predictive probability over 1/k
-        lbf += math.log((PRIOR_ALPHA + counts[v - 1]) / (k * PRIOR_ALPHA + n)) + log_k
+        lbf += log((alpha + counts[v - 1]) / (k_alpha + n)) + log_k
         counts[v - 1] += 1
         if lbf > peak:
             peak = lbf
-            if flagged_at is None and lbf >= _LOG_THRESHOLD:
+            if flagged_at is None and lbf >= threshold:
                 flagged_at = n + 1
     return _result(die, tuple(counts), peak, flagged_at)
 

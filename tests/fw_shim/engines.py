@@ -116,12 +116,12 @@ class CPythonEngine:
         with self.board.lock:
             return int(self.board.rising_edges.get(pin, 0))
 
-    def tap(self, pin: object, ms: int, debounce_ms: int) -> bool:
+    def tap(self, pin: object, ms: int, debounce_ms: int, fast: bool = False) -> bool:
         """Press and release ``pin`` as the firmware's own steps see it (fw_tap); False if it stopped stepping."""
         import fw_tap  # type: ignore[import-not-found]
 
         self._tapped.clear()
-        self._tap = fw_tap.Tap(pin, ms, debounce_ms)
+        self._tap = fw_tap.Tap(pin, ms, debounce_ms, fast)
         if self._tapped.wait(TAP_TIMEOUT + ms / 1000):
             return True
         self._tap = None
@@ -200,8 +200,8 @@ class NodeEngine:
     def leds(self, pin: object) -> int:
         return int(self._call(f"leds {json.dumps(pin)}").split()[1])
 
-    def tap(self, pin: object, ms: int, debounce_ms: int) -> bool:
-        self._send(f"tap {json.dumps(pin)} {ms} {debounce_ms}")  # runner.mjs moves it on after each step
+    def tap(self, pin: object, ms: int, debounce_ms: int, fast: bool = False) -> bool:
+        self._send(f"tap {json.dumps(pin)} {ms} {debounce_ms} {int(fast)}")  # runner.mjs moves it on after each step
         try:
             return self._wait_reply(("ok tap", "error tap"), TAP_TIMEOUT + ms / 1000) == "ok tap"
         except TimeoutError:

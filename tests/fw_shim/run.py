@@ -5,7 +5,7 @@ stand-ins in this folder); see :mod:`engines`. Either way the firmware's USB ser
 where the host reader opens it, and the same control lines on stdin drive it, each answered on stdout (``ok CMD``,
 or ``leds N``). ``ready`` comes first; ``halted WHY`` comes whenever the firmware stops (an exception, safe mode):
 
-  press | release | tap [MS] | switch 0|1 (0 = closed = d12)
+  press | release | tap [MS] [fast] | switch 0|1 (0 = closed = d12)
   unplug | replug | corrupt (the next ROLL goes out with a wrong CRC) | drop_ack (the host's next ACK is lost)
   inject HEX (bytes on the wire to the firmware, e.g. 03) | freeze | thaw (the firmware hangs / goes on)
   stall MS [AFTER] (AFTER ms from now, the firmware's loop stops for MS ms: a starved board; answered at once)
@@ -13,6 +13,7 @@ or ``leds N``). ``ready`` comes first; ``halted WHY`` comes whenever the firmwar
 
 ``tap MS`` (default 80) is a press the firmware's own steps saw held for MS of its ticks, then a release they saw
 for DEBOUNCE_MS (fw_tap.py): answered ``ok tap`` once they have, however long its loop was starved meanwhile.
+``tap MS fast`` holds it as long in the firmware's ticks, but its clock jumps over the hold once the press is debounced.
 
 Options: --ticks-start N (default 2**30 - 2000: the ticks wrap 2 s in), --seed N (the rolls' random bytes),
 --set NAME=JSON (a firmware constant, e.g. SWITCH_PIN=13), --button-held (held at power-up: safe mode).
@@ -64,7 +65,7 @@ def control(engine: Any, link: UsbLink, consts: dict[str, Any], ctl: TextIO, out
         if cmd in ("press", "release"):
             engine.pin(button, 0 if cmd == "press" else 1)
         elif cmd == "tap":
-            if not engine.tap(button, int(words[1]) if len(words) > 1 else 80, debounce):
+            if not engine.tap(button, int(words[1]) if len(words) > 1 else 80, debounce, words[2:] == ["fast"]):
                 reply = "error tap: the firmware stopped stepping (frozen or halted) before the tap was over"
         elif cmd == "stall":
             after = int(words[2]) / 1000 if len(words) > 2 else 0.0

@@ -1,7 +1,7 @@
 // The roller firmware in MicroPython's interpreter, live: booted (main.boot()) and then stepped (main.step()) from
 // Node's event loop every LOOP_MS, since the interpreter runs Python synchronously and a `while True` there would
 // never let a byte in. The test's side (tests/fw_shim/engines.py NodeEngine) speaks text lines:
-//   in:  rx HEX (bytes from the host) | pin ID LEVEL | tap ID MS DEBOUNCE_MS | untap | leds ID | freeze | thaw
+//   in:  rx HEX (bytes from the host) | pin ID LEVEL | tap ID MS DEBOUNCE_MS [FAST] | untap | leds ID | freeze | thaw
 //        | advance MS | quit
 //   out: ready | tx HEX (bytes the firmware wrote) | ok CMD | leds N | halted WHY | error tap WHY
 //   node runner.mjs FIRMWARE.py [--ticks-start N] [--seed N] [--set NAME=JSON ...] [--pin ID=LEVEL ...]
@@ -70,7 +70,8 @@ createInterface({ input: process.stdin }).on("line", (line) => {
   if (cmd === "pin") py(`${pin(rest[0])} = ${Number(rest[1])}`);
   else if (cmd === "tap") {
     if (halted) { say("error tap the firmware has stopped"); return; }
-    py(`import fw_tap\n_tap = fw_tap.Tap(json.loads(${JSON.stringify(rest[0])}), ${Number(rest[1])}, ${Number(rest[2])})`);
+    const fast = rest[3] === "1" ? "True" : "False";
+    py(`import fw_tap\n_tap = fw_tap.Tap(json.loads(${JSON.stringify(rest[0])}), ${Number(rest[1])}, ${Number(rest[2])}, ${fast})`);
     tapping = true;
     return;  // answered by the step that ends it
   }
