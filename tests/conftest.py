@@ -7,6 +7,7 @@ import subprocess
 import sys
 import tempfile
 from pathlib import Path
+from typing import Any, Iterator
 
 import pytest
 
@@ -100,3 +101,15 @@ def shared_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture
 def companion():
     return run_companion
+
+
+@pytest.fixture(scope="session")
+def browsers() -> Iterator[Any]:
+    """The worker's headless Chromiums, one per screen size, lent clean to each module (tests/browsers.py)."""
+    from browsers import Browsers
+
+    pool = Browsers()
+    try:
+        yield pool
+    finally:
+        pool.close()

@@ -6,8 +6,9 @@ panel; phone 2 answers its seat's questions; the game ends with its winner. ``CO
 screenshots (docs/evidence/issue-31/). Skipped where no browser is installed."""
 from __future__ import annotations
 
+import contextlib
+import io
 import os
-import shutil
 import socket
 import subprocess
 import sys
@@ -18,8 +19,8 @@ from typing import Any, Iterator
 
 import pytest
 
-from conftest import ROOT, run_companion
-from test_web_browser import _driver, click, text, wait
+from conftest import ROOT
+from test_web_browser import click, text, wait
 
 GAME = """\
 [game]
@@ -99,9 +100,14 @@ class Box:
         return False
 
     def cli(self, *args: str) -> str:
-        r = run_companion("--config", str(self.config), *args)
-        assert r.returncode == 0, r.stderr
-        return r.stdout
+        """`companion --config CONFIG ARGS` run in this process (the box is the process under test, not this)."""
+        from companion.cli import main
+
+        out, err = io.StringIO(), io.StringIO()
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            status = main(["--config", str(self.config), *args])
+        assert status == 0, err.getvalue()
+        return out.getvalue()
 
     def stop(self) -> None:
         if self.proc is None:
@@ -117,18 +123,9 @@ class Box:
             self.proc.stdout.close()
 
 
-@pytest.fixture(scope="module")
-def phones() -> Iterator[tuple[Any, Any]]:
-    a = _driver((390, 844))
-    b = None
-    try:
-        b = _driver((390, 844))
-        yield a, b
-    finally:
-        for drv in (a, b):
-            if drv is not None:
-                drv.quit()
-                shutil.rmtree(drv.profile_dir, ignore_errors=True)
+@pytest.fixture
+def phones(browsers: Any) -> tuple[Any, Any]:
+    return browsers.get((390, 844)), browsers.get((390, 844), slot=1)
 
 
 @pytest.fixture

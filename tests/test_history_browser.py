@@ -1,13 +1,12 @@
 """The history on a phone (issue 32), in real Chromium at 390×844: 216 saved games across every game as history,
 standings, luck, dice and each game's story with its charts (uPlot, from the box), light and dark, on a tablet too;
 the host phone renames and merges; the end of a game opens its story. The 216 games are built once for the module,
-one browser serves every test. Set COMPANION_EVIDENCE to a folder to keep the screenshots (docs/evidence/issue-32).
-Skipped where no browser is installed."""
+one browser (the worker's: tests/browsers.py) serves every test. Set COMPANION_EVIDENCE to a folder to keep the
+screenshots (docs/evidence/issue-32). Skipped where no browser is installed."""
 from __future__ import annotations
 
 import json
 import os
-import shutil
 from pathlib import Path
 from typing import Any, Iterator
 
@@ -15,7 +14,7 @@ import pytest
 
 import companion.games
 from history_fixture import GAMES, FixtureSource, document, exact_band
-from test_web_browser import _driver, click, text, wait
+from test_web_browser import click, text, wait
 from test_web_history import Box
 from webtable import LiveTable
 
@@ -25,13 +24,8 @@ TABLET = {"width": 820, "height": 1180, "deviceScaleFactor": 1, "mobile": True}
 
 
 @pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    drv = _driver((390, 844))
-    try:
-        yield drv
-    finally:
-        drv.quit()
-        shutil.rmtree(drv.profile_dir, ignore_errors=True)
+def browser(browsers: Any) -> Any:
+    return browsers.get((390, 844))
 
 
 @pytest.fixture(scope="module")

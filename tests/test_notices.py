@@ -37,25 +37,19 @@ def test_a_notice_shows_in_public_while_the_orders_are_sealed(tmp_path: Path) ->
         assert "sealed" in t.public() and "orders" not in t.public()["state"]
 
 
-def test_the_page_shows_each_notice_in_one_line_above_the_game(tmp_path: Path) -> None:
+def test_the_page_shows_each_notice_in_one_line_above_the_game(tmp_path: Path, browsers: Any) -> None:
     from selenium.webdriver.common.by import By
 
-    from test_web_browser import _driver, open_view, text, wait
+    from test_web_browser import open_view, text, wait
 
-    browser = _driver((390, 844))
-    try:
-        with LiveTable(tmp_path, game="society", names=("Ana", "Ben", "Cleo")) as t:
-            open_view(browser, t)
-            assert not browser.find_element(By.ID, "notices").is_displayed()  # nothing to say: no empty box
-            t.app.notices.append("<b>journal</b> was damaged: kept aside")
-            t.press("down")
-            wait(browser, "the notice", lambda b: "kept aside" in text(b, "notices"))
-            items = browser.find_elements(By.CSS_SELECTOR, "#notices li")
-            assert [i.text for i in items] == ["<b>journal</b> was damaged: kept aside"]  # text, never markup
-            top = browser.find_element(By.ID, "notices").location["y"]
-            assert top < browser.find_element(By.ID, "now").location["y"]
-    finally:
-        import shutil
-
-        browser.quit()
-        shutil.rmtree(browser.profile_dir, ignore_errors=True)
+    browser = browsers.get((390, 844))
+    with LiveTable(tmp_path, game="society", names=("Ana", "Ben", "Cleo")) as t:
+        open_view(browser, t)
+        assert not browser.find_element(By.ID, "notices").is_displayed()  # nothing to say: no empty box
+        t.app.notices.append("<b>journal</b> was damaged: kept aside")
+        t.press("down")
+        wait(browser, "the notice", lambda b: "kept aside" in text(b, "notices"))
+        items = browser.find_elements(By.CSS_SELECTOR, "#notices li")
+        assert [i.text for i in items] == ["<b>journal</b> was damaged: kept aside"]  # text, never markup
+        top = browser.find_element(By.ID, "notices").location["y"]
+        assert top < browser.find_element(By.ID, "now").location["y"]

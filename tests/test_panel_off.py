@@ -243,29 +243,25 @@ def test_a_contrast_set_while_the_display_is_missing_is_sent_when_it_opens() -> 
     display.close()
 
 
-def test_every_phone_shows_the_screen_is_off_in_one_line(table: LiveTable) -> None:
+def test_every_phone_shows_the_screen_is_off_in_one_line(table: LiveTable, browsers: Any) -> None:
     """The page (a phone at 390x844 in Chromium) shows the notice above everything, in one line of text, and tells an
     unpaired phone to get its PIN from the host's phone only (the companion's own screen is off)."""
     from selenium.webdriver.common.by import By
-    from test_web_browser import _driver, open_view, text, wait
+    from test_web_browser import open_view, text, wait
 
     t = table
     bus = FakeI2CBus("ssd1306")
     bus.fail = OSError(errno.ENXIO, "No such device or address")  # the panel dead from the start
     on_the_panel(t, lambda: OledDisplay("ssd1306", bus=bus))
     assert not t.app.panel
-    browser = _driver()
-    try:
-        open_view(browser, t)
-        wait(browser, "the notice", lambda b: text(b, "notices") == NOTICE)
-        notices = browser.find_elements(By.CSS_SELECTOR, "#notices li")
-        assert [n.text for n in notices] == [NOTICE]
-        wait(browser, "the pairing box", lambda b: b.find_elements(By.ID, "pair-btn"))
-        box = browser.find_element(By.ID, "pair-btn").find_element(By.XPATH, "../..").text
-        assert "enter the PIN that Pair a phone shows on the host's phone." in box and "the companion or" not in box
-    finally:
-        browser.quit()
-        __import__("shutil").rmtree(browser.profile_dir, ignore_errors=True)
+    browser = browsers.get((390, 844))
+    open_view(browser, t)
+    wait(browser, "the notice", lambda b: text(b, "notices") == NOTICE)
+    notices = browser.find_elements(By.CSS_SELECTOR, "#notices li")
+    assert [n.text for n in notices] == [NOTICE]
+    wait(browser, "the pairing box", lambda b: b.find_elements(By.ID, "pair-btn"))
+    box = browser.find_element(By.ID, "pair-btn").find_element(By.XPATH, "../..").text
+    assert "enter the PIN that Pair a phone shows on the host's phone." in box and "the companion or" not in box
 
 
 def test_a_failed_draw_between_retries_does_not_push_the_retry_back() -> None:

@@ -5,54 +5,20 @@ on the voter's own phone, and shows a player called ``<script>`` as text. Skippe
 from __future__ import annotations
 
 import json
-import shutil
-import tempfile
+import pkgutil
 from pathlib import Path
 from typing import Any, Callable, Iterator
 
 import pytest
 
 import companion.games
+from browsers import PHONE
 from webtable import LiveTable
-
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-CHROMEDRIVER = shutil.which("chromedriver") or (
-    "/usr/bin/chromedriver" if Path("/usr/bin/chromedriver").exists() else None)
-PHONE = (412, 915)  #: CSS pixels of a phone held upright
-
-
-def _driver(size: tuple[int, int] = PHONE) -> Any:
-    try:
-        from selenium import webdriver
-        from selenium.webdriver.chrome.service import Service
-    except ImportError:
-        pytest.skip("selenium is not installed (pip install -e '.[test]')")
-    if CHROMIUM is None or CHROMEDRIVER is None:
-        pytest.skip("no chromium/chromedriver here (apt install chromium chromium-driver)")
-    opts = webdriver.ChromeOptions()
-    opts.binary_location = CHROMIUM
-    profile = tempfile.mkdtemp(prefix="companion-chromium-")
-    for flag in ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                 "--disable-background-networking", "--disable-component-update", "--disable-sync",
-                 "--disable-dev-shm-usage", f"--user-data-dir={profile}"):
-        opts.add_argument(flag)
-    opts.add_experimental_option("mobileEmulation", {"deviceMetrics": {"width": size[0], "height": size[1],
-                                                                         "pixelRatio": 1}})
-    opts.set_capability("goog:loggingPrefs", {"browser": "ALL"})  # a page's script errors, for the tests to read
-    drv = webdriver.Chrome(service=Service(executable_path=CHROMEDRIVER), options=opts)
-    drv.set_page_load_timeout(20)
-    drv.profile_dir = profile
-    return drv
 
 
 @pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    drv = _driver()
-    try:
-        yield drv
-    finally:
-        drv.quit()
-        shutil.rmtree(drv.profile_dir, ignore_errors=True)
+def browser(browsers: Any) -> Any:
+    return browsers.get(PHONE)
 
 
 @pytest.fixture(autouse=True)
@@ -327,9 +293,13 @@ def test_every_form_by_keyboard_alone_with_a_name_for_every_control(browser: Any
     from selenium.webdriver.common.by import By
     from selenium.webdriver.common.keys import Keys
 
+    shown = (pkgutil.get_data("selenium.webdriver.remote", "isDisplayed.js") or b"").decode()
+    assert shown.startswith("(function")  # the script behind WebElement.is_displayed()
+
     def named_controls() -> None:
-        controls = [e for e in browser.find_elements(By.CSS_SELECTOR, "button, input, select, textarea, a[href]")
-                    if e.is_displayed()]
+        controls = browser.execute_script(  # is_displayed() over every control, in one call
+            f"const shown = {shown}; return [...document.querySelectorAll("
+            "'button, input, select, textarea, a[href]')].filter((e) => shown(e))")
         unnamed = [e.get_attribute("outerHTML")[:80] for e in controls if not e.accessible_name.strip()]
         assert controls and not unnamed, unnamed
 
@@ -415,7 +385,7 @@ def test_a_pin_only_table_shows_nothing_until_the_phone_pairs(browser: Any, tmp_
 
 
 def test_a_seat_is_asked_for_on_the_phone_and_given_on_the_device_then_its_ballot_comes_there(
-        tmp_path: Path) -> None:
+        tmp_path: Path, browsers: Any) -> None:
     """Seat binding in the browser at 390×844 (findings 2 and 11), with screenshots of the flow: the page paired,
     the seats as thumb-size buttons, the request waiting for the device, the device's question, the seat held, the
     ballot on the voter's phone. ``COMPANION_SHOTS=DIR`` keeps them."""
@@ -425,49 +395,42 @@ def test_a_seat_is_asked_for_on_the_phone_and_given_on_the_device_then_its_ballo
 
     shots = Path(os.environ.get("COMPANION_SHOTS") or tmp_path)
     shots.mkdir(parents=True, exist_ok=True)
-    browser = _driver((390, 844))
-    tablet = None
-    try:
-        with LiveTable(tmp_path / "t", names=("Ana", "Ben")) as t:
-            t.press("ok")
-            t.settle()
-            open_view(browser, t)
-            # the mirror sits near the top, above the question
-            tops = browser.execute_script("return ['device', 'prompt'].map((id) => "
-                                          "document.getElementById(id).getBoundingClientRect().top)")
-            assert tops[0] < tops[1] and tops[0] < 200, tops
-            pair(browser, t, None)
-            browser.save_screenshot(str(shots / "1-paired.png"))
-            heights = [e.size["height"] for e in browser.find_elements(By.CSS_SELECTOR, "button.seat")]
-            assert len(heights) == 2 and min(heights) >= 44, heights  # a thumb's size
-            browser.execute_script("document.getElementById('phone').scrollIntoView()")
-            browser.save_screenshot(str(shots / "2-seats.png"))
-            take(browser, t, 1, shots)
-            browser.save_screenshot(str(shots / "5-seat-held.png"))
-            host = t.phone("host")
-            for value in (1, "north", {"source": "rng"}, ["a"]):
-                assert host.answer(json.loads(t.hub.latest.host)["prompt"]["seq"], value)[0] == 200
-            wait(browser, "Ana's ballot", lambda b: b.find_elements(By.CSS_SELECTOR, ".ballot"))
-            browser.execute_script("document.querySelector('.ballot').scrollIntoView()")
-            browser.save_screenshot(str(shots / "6-ballot-on-the-voters-phone.png"))
-            press(browser, "No")
-            wait(browser, "Ben's turn on the device", lambda b: "Ben is casting" in text(b, "answer"))
-            t.settle()
-            assert t.app.session.game.data["votes"] == {"1": "no"}
-            events = [e for _n, _t, e in t.app.journal.inputs(t.app.record.id)]
-            assert 'answer 5 web:seat1 "no"' in events
-            tablet = _driver((1024, 768))  # a tablet: the companion's screen and the question side by side
-            open_view(tablet, t)
-            wait(tablet, "the tablet layout", lambda b: b.execute_script(
-                "const a = document.getElementById('device').getBoundingClientRect(), "
-                "b = document.getElementById('prompt').getBoundingClientRect(); "
-                "return Math.abs(a.top - b.top) < 2 && a.right <= b.left + 1"))
-            tablet.save_screenshot(str(shots / "7-tablet.png"))
-    finally:
-        for drv in (browser, tablet):
-            if drv is not None:
-                drv.quit()
-                shutil.rmtree(drv.profile_dir, ignore_errors=True)
+    browser = browsers.get((390, 844))
+    with LiveTable(tmp_path / "t", names=("Ana", "Ben")) as t:
+        t.press("ok")
+        t.settle()
+        open_view(browser, t)
+        # the mirror sits near the top, above the question
+        tops = browser.execute_script("return ['device', 'prompt'].map((id) => "
+                                      "document.getElementById(id).getBoundingClientRect().top)")
+        assert tops[0] < tops[1] and tops[0] < 200, tops
+        pair(browser, t, None)
+        browser.save_screenshot(str(shots / "1-paired.png"))
+        heights = [e.size["height"] for e in browser.find_elements(By.CSS_SELECTOR, "button.seat")]
+        assert len(heights) == 2 and min(heights) >= 44, heights  # a thumb's size
+        browser.execute_script("document.getElementById('phone').scrollIntoView()")
+        browser.save_screenshot(str(shots / "2-seats.png"))
+        take(browser, t, 1, shots)
+        browser.save_screenshot(str(shots / "5-seat-held.png"))
+        host = t.phone("host")
+        for value in (1, "north", {"source": "rng"}, ["a"]):
+            assert host.answer(json.loads(t.hub.latest.host)["prompt"]["seq"], value)[0] == 200
+        wait(browser, "Ana's ballot", lambda b: b.find_elements(By.CSS_SELECTOR, ".ballot"))
+        browser.execute_script("document.querySelector('.ballot').scrollIntoView()")
+        browser.save_screenshot(str(shots / "6-ballot-on-the-voters-phone.png"))
+        press(browser, "No")
+        wait(browser, "Ben's turn on the device", lambda b: "Ben is casting" in text(b, "answer"))
+        t.settle()
+        assert t.app.session.game.data["votes"] == {"1": "no"}
+        events = [e for _n, _t, e in t.app.journal.inputs(t.app.record.id)]
+        assert 'answer 5 web:seat1 "no"' in events
+        tablet = browsers.get((1024, 768))  # a tablet: the companion's screen and the question side by side
+        open_view(tablet, t)
+        wait(tablet, "the tablet layout", lambda b: b.execute_script(
+            "const a = document.getElementById('device').getBoundingClientRect(), "
+            "b = document.getElementById('prompt').getBoundingClientRect(); "
+            "return Math.abs(a.top - b.top) < 2 && a.right <= b.left + 1"))
+        tablet.save_screenshot(str(shots / "7-tablet.png"))
     for name in ("1-paired", "2-seats", "3-waiting-for-the-device", "4-the-device-asks", "5-seat-held",
                  "6-ballot-on-the-voters-phone", "7-tablet"):
         assert (shots / f"{name}.png").stat().st_size > 500, name  # the device's 1-bit frame is small

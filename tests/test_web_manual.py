@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 import pytest
 
@@ -124,14 +124,8 @@ def test_a_paired_only_table_keeps_its_manual_for_paired_phones(tmp_path: Path) 
 # ------------------------------------------------------------------ in a phone's browser
 
 @pytest.fixture
-def phone(monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
-    import test_web_browser
-
-    drv = test_web_browser._driver((390, 844))  #: a smaller phone than the other browser tests'
-    try:
-        yield drv
-    finally:
-        drv.quit()
+def phone(browsers: Any) -> Any:
+    return browsers.get((390, 844))
 
 
 def test_the_phone_opens_the_manual_from_the_games_view(tmp_path: Path, phone: Any) -> None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 import pytest
 
@@ -115,17 +115,8 @@ def test_the_voters_phone_hears_vote_received_and_nobody_else_does(tmp_path: Pat
 
 # ------------------------------------------------------------------ in a phone's browser
 @pytest.fixture(scope="module")
-def phone() -> Iterator[Any]:
-    import shutil
-
-    import test_web_browser
-
-    drv = test_web_browser._driver((390, 844))
-    try:
-        yield drv
-    finally:
-        drv.quit()
-        shutil.rmtree(drv.profile_dir, ignore_errors=True)
+def phone(browsers: Any) -> Any:
+    return browsers.get((390, 844))
 
 
 def _open(phone: Any, t: LiveTable) -> None:

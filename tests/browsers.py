@@ -1,0 +1,93 @@
+"""Headless Chromium for the browser tests (Debian's chromium through chromedriver, loopback only).
+
+Starting one costs about a second of CPU and two of wall time, so each pytest worker starts one per screen size (and
+per ``slot``, for a test that needs two phones at once) and lends it to module after module: ``browsers.get(size)``
+hands it back as a fresh one would be — one tab, at about:blank, no cookies, no site data, no emulated media, an
+empty console log. The size is set at start (chromedriver's mobile emulation, applied again at each navigation), so
+it is part of the key. Skipped where no browser is installed (`.ci/run` installs chromium and chromium-driver)."""
+from __future__ import annotations
+
+import shutil
+import tempfile
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+CHROMEDRIVER = shutil.which("chromedriver") or (
+    "/usr/bin/chromedriver" if Path("/usr/bin/chromedriver").exists() else None)
+PHONE = (390, 844)  #: CSS pixels of a phone held upright
+
+
+def start(size: tuple[int, int] = PHONE) -> Any:
+    """A new headless Chromium emulating a phone (touch, a mobile viewport) of ``size`` CSS pixels."""
+    try:
+        from selenium import webdriver
+        from selenium.webdriver.chrome.service import Service
+    except ImportError:
+        pytest.skip("selenium is not installed (pip install -e '.[test]')")
+    if CHROMIUM is None or CHROMEDRIVER is None:
+        pytest.skip("no chromium/chromedriver here (apt install chromium chromium-driver)")
+    opts = webdriver.ChromeOptions()
+    opts.binary_location = CHROMIUM
+    profile = tempfile.mkdtemp(prefix="companion-chromium-")
+    for flag in ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                 "--disable-dev-shm-usage", f"--user-data-dir={profile}"):
+        opts.add_argument(flag)
+    opts.add_experimental_option("mobileEmulation", {"deviceMetrics": {"width": size[0], "height": size[1],
+                                                                         "pixelRatio": 1}})
+    opts.set_capability("goog:loggingPrefs", {"browser": "ALL"})  # a page's script errors, for the tests to read
+    drv = webdriver.Chrome(service=Service(executable_path=CHROMEDRIVER), options=opts)
+    drv.set_page_load_timeout(20)
+    drv.profile_dir = profile
+    return drv
+
+
+def stop(drv: Any) -> None:
+    try:
+        drv.quit()
+    finally:
+        shutil.rmtree(drv.profile_dir, ignore_errors=True)
+
+
+def _clean(drv: Any) -> None:
+    """Back to what :func:`start` gave: one tab on about:blank (the last page's streams closed), no cookies, no
+    stored site data, no emulated media or metrics, the console log read."""
+    handles = drv.window_handles
+    for handle in handles[1:]:
+        drv.switch_to.window(handle)
+        drv.close()
+    drv.switch_to.window(handles[0])
+    drv.get("about:blank")
+    drv.execute_cdp_cmd("Network.clearBrowserCookies", {})
+    drv.execute_cdp_cmd("Storage.clearDataForOrigin", {"origin": "*", "storageTypes": "all"})
+    drv.execute_cdp_cmd("Emulation.setEmulatedMedia", {"media": "", "features": []})
+    drv.get_log("browser")
+
+
+class Browsers:
+    """The worker's browsers, one per (size, slot), each started at its first use (the ``browsers`` fixture)."""
+
+    def __init__(self) -> None:
+        self._drivers: dict[tuple[int, int, int], Any] = {}
+
+    def get(self, size: tuple[int, int] = PHONE, slot: int = 0) -> Any:
+        from selenium.common.exceptions import WebDriverException
+
+        key = (size[0], size[1], slot)
+        drv = self._drivers.get(key)
+        if drv is not None:
+            try:
+                _clean(drv)
+                return drv
+            except WebDriverException:  # a test left it broken: a new one
+                del self._drivers[key]
+                stop(drv)
+        drv = self._drivers[key] = start(size)
+        return drv
+
+    def close(self) -> None:
+        while self._drivers:
+            stop(self._drivers.popitem()[1])
