@@ -20,9 +20,10 @@ def dry_run(target: str, venv: Path) -> list[str]:
     """The commands `make <target>` would run for a venv at ``venv`` (nothing is run: ``make -n``)."""
     if shutil.which("make") is None:
         pytest.skip("make is not installed")
-    # not the variables of a `make test ARGS=...` this runs under: make would pass its ARGS on to this one
-    env = {k: v for k, v in os.environ.items() if k not in ("MAKEFLAGS", "MAKELEVEL", "MFLAGS")}
-    out = subprocess.run(["make", "-n", "-C", str(ROOT), target, f"VENV={venv}"], capture_output=True, text=True,
+    # not the variables of a `make test ARGS=...` this runs under: make passes its ARGS on to this one, through
+    # MAKEFLAGS and the environment alike
+    env = {k: v for k, v in os.environ.items() if k not in ("MAKEFLAGS", "MAKELEVEL", "MFLAGS", "ARGS")}
+    out = subprocess.run(["make", "-n", "-C", str(ROOT), target, f"VENV={venv}", "ARGS="], capture_output=True, text=True,
                          timeout=30, check=True, env=env).stdout
     return out.splitlines()
 
