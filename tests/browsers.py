@@ -4,9 +4,15 @@ Starting one costs about a second of CPU and two of wall time, so each pytest wo
 per ``slot``, for a test that needs two phones at once) and lends it to module after module: ``browsers.get(size)``
 hands it back as a fresh one would be — one tab, at about:blank, no cookies, no site data, no emulated media, an
 empty console log. The size is set at start (chromedriver's mobile emulation, applied again at each navigation), so
-it is part of the key. Skipped where no browser is installed (`.ci/run` installs chromium and chromium-driver)."""
+it is part of the key. Skipped where no browser is installed (`.ci/run` installs chromium and chromium-driver).
+
+Where Debian's ``chromium-headless-shell`` is installed (`.ci/run` tries to), it is the browser: the same Chromium
+build and Blink without the full browser's windowing and UI around it (``--headless`` in ``chromium`` is the whole
+browser drawing to no screen). It starts in a third of the time and costs about a third less CPU over the browser
+tests; every test passes with either. ``COMPANION_CHROMIUM=full`` picks the full browser even where the shell is."""
 from __future__ import annotations
 
+import os
 import shutil
 import tempfile
 from pathlib import Path
@@ -15,6 +21,7 @@ from typing import Any
 import pytest
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+SHELL = None if os.environ.get("COMPANION_CHROMIUM") == "full" else shutil.which("chromium-headless-shell")
 CHROMEDRIVER = shutil.which("chromedriver") or (
     "/usr/bin/chromedriver" if Path("/usr/bin/chromedriver").exists() else None)
 PHONE = (390, 844)  #: CSS pixels of a phone held upright
@@ -27,10 +34,12 @@ def start(size: tuple[int, int] = PHONE) -> Any:
         from selenium.webdriver.chrome.service import Service
     except ImportError:
         pytest.skip("selenium is not installed (pip install -e '.[test]')")
-    if CHROMIUM is None or CHROMEDRIVER is None:
+    if (SHELL or CHROMIUM) is None or CHROMEDRIVER is None:
         pytest.skip("no chromium/chromedriver here (apt install chromium chromium-driver)")
     opts = webdriver.ChromeOptions()
-    opts.binary_location = CHROMIUM
+    opts.binary_location = SHELL or CHROMIUM
+    if SHELL:  # chromedriver opens the shell's first tab itself only when told it is the shell
+        opts.set_capability("browserName", "chrome-headless-shell")
     profile = tempfile.mkdtemp(prefix="companion-chromium-")
     for flag in ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                  "--disable-background-networking", "--disable-component-update", "--disable-sync",
