@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import pkgutil
+import time
 from pathlib import Path
 from typing import Any, Callable, Iterator
 
@@ -36,11 +37,26 @@ def table(tmp_path: Path, browser: Any) -> Iterator[LiveTable]:
 
 
 def wait(browser: Any, what: str, pred: Callable[[Any], Any], timeout: float = 5.0) -> Any:
-    from selenium.common.exceptions import StaleElementReferenceException
-    from selenium.webdriver.support.ui import WebDriverWait
+    """``pred(browser)`` once it is truthy (a missing or stale element counts as not yet), as WebDriverWait's
+    ``until``; asked again after 20 ms, then each pause half as long again up to 250 ms, so a wait of seconds (a
+    page's own timer) costs the browser a few dozen asks, not hundreds. The last ask is at the deadline itself."""
+    from selenium.common.exceptions import (NoSuchElementException, StaleElementReferenceException,
+                                            TimeoutException)
 
-    return WebDriverWait(browser, timeout, poll_frequency=0.02,
-                         ignored_exceptions=(StaleElementReferenceException,)).until(pred, f"waited {timeout} s for {what}")
+    deadline = time.monotonic() + timeout
+    pause = 0.02
+    while True:
+        try:
+            value = pred(browser)
+            if value:
+                return value
+        except (NoSuchElementException, StaleElementReferenceException):
+            pass
+        left = deadline - time.monotonic()
+        if left <= 0:
+            raise TimeoutException(f"waited {timeout} s for {what}")
+        time.sleep(min(pause, left))
+        pause = min(pause * 1.5, 0.25)
 
 
 def text(browser: Any, element_id: str) -> str:
