@@ -81,11 +81,13 @@ class Browsers:
 
     def __init__(self) -> None:
         self._drivers: dict[tuple[int, int, int], Any] = {}
+        self._lent: set[tuple[int, int, int]] = set()
 
     def get(self, size: tuple[int, int] = PHONE, slot: int = 0) -> Any:
         from selenium.common.exceptions import WebDriverException
 
         key = (size[0], size[1], slot)
+        self._lent.add(key)
         drv = self._drivers.get(key)
         if drv is not None:
             try:
@@ -96,6 +98,19 @@ class Browsers:
                 stop(drv)
         drv = self._drivers[key] = start(size)
         return drv
+
+    def park(self) -> None:
+        """Each browser lent since the last park back on about:blank (conftest does it after every module): the last
+        page of a table already closed would go on asking it again (an EventSource retrying every few seconds)
+        while modules that use no browser run."""
+        from selenium.common.exceptions import WebDriverException
+
+        for key in self._lent & self._drivers.keys():
+            try:
+                _clean(self._drivers[key])
+            except WebDriverException:  # broken: the next get() starts a new one
+                stop(self._drivers.pop(key))
+        self._lent.clear()
 
     def close(self) -> None:
         while self._drivers:

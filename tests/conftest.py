@@ -103,13 +103,26 @@ def companion():
     return run_companion
 
 
+_browser_pool: Any = None  # the worker's Browsers, once a test asked for them
+
+
 @pytest.fixture(scope="session")
 def browsers() -> Iterator[Any]:
     """The worker's headless Chromiums, one per screen size, lent clean to each module (tests/browsers.py)."""
+    global _browser_pool
     from browsers import Browsers
 
-    pool = Browsers()
+    pool = _browser_pool = Browsers()
     try:
         yield pool
     finally:
+        _browser_pool = None
         pool.close()
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _browsers_parked() -> Iterator[None]:
+    """After each module, the browsers it borrowed wait on about:blank (Browsers.park), not on its last page."""
+    yield
+    if _browser_pool is not None:
+        _browser_pool.park()
