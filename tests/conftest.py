@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import contextlib
+import functools
 import io
 import itertools
 import os
@@ -10,6 +11,7 @@ import sys
 import tempfile
 from pathlib import Path
 from typing import Any, Iterator
+from unittest import mock
 
 import pytest
 
@@ -90,18 +92,28 @@ def run_companion(*args: str, timeout: float = 60, input: str | None = None,
                           timeout=timeout, input=input, cwd=ROOT, env=e)
 
 
+@functools.cache
+def _cli_parser() -> Any:
+    from companion.cli import build_parser
+
+    return build_parser()
+
+
 def companion_here(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
     """`companion ARGS` run in this process (no interpreter start, no imports again), for tests of what the CLI
     says and writes rather than of its process: the same CompletedProcess as :func:`run_companion` gives (status,
     stdout, stderr; an exception escaping the CLI fails the test as a traceback would). ``env`` is set for the call
-    and put back after."""
+    and put back after. The CLI's parser is built once (argparse formats each of its ~400 options while building;
+    parsing leaves it as it was)."""
     from companion.cli import main
 
+    parser = _cli_parser()  # built before the patch below
     out, err = io.StringIO(), io.StringIO()
     saved = {k: os.environ.get(k) for k in env or {}}
     os.environ.update(env or {})
     try:
-        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err), \
+                mock.patch("companion.cli.build_parser", lambda: parser):
             try:
                 status = main(list(args))
             except SystemExit as e:  # argparse's usage errors and --help

@@ -2,17 +2,12 @@
 (its stdout as text)."""
 from __future__ import annotations
 
-import argparse
-import contextlib
-import functools
-import io
 import json
 from pathlib import Path
 from typing import Any
-from unittest import mock
 
 from companion.bench.table_games import KINDS, make_journal
-from companion.cli import build_parser, main
+from conftest import companion_here
 
 
 def journal_of(folder: Path, games: int = 18, distinct: int | None = 18, seed: int = 7, game: str | None = None) \
@@ -26,19 +21,10 @@ def journal_of(folder: Path, games: int = 18, distinct: int | None = 18, seed: i
     return path
 
 
-@functools.cache
-def _parser() -> argparse.ArgumentParser:
-    return build_parser()
-
-
 def cli(*args: str) -> tuple[int, str]:
-    """`companion ARGS` in this process: (exit status, stdout). The CLI's parser is built once (argparse asks for
-    the terminal's size and formats every one of its ~400 options while building; parsing leaves it unchanged) —
-    the odds tests run the command a hundred times."""
-    out = io.StringIO()
-    with contextlib.redirect_stdout(out), mock.patch("companion.cli.build_parser", _parser):
-        status = main(list(args))
-    return status, out.getvalue()
+    """`companion ARGS` in this process: (exit status, stdout)."""
+    r = companion_here(*args)
+    return r.returncode, r.stdout
 
 
 def stats(journal: Path, *args: str) -> dict[str, Any]:
