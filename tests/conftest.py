@@ -33,6 +33,10 @@ def _tmp_in_ram() -> None:
 
 
 _tmp_in_ram()
+# hypothesis loads every "hypothesis" entry point when first imported: trio (selenium's dependency) registers one that
+# imports all of trio, 0.27 s of CPU in every worker and every pytest the tests start; no test runs trio under
+# hypothesis. Set before any test module imports hypothesis (its pytest plugin imports it only for its own options).
+os.environ.setdefault("HYPOTHESIS_NO_PLUGINS", "1")
 
 
 @pytest.hookimpl(optionalhook=True)  # pytest-xdist's hook: without xdist (-p no:xdist, an older venv) unused
