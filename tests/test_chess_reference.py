@@ -51,15 +51,6 @@ def in_centre(f: int, r: int) -> bool:
     return 6 <= f <= 9 and 6 <= r <= 9
 
 
-def lined_up(sq: tuple[int, int], target: tuple[int, int], role: int) -> bool:
-    """Whether target is a knight's jump from sq (for a knight), or on its rank, file or a diagonal (for any other
-    piece): a necessary condition for reach(), cheap enough to ask first."""
-    df, dr = abs(target[0] - sq[0]), abs(target[1] - sq[1])
-    if role == N:
-        return df + dr == 3 and df and dr
-    return df == 0 or dr == 0 or df == dr
-
-
 @dataclass
 class Ref:
     pieces: dict[tuple[int, int], tuple[int, int]]  # square -> (colour, role)
@@ -135,9 +126,15 @@ class Ref:
 
     def attacked(self, target: tuple[int, int], by: int) -> bool:
         theirs, colour_here = self.ctrl[by], COLOUR_OF_SQUARE.get(target)
+        tf, tr = target
         for sq, (colour, role) in self.pieces.items():
-            # lined_up() first: cheap, and most pieces are not, when reach() cannot hold
-            if colour in theirs and colour_here != colour and lined_up(sq, target, role) and target in self.reach(sq):
+            if colour not in theirs or colour_here == colour:
+                continue
+            # lined up first (cheap, and most pieces are not: then reach() cannot hold): a knight's jump away, or
+            # on the piece's rank, file or a diagonal
+            df, dr = abs(tf - sq[0]), abs(tr - sq[1])
+            if (df + dr == 3 and df and dr if role == N else df == 0 or dr == 0 or df == dr) \
+                    and target in self.reach(sq):
                 return True
         return False
 
@@ -269,7 +266,7 @@ def ref_of(pos: Position) -> Ref:
 
 
 def ref_key(ref: Ref) -> tuple:
-    return (sorted(ref.pieces.items()), ref.turn, ref.owned, sorted(ref.rights), ref.ply)
+    return (ref.pieces, ref.turn, ref.owned, ref.rights, ref.ply)  # dicts and sets compare whatever their order
 
 
 def unpack(m: int) -> tuple[int, int, int, int, int]:
