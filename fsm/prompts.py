@@ -29,8 +29,20 @@ DIE_SIDES = {"d6": 6, "d12": 12}
 MAX_TEXT = 8000  #: characters a text answer may have
 
 
+class _Value:
+    """A frozen value (of strings, numbers and tuples of them): a copy of it, deep or not, is the value itself, as
+    for a tuple of strings. A copied session (a test's probe of a screen) shares its prompt, the screen's and the
+    history's instead of copying every option of a chess position again."""
+
+    def __copy__(self) -> "_Value":
+        return self
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> "_Value":
+        return self
+
+
 @dataclass(frozen=True)
-class Option:
+class Option(_Value):
     key: str
     label: str
     enabled: bool = True
@@ -57,7 +69,7 @@ def options(*items: Union[str, tuple[str, str], Option]) -> tuple[Option, ...]:
 
 
 @dataclass(frozen=True)
-class BoardView:
+class BoardView(_Value):
     """A square board to draw beside a prompt (Sovereign Chess): plain JSON-able data, rendered by the platform.
 
     ``cells`` has ``files * ranks`` strings, square ``rank * files + file`` (a1 first, rank 1 at the bottom): ``""``
@@ -76,7 +88,7 @@ class BoardView:
 
 
 @dataclass(frozen=True)
-class _Base:
+class _Base(_Value):
     title: str
     #: context lines drawn above the widget (scores, sums, whose turn); keep each under ~21 characters
     lines: tuple[str, ...] = ()
@@ -168,7 +180,7 @@ Prompt = Union[Choice, Number, Confirm, MultiSelect, SecretVote, Dice, Info, Ran
 
 
 @dataclass(frozen=True)
-class View:
+class View(_Value):
     """A read-only page the game menu can show (player status, technology chart, city overview...)."""
 
     title: str

@@ -1,6 +1,9 @@
 """Shared fixtures: a CLI runner and paths. Hardware tests bring their own MockFactory fixtures."""
 from __future__ import annotations
 
+import contextlib
+import functools
+import io
 import itertools
 import os
 import subprocess
@@ -8,6 +11,7 @@ import sys
 import tempfile
 from pathlib import Path
 from typing import Any, Iterator
+from unittest import mock
 
 import pytest
 
@@ -29,6 +33,10 @@ def _tmp_in_ram() -> None:
 
 
 _tmp_in_ram()
+# hypothesis loads every "hypothesis" entry point when first imported: trio (selenium's dependency) registers one that
+# imports all of trio, 0.27 s of CPU in every worker and every pytest the tests start; no test runs trio under
+# hypothesis. Set before any test module imports hypothesis (its pytest plugin imports it only for its own options).
+os.environ.setdefault("HYPOTHESIS_NO_PLUGINS", "1")
 
 
 @pytest.hookimpl(optionalhook=True)  # pytest-xdist's hook: without xdist (-p no:xdist, an older venv) unused
@@ -86,6 +94,43 @@ def run_companion(*args: str, timeout: float = 60, input: str | None = None,
     e.update(env or {})
     return subprocess.run([sys.executable, "-m", "companion.cli", *args], capture_output=True, text=True,
                           timeout=timeout, input=input, cwd=ROOT, env=e)
+
+
+@functools.cache
+def _cli_parser() -> Any:
+    from companion.cli import build_parser
+
+    return build_parser()
+
+
+def companion_here(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    """`companion ARGS` run in this process (no interpreter start, no imports again), for tests of what the CLI
+    says and writes rather than of its process: the same CompletedProcess as :func:`run_companion` gives (status,
+    stdout, stderr; an exception escaping the CLI fails the test as a traceback would). ``env`` is set for the call
+    and put back after. The CLI's parser is built once (argparse formats each of its ~400 options while building;
+    parsing leaves it as it was)."""
+    from companion.cli import main
+
+    parser = _cli_parser()  # built before the patch below
+    out, err = io.StringIO(), io.StringIO()
+    saved = {k: os.environ.get(k) for k in env or {}}
+    os.environ.update(env or {})
+    try:
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err), \
+                mock.patch("companion.cli.build_parser", lambda: parser):
+            try:
+                status = main(list(args))
+            except SystemExit as e:  # argparse's usage errors and --help
+                status = e.code if isinstance(e.code, int) else 0 if e.code is None else 1
+                if isinstance(e.code, str):
+                    print(e.code, file=sys.stderr)
+    finally:
+        for k, v in saved.items():
+            if v is None:
+                os.environ.pop(k, None)
+            else:
+                os.environ[k] = v
+    return subprocess.CompletedProcess(["companion", *args], status, out.getvalue(), err.getvalue())
 
 
 @pytest.fixture(scope="session")

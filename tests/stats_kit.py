@@ -2,14 +2,12 @@
 (its stdout as text)."""
 from __future__ import annotations
 
-import contextlib
-import io
 import json
 from pathlib import Path
 from typing import Any
 
 from companion.bench.table_games import KINDS, make_journal
-from companion.cli import main
+from conftest import companion_here
 
 
 def journal_of(folder: Path, games: int = 18, distinct: int | None = 18, seed: int = 7, game: str | None = None) \
@@ -25,10 +23,8 @@ def journal_of(folder: Path, games: int = 18, distinct: int | None = 18, seed: i
 
 def cli(*args: str) -> tuple[int, str]:
     """`companion ARGS` in this process: (exit status, stdout)."""
-    out = io.StringIO()
-    with contextlib.redirect_stdout(out):
-        status = main(list(args))
-    return status, out.getvalue()
+    r = companion_here(*args)
+    return r.returncode, r.stdout
 
 
 def stats(journal: Path, *args: str) -> dict[str, Any]:

@@ -59,20 +59,22 @@ class Ref:
     rights: frozenset[tuple[int, int]]
     ply: int = 0
     ctrl: dict[int, set[int]] = field(default_factory=dict)
+    children: dict[tuple, "Ref"] = field(default_factory=dict, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         self.ctrl = self.control()
 
     def control(self) -> dict[int, set[int]]:
         out = {}
+        # (colour of the square, colour of the piece on it) for every occupied square of colour
+        held = [(colour, self.pieces[sq][0]) for sq, colour in COLOUR_OF_SQUARE.items() if sq in self.pieces]
         for p in (1, 2):
             got = {self.owned[p]}
             grew = True
             while grew:
                 grew = False
-                for sq, colour in COLOUR_OF_SQUARE.items():
-                    piece = self.pieces.get(sq)
-                    if piece and piece[0] in got and colour not in got and colour != self.owned[3 - p]:
+                for colour, piece_colour in held:
+                    if piece_colour in got and colour not in got and colour != self.owned[3 - p]:
                         got.add(colour)
                         grew = True
             out[p] = got
@@ -123,8 +125,16 @@ class Ref:
         return out
 
     def attacked(self, target: tuple[int, int], by: int) -> bool:
+        theirs, colour_here = self.ctrl[by], COLOUR_OF_SQUARE.get(target)
+        tf, tr = target
         for sq, (colour, role) in self.pieces.items():
-            if colour in self.ctrl[by] and COLOUR_OF_SQUARE.get(target) != colour and target in self.reach(sq):
+            if colour not in theirs or colour_here == colour:
+                continue
+            # lined up first (cheap, and most pieces are not: then reach() cannot hold): a knight's jump away, or
+            # on the piece's rank, file or a diagonal
+            df, dr = abs(tf - sq[0]), abs(tr - sq[1])
+            if (df + dr == 3 and df and dr if role == N else df == 0 or dr == 0 or df == dr) \
+                    and target in self.reach(sq):
                 return True
         return False
 
@@ -205,6 +215,12 @@ class Ref:
         return Ref(pieces, p, {**self.owned, p: y}, self.rights, self.ply)
 
     def after(self, m: tuple) -> "Ref":
+        """The position after move m (kept: moves() makes every candidate, and compare() asks again)."""
+        if m not in self.children:
+            self.children[m] = self.make(m)
+        return self.children[m]
+
+    def make(self, m: tuple) -> "Ref":
         fr, to, promo, kind, extra = m
         p = self.turn
         rights = set(self.rights)
@@ -250,7 +266,7 @@ def ref_of(pos: Position) -> Ref:
 
 
 def ref_key(ref: Ref) -> tuple:
-    return (sorted(ref.pieces.items()), ref.turn, ref.owned, sorted(ref.rights), ref.ply)
+    return (ref.pieces, ref.turn, ref.owned, ref.rights, ref.ply)  # dicts and sets compare whatever their order
 
 
 def unpack(m: int) -> tuple[int, int, int, int, int]:
@@ -278,13 +294,20 @@ def compare(pos: Position, rng: random.Random, check_children: bool = True) -> l
     plain = [m for m in fast if (m >> 19) & 3 != 2]
     assert count_legal(pos) == len(plain), position_text(pos)
     if check_children:
-        before = position_text(pos)
+        before = state(pos)
         for m in fast:
             pos.push(m)
-            assert ref_key(ref_of(pos)) == ref_key(ref.after(ref_move(m))), (before, unpack(m))
+            assert ref_key(ref_of(pos)) == ref_key(ref.after(ref_move(m))), (position_text(pos), "after", unpack(m))
             pos.pop()
-            assert position_text(pos) == before
+            assert state(pos) == before, (position_text(pos), "after undoing", unpack(m))
     return fast
+
+
+def state(pos: Position) -> tuple:
+    """All that make/unmake must restore: every field of the position text (board, turn, owned colours, castling,
+    ply) and the engine's own tables (occupancy, bitboards, kings, control, history)."""
+    fields = (getattr(pos, name) for name in Position.__slots__ if name != "history")
+    return (*(list(v) if isinstance(v, list) else v for v in fields), len(pos.history))
 
 
 def test_start_matches_reference() -> None:

@@ -1,8 +1,6 @@
 """Hostile bytes into the config, game-file and script parsers: one plain line and exit 2, never a traceback."""
 from __future__ import annotations
 
-import contextlib
-import io
 import json
 import string
 import tempfile
@@ -13,12 +11,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from companion.cli import main
 from companion.config.load import Config, load_config
 from companion.errors import CompanionError, ConfigError, GameFileError, ScriptError
 from companion.games.toml_spec import read_spec
 from companion.session.headless import read_script
-from conftest import EXAMPLES
+from conftest import EXAMPLES, companion_here
 
 VP = str(EXAMPLES / "vp-tracker.toml")
 SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -207,10 +204,8 @@ def test_script_parser_never_raises_anything_else(data: bytes) -> None:
 
 
 def _cli(*argv: str) -> tuple[int, str]:
-    err = io.StringIO()
-    with contextlib.redirect_stderr(err), contextlib.redirect_stdout(io.StringIO()):
-        status = main(list(argv))
-    return status, err.getvalue()
+    r = companion_here(*argv)
+    return r.returncode, r.stderr
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -13,7 +13,7 @@ from companion.cli import main
 from companion.rules.society.orders import why_not
 from companion.rules.society.resolve import resolve
 from companion.rules.society.world import map_rows
-from conftest import run_companion
+from conftest import companion_here
 from fsm.base import Player, Setup
 from fsm.society import SocietyGame
 from society_kit import TURNS, Driver, o, small_world
@@ -43,7 +43,7 @@ def wonder(w: dict[str, Any], key: str, seat: str, square: str) -> None:
 def test_the_texts_sample_orders_read_as_they_say(tmp_path: Path) -> None:
     f = tmp_path / "pm.txt"
     f.write_text(SAMPLE)
-    r = run_companion("society", "orders", str(f), "--societies", NAMES, "--json")
+    r = companion_here("society", "orders", str(f), "--societies", NAMES, "--json")
     assert r.returncode == 0, r.stderr
     got = json.loads(r.stdout)
     assert got["unparsed"] == []
@@ -93,8 +93,8 @@ def journal(tmp_path_factory: pytest.TempPathFactory) -> Path:
     folder = tmp_path_factory.mktemp("society24")
     (folder / "s.txt").write_text(d.script())
     path = folder / "journal.sqlite"
-    r = run_companion("play", "society", "--script", str(folder / "s.txt"), "--seed", "1", "--journal", str(path),
-                      env=home(path))
+    r = companion_here("play", "society", "--script", str(folder / "s.txt"), "--seed", "1", "--journal", str(path),
+                       env=home(path))
     assert r.returncode == 0, r.stderr
     return path
 
@@ -102,7 +102,7 @@ def journal(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def test_with_the_journal_a_stated_cost_that_differs_is_flagged(journal: Path, tmp_path: Path) -> None:
     f = tmp_path / "pm.txt"
     f.write_text("Trade with Ben (5)-->(+2)\nArmies x2 (2)\nCity B4 (15)\nNukes x1 (500)\n")
-    r = run_companion("society", "orders", str(f), "--journal", str(journal), "--from", "ana", "--json", env=home(journal))
+    r = companion_here("society", "orders", str(f), "--journal", str(journal), "--from", "ana", "--json", env=home(journal))
     assert r.returncode == 0, r.stderr
     rows = json.loads(r.stdout)["orders"]
     # turn 6: Ana tech 3 (Ben tech 1): a caravan costs 3 + 1 = 4 and pays 3; an army 3; her 5th city 15
@@ -115,7 +115,7 @@ def test_with_the_journal_a_stated_cost_that_differs_is_flagged(journal: Path, t
 def test_a_sender_the_game_does_not_know_gets_one_line_naming_the_societies(journal: Path, tmp_path: Path) -> None:
     f = tmp_path / "pm.txt"
     f.write_text("Armies x2\n")
-    r = run_companion("society", "orders", str(f), "--journal", str(journal), "--from", "zed", "--json", env=home(journal))
+    r = companion_here("society", "orders", str(f), "--journal", str(journal), "--from", "zed", "--json", env=home(journal))
     assert r.returncode == 2 and r.stdout == ""
     assert r.stderr.strip() == "companion: --from 'zed': no such society in this game; it has Ana, Ben, Cleo"
 
@@ -243,19 +243,19 @@ def test_calc_says_have_must_be_fewer_than_players(capsys: pytest.CaptureFixture
 
 # ---------------------------------------------------------------------------------------------- the post
 def test_any_turn_and_all_turns_export_with_the_next_turn_sheet(journal: Path) -> None:
-    r = run_companion("export", "1", "--journal", str(journal), "--report", "--turn", "2", env=home(journal))
+    r = companion_here("export", "1", "--journal", str(journal), "--report", "--turn", "2", env=home(journal))
     assert r.returncode == 0, r.stderr
     assert r.stdout.startswith("## Society: turn 2 results\n") and "## Turn 3: the sheet for your orders" in r.stdout
     for part in ("### Research prices (for a society without the level)", "| Level | Technology | Base | R of P |",
                  "### Wonders still free", "| 2 | Colosseum | 4 |", "### Next turn, each society",
                  "Start of turn"):
         assert part in r.stdout or part == "Start of turn", part
-    r = run_companion("export", "1", "--journal", str(journal), "--report", "--turn", "all", "--format", "bbcode", env=home(journal))
+    r = companion_here("export", "1", "--journal", str(journal), "--report", "--turn", "all", "--format", "bbcode", env=home(journal))
     assert r.returncode == 0, r.stderr
     assert [ln for ln in r.stdout.splitlines() if ln.endswith("results[/size][/b]")] == [
         f"[b][size=150]Society: turn {n} results[/size][/b]" for n in range(1, 6)]
     assert "[code]\nLevel" in r.stdout and "| Level |" not in r.stdout
-    r = run_companion("export", "1", "--journal", str(journal), "--report", "--turn", "9", env=home(journal))
+    r = companion_here("export", "1", "--journal", str(journal), "--report", "--turn", "9", env=home(journal))
     assert r.returncode == 2 and "turn 9 has no post; processed turns: 1, 2, 3, 4, 5" in r.stderr
 
 

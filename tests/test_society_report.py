@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from companion.ui.draw import font
-from conftest import run_companion
+from conftest import companion_here
 from fsm.autoplay import random_answer
 from fsm.base import Player, Setup
 from fsm.prompts import Choice, Confirm, InvalidAnswer, MultiSelect, Number
@@ -26,13 +26,14 @@ def journal(tmp_path_factory: pytest.TempPathFactory) -> Path:
     script = folder / "s.txt"
     script.write_text(d.script())
     path = folder / "journal.sqlite"
-    r = run_companion("play", "society", "--script", str(script), "--seed", "1", "--journal", str(path))
+    r = companion_here("play", "society", "--script", str(script), "--seed", "1", "--journal", str(path),
+                       env={"XDG_DATA_HOME": str(folder / "xdg-data"), "XDG_CONFIG_HOME": str(folder / "xdg-config")})
     assert r.returncode == 0, r.stderr
     return path
 
 
 def test_markdown_report(journal: Path) -> None:
-    r = run_companion("export", "1", "--journal", str(journal), "--report")
+    r = companion_here("export", "1", "--journal", str(journal), "--report")
     assert r.returncode == 0, r.stderr
     text = r.stdout
     assert text.startswith("## Society: turn 4 results\n")
@@ -49,7 +50,7 @@ def test_markdown_report(journal: Path) -> None:
 
 def test_bbcode_report_to_a_file(journal: Path, tmp_path: Path) -> None:
     out = tmp_path / "post.txt"
-    r = run_companion("export", "--journal", str(journal), "--report", "--format", "bbcode", "-o", str(out))
+    r = companion_here("export", "--journal", str(journal), "--report", "--format", "bbcode", "-o", str(out))
     assert r.returncode == 0, r.stderr
     text = out.read_text()
     assert text.startswith("[b][size=150]Society: turn 4 results[/size][/b]")
@@ -58,9 +59,9 @@ def test_bbcode_report_to_a_file(journal: Path, tmp_path: Path) -> None:
 
 
 def test_report_refusals_are_one_line(journal: Path) -> None:
-    r = run_companion("export", "1", "--journal", str(journal), "--report", "--format", "html")
+    r = companion_here("export", "1", "--journal", str(journal), "--report", "--format", "html")
     assert r.returncode == 2 and r.stderr.strip().count("\n") == 0 and "--format 'html'" in r.stderr
-    r = run_companion("export", "1", "--journal", str(journal))
+    r = companion_here("export", "1", "--journal", str(journal))
     assert r.returncode == 0 and '"game": "society"' in r.stdout
 
 

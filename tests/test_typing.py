@@ -1,5 +1,6 @@
-"""Type checks that hold: mypy --strict on every machine and every game's rules (Sovereign's Chain's packages among
-them: their own strict run was the same check again), mypy on the platform."""
+"""Type checks that hold: mypy --strict on every machine, every game's rules and the chess CLI (Sovereign's Chain's
+packages and the Sovereign Chess engine among them: their own strict runs were the same check again, with the same
+options and no per-module config), mypy on the platform."""
 from __future__ import annotations
 
 import subprocess
@@ -9,7 +10,7 @@ import pytest
 
 from conftest import ROOT
 
-STRICT = ["fsm", "companion/rules"]
+STRICT = ["fsm", "companion/rules", "companion/cli/chess.py"]
 PLATFORM = ["companion/session", "companion/journal", "companion/config", "companion/loop/app.py", "companion/games",
             "companion/ui", "companion/web", "companion/records", "companion/stats", "companion/cli/stats.py",
             "companion/bench/table_games.py"]

@@ -179,23 +179,23 @@ def _walk(raw: bytes, page: int, frames: int, big: bool) -> _Walk:
     for i in range(frames):
         at = WAL_HEADER + i * size
         head, body = raw[at:at + FRAME_HEADER], raw[at + FRAME_HEADER:at + size]
-        its: tuple[int, int] = struct.unpack(">2I", head[16:24])
-        prev = {kept, redone}
-        options = {checksum(head[:8] + body, p[0], p[1], big) for p in prev}
-        whole = its in options and head[8:16] == salts
         if head[8:12] != salts[:4] and head[12:16] != salts[4:]:
             break  # neither salt: this log ends here (an older log's frames, or nothing, follow)
+        its: tuple[int, int] = struct.unpack(">2I", head[16:24])
+        summed = head[:8] + body
+        sums = {p: checksum(summed, p[0], p[1], big) for p in {kept, redone}}  # redone's is the next redone
+        whole = its in sums.values() and head[8:16] == salts
         commit = bool(struct.unpack(">I", head[4:8])[0])
         if not whole:
             first_bad = i + 1 if first_bad is None else first_bad
             # a damaged frame's commit mark counts unless the damage is that mark itself (it sums right without)
-            commit = commit and its not in {checksum(head[:4] + bytes(4) + body, p[0], p[1], big) for p in prev}
+            commit = commit and its not in {checksum(head[:4] + bytes(4) + body, p[0], p[1], big) for p in sums}
         elif first_bad is not None:
             lost_frames += 1
             last_whole = i + 1
         if commit and first_bad is not None:
             marks.append(i + 1)
-        kept, redone = (its, its) if whole else (its, checksum(head[:8] + body, redone[0], redone[1], big))
+        kept, redone = (its, its) if whole else (its, sums[redone])
     # a transaction ending in a damaged frame was written whole when a whole frame follows it (frames are written in
     # order); one at the very end may be a last write cut short: the wal-index decides (see scan)
     lost = sum(1 for m in marks if m <= last_whole)

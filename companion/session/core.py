@@ -67,8 +67,8 @@ class SessionCore:
         #: for scripts to report; None when accepted
         self.refused: str | None = None
         self.n_inputs = 0
-        self._handling = False
-        self._memo: Prompt | None = None
+        #: the prompt of the model as it is now (:meth:`prompt`): (the game, story_hint, the prompt), or None
+        self._memo: tuple[GameMachine | None, bool, Prompt] | None = None
         #: counts the prompts the table has been asked (answers, undo, redo): a phone's answer names the one it saw
         self.prompt_seq = 0
         #: called when "Pair a phone" is picked in the game menu (the App shows the PIN); None in replay and scripts
@@ -102,16 +102,18 @@ class SessionCore:
         return list(self.wizard.data["names"])
 
     def prompt(self) -> Prompt:
-        # Within one input the prompt is asked for several times (answer, automatic picks, the new screen); a
-        # long game's replay spends most of its time there, so it is kept until the model changes (an answer or
-        # a restore). Outside handle() it is always asked afresh.
-        if self._memo is not None:
-            return self._memo
+        # The screen, the glance view, the LEDs, BACK and the automatic picks all ask for the prompt, several times
+        # an input (a long game's replay and every redraw spent most of their time building it again). It is a
+        # function of the model (the wizard, then the game) and of ``story_hint``; the model changes only through
+        # _model_answer and _restore, and both drop it. So it is built once per state, kept for the game object and
+        # the hint it was built with.
+        memo = self._memo
+        if memo is not None and memo[0] is self.game and memo[1] == self.story_hint:
+            return memo[2]
         p: Prompt = self.model.prompt()
         if self.game is not None and self.game.is_over:  # the last screen: who won, what decided it, the story
             p = end_prompt(self.game, p, self.story_hint)
-        if self._handling:
-            self._memo = p
+        self._memo = (self.game, self.story_hint, p)
         return p
 
     def _snapshot(self) -> Any:
@@ -173,7 +175,6 @@ class SessionCore:
         self.toast, self.toast_more, self._rolled = None, False, None
         self.toast_sticky = False
         self.refused, self.left, self.away = None, False, False
-        self._handling, self._memo = True, None
         try:
             if isinstance(ev, RollEvent):
                 self._on_roll(ev)
@@ -191,9 +192,8 @@ class SessionCore:
                 self._prompt_outcome(self.screen.key(ev.key, ev.repeat))
         except Exception:  # a bug must never take the table down: log it, keep the state, say so
             log.exception("input %s failed", encode_event(ev))
+            self._memo = None  # the model may be half changed: its prompt is asked afresh
             self.toast = "Internal error; the game is unchanged. See the log."
-        finally:
-            self._handling, self._memo = False, None
         return self._records
 
     def _on_roll(self, ev: RollEvent) -> None:
@@ -276,7 +276,7 @@ class SessionCore:
     def _answer(self, value: Any) -> None:
         prompt = self.prompt()
         group = ActionGroup(title=prompt.title, player=prompt.player, what=describe(prompt, value, self.names),
-                            nav=value is not None and value == getattr(prompt, "back", None))
+                            nav=value is not None and value == getattr(prompt, "back", None), prompt=prompt)
         before = self._snapshot()
         game_before, log_before = self.game, self._log_len()
         try:
@@ -374,6 +374,8 @@ class SessionCore:
             return "Nothing to undo"
         before, group = self.undo_stack.pop()
         self._restore(before)
+        if group.prompt is not None and not self._game_over:  # the state it was answered in: the prompt it was on
+            self._memo = (self.game, self.story_hint, group.prompt)
         for i in group.dice:
             self.dice_history[i]["undone"] = True
         self.redo_stack.append(group)

@@ -22,6 +22,13 @@ class ActionGroup:
     what: str = ""  #: the action in words, for the undo and redo toasts ("Ben: Build a fort")
     rolled: bool = False  #: a roll or a random pick happened: BACK never takes that back (the menu's Undo does)
     nav: bool = False  #: the answer was the screen's own BACK (out of a submenu): a way back, not a step
+    #: the prompt the step was answered on: the prompt of the state an undo of it goes back to (the same state, so
+    #: the same prompt), kept so that BACK and undo show it without building it again. Never saved: a step read
+    #: back from a resume snapshot builds it afresh.
+    prompt: Prompt | None = field(default=None, compare=False, repr=False)
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {k: v for k, v in self.__dict__.items() if k != "prompt"}
 
 
 @dataclass

@@ -252,7 +252,7 @@ def _state_of(session: Session) -> dict[str, Any]:
     state = dict(vars(session))
     for k in ("roller_connected", "pair_hook", "_dice_ctx"):
         state.pop(k, None)
-    state.update(_now=None, _memo=None, _handling=False, _records=[])
+    state.update(_now=None, _memo=None, _records=[])
     if session.timekeeper is not None:
         state["timekeeper"] = session.timekeeper.as_replayed()
     return state

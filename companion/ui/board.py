@@ -86,6 +86,12 @@ def draw_board(d: ImageDraw.ImageDraw, view: BoardView, *, x0: int = 0, y0: int 
     for sq, cell in enumerate(view.cells):
         if cell:  # the board is dark: a cell's lit pixels are all it adds
             d.bitmap(cell_origin(view, sq, x0, y0), _cell_image(cell), fill=1)
+    _draw_marks(d, view, x0, y0, cursor, selected, targets)
+
+
+def _draw_marks(d: ImageDraw.ImageDraw, view: BoardView, x0: int, y0: int, cursor: int | None,
+                selected: int | None, targets: Iterable[int]) -> None:
+    """The targets, the selected piece and the cursor, over the pieces."""
     for sq in targets:
         x, y = cell_origin(view, sq, x0, y0)
         cell = view.cells[sq]
@@ -111,10 +117,19 @@ def draw_board(d: ImageDraw.ImageDraw, view: BoardView, *, x0: int = 0, y0: int 
 
 
 @lru_cache(maxsize=8)
+def _pieces_image(files: int, ranks: int, cells: tuple[str, ...]) -> Image.Image:
+    """The position's pieces and marks alone (:func:`draw_board` without the cursor and the targets)."""
+    img = Image.new("1", (files * CELL, ranks * CELL), 0)
+    draw_board(ImageDraw.Draw(img), BoardView(files, ranks, cells))
+    return img
+
+
+@lru_cache(maxsize=8)
 def board_image(view: BoardView, cursor: int | None, selected: int | None, targets: tuple[int, ...]) -> Image.Image:
-    """The board as a 1-bit image, cached: a clock tick redraws the frame without drawing the board again."""
-    img = Image.new("1", (view.files * CELL, view.ranks * CELL), 0)
-    draw_board(ImageDraw.Draw(img), view, cursor=cursor, selected=selected, targets=targets)
+    """The board as a 1-bit image, cached: a clock tick redraws the frame without drawing the board again, and a
+    cursor move draws only the marks over the position's pieces, drawn once."""
+    img = _pieces_image(view.files, view.ranks, view.cells).copy()
+    _draw_marks(ImageDraw.Draw(img), view, 0, 0, cursor, selected, targets)
     return img
 
 

@@ -60,23 +60,40 @@ class PathChoice:
         self.chosen: list[str] = []
         self.cursor = 0
         self._repeats = 0
+        #: the steps chosen -> (the options they lead to, the next step's labels): a board screen asks for them
+        #: several times a frame and again on every cursor move, and the options never change
+        self._steps: dict[tuple[str, ...], tuple[list[Option], list[str]]] = {}
         if default is not None:
             for o in self.options:
                 if o.key == default:
                     self.cursor = self.labels().index(path(o)[0])
 
+    def __getstate__(self) -> dict[str, Any]:
+        return {k: v for k, v in self.__dict__.items() if k != "_steps"}  # (worked out again when needed)
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        self._steps = {}
+
+    def _step(self) -> tuple[list[Option], list[str]]:
+        chosen = tuple(self.chosen)
+        got = self._steps.get(chosen)
+        if got is None:
+            n = len(chosen)
+            matching = [o for o in self.options if path(o)[:n] == chosen]
+            labels: list[str] = []
+            for o in matching:
+                if len(path(o)) > n and path(o)[n] not in labels:
+                    labels.append(path(o)[n])
+            got = self._steps[chosen] = (matching, labels)
+        return got
+
     def matching(self) -> list[Option]:
-        n = len(self.chosen)
-        return [o for o in self.options if path(o)[:n] == tuple(self.chosen)]
+        return list(self._step()[0])
 
     def labels(self) -> list[str]:
         """The current step's choices, in option order."""
-        n = len(self.chosen)
-        out: list[str] = []
-        for o in self.matching():
-            if len(path(o)) > n and path(o)[n] not in out:
-                out.append(path(o)[n])
-        return out
+        return list(self._step()[1])
 
     def under_cursor(self) -> list[Option]:
         """The options the cursor's choice leads to (the first is the one the board points at)."""

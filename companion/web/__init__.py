@@ -20,13 +20,12 @@ from contextlib import ExitStack
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable
 
-from companion.config.load import Config
 from companion.errors import CompanionError
-from companion.events import Event
 
-from companion.web.hub import Hub
-
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # the hub (snapshots, Pillow, the prompt types) only when the web view starts: `companion owner-code`
+    from companion.config.load import Config  # and the pairing's users import this package and need none of it
+    from companion.events import Event
+    from companion.web.hub import Hub
     from companion.web.owner import OwnerCode
 
 log = logging.getLogger(__name__)
@@ -62,6 +61,7 @@ def start_web(cfg: Config, mode: str, put: Callable[[Event], None], stack: ExitS
         log.error("web view off: %s is not installed (pip install aiohttp, or [web] enabled = false)", e.name)
         return None
     from companion.web.bans import Bans
+    from companion.web.hub import Hub
     from companion.web.pairing import Pairing
 
     state_dir = cfg.journal_path().parent  # the state folder, next to the journal (the service's writable dir)
@@ -96,6 +96,15 @@ def _save_owner_code(path: Path, code: str) -> None:
     from companion.config.write import save_settings
 
     save_settings(path, {("web", "owner_code"): code})
+
+
+def __getattr__(name: str) -> object:
+    """``companion.web.Hub``, imported when first asked for."""
+    if name == "Hub":
+        from companion.web.hub import Hub
+
+        return Hub
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 __all__ = ["Hub", "start_web", "url_for", "lan_address", "owner_code"]

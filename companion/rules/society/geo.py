@@ -149,15 +149,17 @@ def start_squares(n: int, width: int, height: int, seed: int) -> list[Sq]:
     for _ in range(12):
         first = rng.choice(cells)
         pts = [first]
-        near = {c: distance(c, first) for c in cells}
+        fc, fr = first
+        near = [abs(c - fc) + abs(r - fr) for c, r in cells]  # each cell's distance to the nearest point so far
         while len(pts) < n:
-            far = max(near.values())
-            pick = rng.choice([c for c in cells if near[c] == far])
+            far = max(near)
+            pick = rng.choice([cell for cell, d in zip(cells, near) if d == far])
             pts.append(pick)
-            for c in cells:
-                d = distance(c, pick)
-                if d < near[c]:
-                    near[c] = d
+            pc, pr = pick
+            for i, (c, r) in enumerate(cells):
+                d = abs(c - pc) + abs(r - pr)
+                if d < near[i]:
+                    near[i] = d
         mind = min((distance(a, b) for i, a in enumerate(pts) for b in pts[i + 1:]), default=0)
         edge = min(min(c, r, width - 1 - c, height - 1 - r) for c, r in pts)
         if (mind, edge) > best_key:

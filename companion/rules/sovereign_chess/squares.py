@@ -160,26 +160,34 @@ def _on(r: int, f: int) -> bool:
     return 0 <= r < SIZE and 0 <= f < SIZE
 
 
-def _rays(limit: int) -> list[list[int]]:
-    out: list[list[int]] = []
+def _rays() -> tuple[list[list[int]], list[list[int]]]:
+    """(RAY8, RAYFULL): each ray walked once, to the edge, its first eight squares kept as well."""
+    near: list[list[int]] = []
+    full: list[list[int]] = []
     for dr, df in DIRECTIONS:
-        row: list[int] = []
+        near_row: list[int] = []
+        full_row: list[int] = []
         for sq in range(NSQ):
-            r, f = sq >> 4, sq & 15
-            m = 0
-            for k in range(1, limit + 1):
-                rr, ff = r + dr * k, f + df * k
-                if not _on(rr, ff):
-                    break
-                m |= 1 << sq_of(ff, rr)
-            row.append(m)
-        out.append(row)
-    return out
+            r, f = (sq >> 4) + dr, (sq & 15) + df
+            m = k = 0
+            while 0 <= r < SIZE and 0 <= f < SIZE:
+                m |= 1 << (r * SIZE + f)
+                k += 1
+                if k == MAX_REACH:
+                    near_row.append(m)
+                r, f = r + dr, f + df
+            if k < MAX_REACH:
+                near_row.append(m)
+            full_row.append(m)
+        near.append(near_row)
+        full.append(full_row)
+    return near, full
 
 
 #: RAY8[d][sq]: the squares within eight steps from sq in direction d; RAYFULL to the edge
-RAY8: Final = _rays(MAX_REACH)
-RAYFULL: Final = _rays(SIZE)
+_NEAR, _FULL = _rays()
+RAY8: Final = _NEAR
+RAYFULL: Final = _FULL
 ORTHO8: Final = [RAY8[0][s] | RAY8[1][s] | RAY8[4][s] | RAY8[5][s] for s in range(NSQ)]
 DIAG8: Final = [RAY8[2][s] | RAY8[3][s] | RAY8[6][s] | RAY8[7][s] for s in range(NSQ)]
 
@@ -190,8 +198,8 @@ def _leaper(deltas: tuple[tuple[int, int], ...]) -> list[int]:
         r, f = sq >> 4, sq & 15
         m = 0
         for dr, df in deltas:
-            if _on(r + dr, f + df):
-                m |= 1 << sq_of(f + df, r + dr)
+            if 0 <= r + dr < SIZE and 0 <= f + df < SIZE:
+                m |= 1 << ((r + dr) * SIZE + f + df)
         out.append(m)
     return out
 
