@@ -212,9 +212,17 @@ venv_and_package() {
     if [ -x "$venv/bin/python" ] && grep -qs '^include-system-site-packages = true' "$venv/pyvenv.cfg"; then
         same "venv exists"
     else
-        "$PYTHON" -m venv --system-site-packages --clear "$venv" \
+        # --without-pip: the venv uses the system's pip (python3-pip) through --system-site-packages; ensurepip would
+        # unpack and byte-compile a copy of its own (5 s of CPU on a desktop core; many times that on a Pi Zero 2 W)
+        "$PYTHON" -m venv --system-site-packages --clear --without-pip "$venv" \
             || die "cannot create the venv: sudo apt install python3-venv"
         did "created venv (--system-site-packages) with $("$PYTHON" -c 'import platform; print(platform.python_version())')"
+    fi
+    # a system without a pip of 23 or later (or one whose pip was removed since) gets the venv's own, as venv would
+    if ! "$venv/bin/python" -c 'import sys, pip; sys.exit(int(pip.__version__.split(".")[0]) < 23)' 2>/dev/null; then
+        "$venv/bin/python" -m ensurepip --default-pip >/dev/null \
+            || die "the venv has no pip and ensurepip failed: sudo apt install python3-pip python3-venv"
+        did "gave the venv its own pip (no pip 23 or later on the system)"
     fi
     local pip=("$venv/bin/python" -m pip --disable-pip-version-check --no-input)
     # what pip changed, from the venv's installed distributions (name-version.dist-info): without starting pip twice,

@@ -63,6 +63,9 @@ STUB = textwrap.dedent("""\
         cp "$0" "$venv/bin/python" && chmod 755 "$venv/bin/python"
         exit 0
     fi
+    if [ "$1 $2" = "-m ensurepip" ]; then
+        exit 0
+    fi
     if [ "$1 $2" = "-m pip" ]; then
         case " $* " in
             *" --no-deps "*)
@@ -97,9 +100,11 @@ def stub(tmp_path: Path) -> Path:
     return path
 
 
-def run(root: Path, stub: Path, *args: str, stdin: str = "", real_companion: bool = False
-        ) -> subprocess.CompletedProcess[str]:
+def run(root: Path, stub: Path, *args: str, stdin: str = "", real_companion: bool = False,
+        pythonpath: Path | None = None) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "PYTHON": str(stub), "STUB_LOG": str(stub.parent / "stub.log")}
+    if pythonpath is not None:  # what every python the installer starts imports first
+        env["PYTHONPATH"] = str(pythonpath)
     if real_companion:
         env["STUB_REAL_COMPANION"] = "1"
     return subprocess.run(["bash", str(INSTALL), "--root", str(root), *args], input=stdin, env=env,
@@ -217,7 +222,9 @@ def test_fresh_install_lays_every_file(fresh: Fresh) -> None:
 def test_venv_and_pinned_packages(fresh: Fresh) -> None:
     calls, stub = fresh.calls, fresh.stub
     venv = fresh.root / "opt/companion/venv"
-    assert f"{stub} -m venv --system-site-packages --clear {venv}" in calls
+    # no pip of its own: it uses the system's (the tests' python stands for it here), so no ensurepip
+    assert f"{stub} -m venv --system-site-packages --clear --without-pip {venv}" in calls
+    assert not any("ensurepip" in c for c in calls)
     pip = f"{venv}/bin/python -m pip --disable-pip-version-check --no-input install --quiet --progress-bar off"
     assert f"{pip} -r {REQUIREMENTS}" in calls
     # the package from a copy of the checkout (pip builds in place: no root-owned build/ or *.egg-info left in it)
@@ -225,6 +232,21 @@ def test_venv_and_pinned_packages(fresh: Fresh) -> None:
     assert len(own) == 1 and own[0] != f"{pip} --no-deps --force-reinstall {ROOT}" and "companion-build." in own[0]
     # the dependencies first, then the package itself with no room for unpinned extras
     assert calls.index(f"{pip} -r {REQUIREMENTS}") < calls.index(own[0])
+
+
+def test_a_system_without_a_recent_pip_gives_the_venv_its_own(tmp_path: Path, target: Path, stub: Path) -> None:
+    old = tmp_path / "old" / "pip"  # the system's pip, as the venv sees it: too old to lean on
+    old.mkdir(parents=True)
+    (old / "__init__.py").write_text('__version__ = "22.3.1"\n')
+    out = ok(run(target, stub, "--yes", pythonpath=old.parent))
+    venv = target / "opt/companion/venv"
+    calls = (stub.parent / "stub.log").read_text().splitlines()
+    ensure = f"{venv}/bin/python -m ensurepip --default-pip"
+    assert ensure in calls and calls.index(ensure) < next(i for i, c in enumerate(calls) if " -m pip " in c)
+    assert "+ gave the venv its own pip (no pip 23 or later on the system)" in out
+    # a re-run with the system's pip fixed leaves the venv as it is
+    again = ok(run(target, stub, "--yes"))
+    assert "= venv exists" in again and "its own pip" not in again
 
 
 def test_config_txt_gets_i2c_at_400khz_once(again: Fresh) -> None:
@@ -558,6 +580,10 @@ def test_real_venv_under_root(tmp_path: Path) -> None:
     assert proc.returncode == 0, proc.stdout + proc.stderr
     venv = root / "opt/companion/venv"
     assert "include-system-site-packages = true" in (venv / "pyvenv.cfg").read_text()
+    base_pip = subprocess.run([env["PYTHON"], "-c", "import pip; print(pip.__version__)"], capture_output=True,
+                              text=True, timeout=60).stdout.split(".")[0]
+    if base_pip.isdigit() and int(base_pip) >= 23:  # the system's pip served: no copy of its own (ensurepip's seconds)
+        assert not list(venv.glob("lib/python3*/site-packages/pip")), "the venv got a pip of its own"
     # what the venv's python finds, first on its path first (pip list's answer, without starting pip)
     listed = subprocess.run([str(venv / "bin/python"), "-c", "from importlib.metadata import distributions\n"
                              "for d in distributions(): print(d.metadata['Name'] + '==' + d.version)"],
