@@ -142,9 +142,36 @@ def session_copy(s: Session) -> Session:
     """A deep copy of ``s`` to press keys on. The steps of its undo and redo history, the states they go back to
     and the entries of its action log are shared, not copied (most of a long game's copying): nothing changes them
     once they are there (undo and redo move a step from one stack to the other and restore a copy of its state; the
-    log is only appended to and cut)."""
+    log is only appended to and cut). So is the prompt on screen, when it is immutable (hashable: frozen all the way
+    down). The undo stack's pairs are built here rather than by ``deepcopy`` (each names the copied game), and the
+    dice rolls are copied one level down (undo and redo flip their ``undone``; the rest is numbers and text)."""
     kept: list[object] = [*(x for snap, g in s.undo_stack for x in (snap[1], g)), *s.redo_stack, *s.action_log]
-    return copy.deepcopy(s, {id(x): x for x in kept})
+    memo: dict[int, Any] = {id(x): x for x in kept}
+    if s._memo is not None and _immutable(s._memo[2]):
+        memo[id(s._memo[2])] = s._memo[2]
+    undo: list[tuple[Any, Any]] = []
+    memo[id(s.undo_stack)] = undo
+    rolls = [{k: list(v) if type(v) is list else v for k, v in d.items()} for d in s.dice_history]
+    if all(_flat(d) for d in rolls):
+        memo[id(s.dice_history)] = rolls
+    c = copy.deepcopy(s, memo)
+    undo.extend((snap[:-1] + (copy.deepcopy(snap[-1], memo),) if snap[0] == "game" else snap, g)
+                for snap, g in s.undo_stack)
+    return c
+
+
+def _immutable(x: object) -> bool:
+    try:
+        hash(x)
+    except TypeError:
+        return False
+    return True
+
+
+def _flat(roll: dict[str, Any]) -> bool:
+    """A dice roll holds text, numbers and lists of numbers only (what one level of copying copies whole)."""
+    return all(v is None or type(v) in (str, int, float, bool) or type(v) is list and all(type(n) is int for n in v)
+               for v in roll.values())
 
 
 @dataclass(frozen=True)
