@@ -9,6 +9,7 @@ import os
 import subprocess
 import sys
 import tempfile
+import threading
 from pathlib import Path
 from typing import Any, Iterator
 from unittest import mock
@@ -87,13 +88,61 @@ def _no_system_config(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     monkeypatch.delenv("NOTIFY_SOCKET", raising=False)
 
 
-def run_companion(*args: str, timeout: float = 60, input: str | None = None,
-                  env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
-    """Run `python -m companion.cli ARGS` in a subprocess; returns the completed process (text mode)."""
+FRESH = os.environ.get("COMPANION_TEST_FRESH") == "1"
+"""``COMPANION_TEST_FRESH=1``: every :func:`run_companion` a fresh interpreter, none forked from the worker's zygote."""
+_INTERPRETER_START = ("PYTHON", "LC_", "LANG")
+"""Variables the interpreter reads at its own start (flags, hash seed, locale, stdio encoding): a call that sets one
+needs a fresh start."""
+_zygote: Any = None  # the worker's tests/zygote.py Zygote, once a test ran the companion
+_zygote_made = threading.Lock()
+
+
+def run_companion(*args: str, timeout: float = 60, input: str | None = None, env: dict[str, str] | None = None,
+                  fresh: bool = False) -> subprocess.CompletedProcess[str]:
+    """Run `python -m companion.cli ARGS` in a process of its own; returns the completed process (text mode).
+
+    The process is forked from the worker's zygote (tests/zygote.py: one interpreter that imported the companion
+    once) with this argv, environment, working folder, stdin text, its own stdout and stderr, its exit status and the
+    timeout; nothing the companion computes at import depends on these (docs/speed.md). ``fresh=True`` (where the
+    interpreter's own start is the point: ``--help`` of a clean start), a variable in ``env`` the interpreter reads at
+    start, or ``COMPANION_TEST_FRESH=1`` runs a fresh ``python -m companion.cli`` instead."""
     e = dict(os.environ)
     e.update(env or {})
-    return subprocess.run([sys.executable, "-m", "companion.cli", *args], capture_output=True, text=True,
-                          timeout=timeout, input=input, cwd=ROOT, env=e)
+    if fresh or FRESH or any(k.startswith(_INTERPRETER_START) for k in env or {}):
+        return subprocess.run([sys.executable, "-m", "companion.cli", *args], capture_output=True, text=True,
+                              timeout=timeout, input=input, cwd=ROOT, env=e)
+    return _the_zygote().run(list(args), input=input, cwd=ROOT, env=e, timeout=timeout)
+
+
+def start_companion(*args: str, stderr: Path) -> Any:
+    """`python -m companion.cli ARGS` started in ROOT (stdin and stdout /dev/null, stderr to a file) and not waited
+    for: forked as :func:`run_companion` does (a real process: pid, signals, exit status), or a fresh
+    :class:`subprocess.Popen` under ``COMPANION_TEST_FRESH=1``. Either has poll, wait, send_signal, kill."""
+    if FRESH:
+        with stderr.open("ab") as err:
+            return subprocess.Popen([sys.executable, "-m", "companion.cli", *args], cwd=ROOT,
+                                    stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=err)
+    return _the_zygote().start(list(args), stdin=os.devnull, stdout=os.devnull, stderr=stderr, cwd=ROOT,
+                               env=dict(os.environ))
+
+
+def _the_zygote() -> Any:
+    global _zygote
+    with _zygote_made:  # a test's threads may ask at once: one zygote
+        if _zygote is None:
+            from zygote import Zygote
+
+            clean = {k: v for k, v in os.environ.items() if not k.startswith("XDG_")}  # not a test's own folders
+            _zygote = Zygote(ROOT, clean)
+    return _zygote
+
+
+def pytest_sessionfinish() -> None:
+    """The worker's zygote ends with its session (its children's CPU is counted when it is reaped)."""
+    global _zygote
+    if _zygote is not None:
+        _zygote.close()
+        _zygote = None
 
 
 @functools.cache

@@ -21,7 +21,7 @@ from typing import Iterator
 
 import pytest
 
-from conftest import EXAMPLES, ROOT
+from conftest import EXAMPLES, ROOT, run_companion
 
 GAME = str(EXAMPLES / "race-to-ten.toml")
 EVENTS = 40  #: presses in the script
@@ -60,9 +60,8 @@ def _script() -> str:
 
 
 def _play(workdir: Path, script: Path, out: Path) -> None:
-    r = subprocess.run([sys.executable, "-m", "companion.cli", "play", GAME, "--script", str(script), "--journal",
-                        str(workdir / "j.sqlite"), "--seed", "5", "--state-json", str(out)],
-                       capture_output=True, text=True, timeout=120, cwd=ROOT)
+    r = run_companion("play", GAME, "--script", str(script), "--journal", str(workdir / "j.sqlite"), "--seed", "5",
+                      "--state-json", str(out), timeout=120)
     assert r.returncode == 0, r.stderr
 
 

@@ -692,7 +692,7 @@ def test_companion_owner_code_writes_the_same_label_again(installed: Path, tmp_p
     target = installed  # (the command may write to the config: a copy)
     conf = target / "etc/companion/config.toml"
     again = tmp_path / "label.svg"
-    proc = run_companion("--config", str(conf), "owner-code", "--no-qr", "--svg", str(again))
+    proc = run_companion("--config", str(conf), "owner-code", "--no-qr", "--svg", str(again), fresh=True)
     assert proc.returncode == 0, proc.stderr
     assert f"Owner code: {owner_code_in(conf)}" in proc.stdout and f"QR code written to {again}" in proc.stdout
     assert again.read_text() == (target / "etc/companion/owner-code.svg").read_text() and mode(again) == 0o640

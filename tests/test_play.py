@@ -5,7 +5,6 @@ import json
 import random
 import signal
 import subprocess
-import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -15,7 +14,7 @@ from PIL import Image
 
 from companion.session.headless import parse_script, play
 from companion.errors import ScriptError
-from conftest import EXAMPLES, ROOT, run_companion
+from conftest import EXAMPLES, ROOT, run_companion, start_companion
 
 RACE = EXAMPLES / "race-to-ten.toml"
 
@@ -88,7 +87,7 @@ def test_sigkill_at_random_points_then_resume(tmp_path: Path) -> None:
     script = tmp_path / "s.txt"
     script.write_text(random_script(5, 120, wait=0.01))
     expected = tmp_path / "expected.json"
-    cmd = [sys.executable, "-m", "companion.cli", "play", str(RACE), "--script", str(script), "--seed", "11"]
+    cmd = ["play", str(RACE), "--script", str(script), "--seed", "11"]
     rng = random.Random(0)
     delays = [[rng.uniform(0.4, 1.2) for _ in range(2)] for _attempt in range(3)]
 
@@ -98,7 +97,7 @@ def test_sigkill_at_random_points_then_resume(tmp_path: Path) -> None:
         kills = 0
         for delay in delays[n]:  # kill it twice at random points, each time resuming
             before = _wal(journal)
-            p = subprocess.Popen(run + (["--resume"] if kills else []), cwd=ROOT)
+            p = start_companion(*run, *(["--resume"] if kills else []), stderr=tmp_path / f"err{n}.txt")
             while p.poll() is None and _wal(journal) == before:  # not yet playing
                 time.sleep(0.005)
             time.sleep(delay)
@@ -106,7 +105,7 @@ def test_sigkill_at_random_points_then_resume(tmp_path: Path) -> None:
                 p.send_signal(signal.SIGKILL)
                 kills += 1
             p.wait()
-        return kills, subprocess.run(run + ["--resume"], cwd=ROOT, capture_output=True, text=True, timeout=60)
+        return kills, run_companion(*run, "--resume", timeout=60)
 
     with ThreadPoolExecutor(4) as pool:
         uninterrupted = pool.submit(play, str(RACE), script, seed=11, state_json=expected)  # in this process
@@ -183,7 +182,7 @@ def test_frames_are_four_times_the_screen_and_a_new_run_starts_clean(tmp_path: P
     assert said == [f"--frames {frames}: removed the {len(first)} frames of an earlier run; numbering starts at 0001"]
     r = run_companion("play", str(RACE), "--script", str(script), "--frames", str(frames), "--frame-scale", "0")
     assert r.returncode != 0 and r.stderr.count("\n") == 1 and "--frame-scale 0" in r.stderr, r.stderr
-    r = run_companion("play", "--help")
+    r = run_companion("play", "--help", fresh=True)  # the help of a clean start
     assert "--frame-scale" in r.stdout and "default 4" in r.stdout
 
 

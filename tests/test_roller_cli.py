@@ -281,7 +281,7 @@ def test_dice_stats_without_a_journal(tmp_path: Path) -> None:
 
 
 def test_help_lists_the_commands() -> None:
-    r = run_companion("--help")
+    r = run_companion("--help", fresh=True)  # the help of a clean start
     for cmd in ("roller", "roller-sim", "dice"):
         assert cmd in r.stdout
     assert os.path.basename(sys.executable)

@@ -11,11 +11,14 @@ interpreter's own start (``-m`` finding the package): a test keeps at least one 
 from __future__ import annotations
 
 import json
+import locale
 import os
 import select
 import signal
 import subprocess
 import sys
+import tempfile
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -60,6 +63,8 @@ if req is not None:
     os.chdir(req["cwd"])
     os.environ.clear()
     os.environ.update(req["env"])
+    import tempfile
+    tempfile.tempdir = None  # as unasked as in a fresh interpreter: gettempdir() reads TMPDIR of this environment
     # the streams a fresh interpreter would make on these descriptors (a terminal's stdout is line-buffered)
     sys.stdin = sys.__stdin__ = open(0, "r", closefd=False)
     sys.stdout = sys.__stdout__ = open(1, "w", closefd=False, buffering=1 if os.isatty(1) else -1)
@@ -81,14 +86,16 @@ class Zygote:
         os.close(down_r)
         os.close(up_w)
         self._w, self._r = os.fdopen(self._down, "w"), os.fdopen(up, "r")
+        self._lock = threading.Lock()  # one request and its answer at a time
         if self._ask({}, first=True) != "ready":
             raise RuntimeError("the zygote did not start")
 
     def _ask(self, req: dict[str, Any], first: bool = False) -> str:
-        if not first:
-            self._w.write(json.dumps(req) + "\n")
-            self._w.flush()
-        answer = self._r.readline().strip()
+        with self._lock:
+            if not first:
+                self._w.write(json.dumps(req) + "\n")
+                self._w.flush()
+            answer = self._r.readline().strip()
         if not answer:
             raise RuntimeError(f"the zygote stopped (status {self.proc.poll()})")
         return answer
@@ -100,6 +107,30 @@ class Zygote:
         pid = int(self._ask({"args": args, "stdin": stdin, "stdout": stdout, "stderr": str(stderr), "cwd": str(cwd),
                              "env": env}))
         return Child(self, pid)
+
+    def run(self, args: list[str], *, input: str | None, cwd: Path, env: dict[str, str],
+            timeout: float | None) -> subprocess.CompletedProcess[str]:
+        """What ``subprocess.run([python, "-m", "companion.cli", *ARGS], capture_output=True, text=True, ...)``
+        gives, forked: stdin the text (or /dev/null), stdout and stderr read back from their own files; past the
+        timeout the child is killed and :class:`subprocess.TimeoutExpired` raised, as subprocess.run does."""
+        enc = locale.getpreferredencoding(False)  # text=True's encoding, both ways
+        with tempfile.TemporaryDirectory(prefix="zygote-run-") as d:
+            stdin, out, err = Path(d, "stdin"), Path(d, "stdout"), Path(d, "stderr")
+            if input is not None:
+                stdin.write_bytes(input.encode(enc))
+            out.touch()
+            child = self.start(args, stdin=str(stdin) if input is not None else os.devnull, stdout=str(out),
+                               stderr=err, cwd=cwd, env=env)
+            try:
+                status = child.wait(timeout)
+            except subprocess.TimeoutExpired:
+                child.kill()
+                child.wait()
+                raise subprocess.TimeoutExpired(["companion", *args], timeout or 0, out.read_bytes(),
+                                                err.read_bytes() if err.exists() else b"") from None
+            text = [(f.read_bytes() if f.exists() else b"").decode(enc).replace("\r\n", "\n").replace("\r", "\n")
+                    for f in (out, err)]
+        return subprocess.CompletedProcess(["companion", *args], status, text[0], text[1])
 
     def close(self) -> None:
         self._w.close()
