@@ -18,7 +18,10 @@ PLATFORM = ["companion/session", "companion/journal", "companion/config", "compa
 
 @pytest.mark.slow
 @pytest.mark.parametrize("args", [["--strict", *STRICT], PLATFORM], ids=["fsm-and-rules-strict", "platform"])
-def test_mypy(args: list[str]) -> None:
-    r = subprocess.run([sys.executable, "-m", "mypy", "--no-error-summary", *args], cwd=ROOT,
-                       capture_output=True, text=True, timeout=300)
+def test_mypy(args: list[str], request: pytest.FixtureRequest) -> None:
+    # each run its own cache: the two runs' options differ, and in one cache each made the other check every module
+    # they share again (1.4 s of CPU a run instead of 0.2 s once the caches are warm); a changed file is checked again
+    cache = ROOT / ".mypy_cache" / request.node.callspec.id
+    r = subprocess.run([sys.executable, "-m", "mypy", "--no-error-summary", "--cache-dir", str(cache), *args],
+                       cwd=ROOT, capture_output=True, text=True, timeout=300)
     assert r.returncode == 0, r.stdout + r.stderr
