@@ -227,3 +227,15 @@ def test_redo_of_the_start_keeps_the_game_log() -> None:
     assert s.game is None
     s.redo()
     assert s.game.data["log"] == log
+
+
+def test_only_the_last_undo_step_keeps_the_prompt_it_was_answered_on() -> None:
+    """Undo shows the prompt its step was answered on without building it again; a chess prompt is tens of
+    kilobytes, so the steps below the last let go of theirs (the undo stack grows all game)."""
+    s = new()
+    keys(s, "up", "ok")  # How many: 1
+    assert len(s.undo_stack) == 2  # the wizard's start, then the count
+    assert [g.prompt is not None for _, g in s.undo_stack] == [False] * (len(s.undo_stack) - 1) + [True]
+    shown = s.undo_stack[-1][1].prompt
+    s.undo()
+    assert s.prompt() is shown  # the kept prompt, not a new one

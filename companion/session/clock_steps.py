@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from companion.events import ClockEvent
 from companion.session.core import SessionCore
-from companion.session.history import ActionGroup
+from companion.session.history import ActionGroup, push_step
 from companion.session.timekeeper import Timekeeper, clock_setting
 
 
@@ -41,7 +41,7 @@ class ClockSteps(SessionCore):
         self._model_answer(value)
         group.answers.append((value, True))
         self.action_log.append({"t": self._t, "player": seat, "title": "Time", "answer": value, "auto": True})
-        self.undo_stack.append((before, group))
+        push_step(self.undo_stack, before, group)
         self.redo_stack.clear()
         self.screen = self._new_screen()
         self.toast = f"{self.names[seat - 1]}: time is up"

@@ -20,7 +20,7 @@ from companion.events import AnswerEvent, EntryEvent, Key, RollEvent
 from companion.journal.store import RollRecord
 from companion.session.ending import end_prompt
 from companion.session.history import (ActionGroup, Overlay, back_span, describe, entered_from, point_at,
-                                       returned_to, round_trip)
+                                       push_step, returned_to, round_trip)
 from companion.events import ClockEvent, KeyEvent
 from companion.session.announce import compose, roll_said
 from companion.session.inputs import EventIn, encode_event
@@ -294,7 +294,7 @@ class SessionCore:
         group.rolled = bool(group.dice) or any(auto for _v, auto in group.answers)
         came_from = round_trip(self.undo_stack, group, self.prompt().title, self._snapshot) if self.contract else None
         if came_from is None:
-            self.undo_stack.append((before, group))
+            push_step(self.undo_stack, before, group)
             came_from = entered_from(self.undo_stack, self.prompt().title) if group.nav and self.contract else None
             if came_from is None and self.pass4:  # back from an entry by its Done or a number: the cursor on it
                 came_from = returned_to(self.undo_stack, self.prompt())
@@ -395,7 +395,7 @@ class SessionCore:
             self._model_answer(value)
         for i in group.dice:
             self.dice_history[i]["undone"] = False
-        self.undo_stack.append((before, group))
+        push_step(self.undo_stack, before, group)
         self.action_log.append({"t": self._t, "redo": group.title})
         self.prompt_seq += 1
         self.screen = self._new_screen()

@@ -23,8 +23,9 @@ class ActionGroup:
     rolled: bool = False  #: a roll or a random pick happened: BACK never takes that back (the menu's Undo does)
     nav: bool = False  #: the answer was the screen's own BACK (out of a submenu): a way back, not a step
     #: the prompt the step was answered on: the prompt of the state an undo of it goes back to (the same state, so
-    #: the same prompt), kept so that BACK and undo show it without building it again. Never saved: a step read
-    #: back from a resume snapshot builds it afresh.
+    #: the same prompt), kept so that BACK and undo show it without building it again — on the last step only
+    #: (:func:`push_step`: a chess prompt is tens of kilobytes, and the undo stack grows all game). Never saved: a
+    #: step read back from a resume snapshot builds it afresh.
     prompt: Prompt | None = field(default=None, compare=False, repr=False)
 
     def __getstate__(self) -> dict[str, Any]:
@@ -69,6 +70,13 @@ def describe(prompt: Prompt, value: Any, names: Sequence[str]) -> str:
         what = prompt.title
     who = names[prompt.player - 1] if prompt.player is not None and 0 < prompt.player <= len(names) else ""
     return f"{who}: {what}" if who else what
+
+
+def push_step(undo_stack: list[tuple[Any, ActionGroup]], before: Any, group: ActionGroup) -> None:
+    """Put a step on the undo stack; the step below it lets go of its prompt (only the last step keeps one)."""
+    if undo_stack:
+        undo_stack[-1][1].prompt = None
+    undo_stack.append((before, group))
 
 
 def round_trip(undo_stack: list[tuple[Any, ActionGroup]], group: ActionGroup, title: str,
