@@ -30,11 +30,28 @@ def _cfg(tmp_path: Path, clock: str) -> Path:
     return cfg
 
 
+class FakeTime:
+    """``companion play``'s clock and a ``wait`` line's sleep: a wait moves the time on at once (the flag falls as it
+    would; the real-time flag fall is test_chess_game's `companion play` process)."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def clock(self) -> float:
+        return self.now
+
+    def sleep(self, seconds: float) -> None:
+        assert seconds >= 0
+        self.now += seconds
+
+
 def test_a_byoyomi_flag_fall_leaves_no_period(tmp_path: Path) -> None:
     script = tmp_path / "s.txt"
     script.write_text("ok\ndown\nok\nmove wPi2-i4\nwait 1.3\n")  # Bo lets the one 1-second period run out
     out = tmp_path / "state.json"
-    state = play("sovereign-chess", script, seed=1, state_json=out, config=str(_cfg(tmp_path, "byoyomi 0 1x1")))
+    fake = FakeTime()
+    state = play("sovereign-chess", script, seed=1, state_json=out, config=str(_cfg(tmp_path, "byoyomi 0 1x1")),
+                 clock=fake.clock, sleep=fake.sleep)
     assert state["termination"] == "time" and state["winner_name"] == "Ana"
     assert json.loads(out.read_text())["clocks"]["2"] == 0
 
@@ -46,7 +63,9 @@ def test_frames_keep_the_game_over_screen_after_a_flag_fall(tmp_path: Path) -> N
         script = tmp_path / f"{name}.txt"
         script.write_text(text)
         folder = tmp_path / name
-        state = play("sovereign-chess", script, seed=1, frames=folder, config=str(_cfg(tmp_path, "sudden 1")))
+        fake = FakeTime()
+        state = play("sovereign-chess", script, seed=1, frames=folder, config=str(_cfg(tmp_path, "sudden 1")),
+                     clock=fake.clock, sleep=fake.sleep)
         counts.append(len(list(folder.glob("*.png"))))
     assert state["termination"] == "time"
     assert counts[1] == counts[0] + 1  # one more frame: the game-over screen nobody pressed a key on
