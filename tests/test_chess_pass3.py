@@ -9,6 +9,7 @@ import pytest
 
 from companion.rules.sovereign_chess import SovereignChess
 from companion.session.headless import play
+from script_kit import FakeTime
 
 #: player 1 owns White and controls navy (a white pawn on e5, a navy square); a navy knight stands on a1
 COMPOSED = "8bk7/16/16/16/16/16/16/16/16/16/16/4wp11/16/16/16/nn7wk7 1 w b - 0"
@@ -28,21 +29,6 @@ def _cfg(tmp_path: Path, clock: str) -> Path:
     cfg = tmp_path / "config.toml"
     cfg.write_text(f'[games.sovereign-chess]\nclock = "{clock}"\n')
     return cfg
-
-
-class FakeTime:
-    """``companion play``'s clock and a ``wait`` line's sleep: a wait moves the time on at once (the flag falls as it
-    would; the real-time flag fall is test_chess_game's `companion play` process)."""
-
-    def __init__(self) -> None:
-        self.now = 1000.0
-
-    def clock(self) -> float:
-        return self.now
-
-    def sleep(self, seconds: float) -> None:
-        assert seconds >= 0
-        self.now += seconds
 
 
 def test_a_byoyomi_flag_fall_leaves_no_period(tmp_path: Path) -> None:
