@@ -128,7 +128,7 @@ def test_bad_crc_is_rejected_then_the_resend_is_accepted(roller: VirtualRoller, 
     roller.corrupt_next()
     roller.roll("d12")
     got = sink.wait_rolls(1)
-    time.sleep(0.5)
+    sink.wait(lambda: roller.pending == 0)  # the resend ACKed: the reader has read the corrupted line before it
     assert len(sink.rolls()) == 1 and got[0].values == roller.stats().rolls[0].values
     assert reader.counters["bad_crc"] == 1
     assert roller.stats().resends >= 1
@@ -278,14 +278,23 @@ def test_a_missing_port_is_offline_with_the_fault_message(tmp_path: Path, sink: 
         r.stop()
 
 
-def test_not_a_serial_port_is_an_error_and_the_thread_lives(tmp_path: Path, sink: Sink) -> None:
+def test_not_a_serial_port_is_an_error_and_the_thread_lives(tmp_path: Path, sink: Sink,
+                                                            monkeypatch: pytest.MonkeyPatch) -> None:
     plain = tmp_path / "file"
     plain.write_text("not a tty")
+    attempts: list[str | None] = []
+    real_resolve = ports.resolve
+
+    def counting(port: str, dev: Path = Path("/dev")) -> str | None:
+        attempts.append(real_resolve(port, dev))
+        return attempts[-1]
+
+    monkeypatch.setattr(ports, "resolve", counting)
     r = RollerReader(str(plain), sink.put)
     r.start()
     try:
         sink.wait_state(RollerState.ERROR)
-        time.sleep(0.3)
+        sink.wait(lambda: len(attempts) >= 2)  # it tried again after the error: a thread that died would not
         assert r.alive
     finally:
         r.stop()
