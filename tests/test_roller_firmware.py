@@ -18,7 +18,7 @@ import serial  # type: ignore[import-untyped]
 from companion.events import RollerState, RollEvent
 from fw_shim.harness import INTERPRETERS, Firmware
 from hw.roller.reader import RollerReader
-from test_roller_reader import HostClock, Sink
+from test_roller_reader import QUICK_READS, HostClock, Sink
 
 WRAP = 1 << 30
 
@@ -38,7 +38,8 @@ def firmware(tmp_path: Path, interpreter: str) -> Iterator[Firmware]:
 def open_host(fw: Firmware, clock: Callable[[], float] = time.monotonic,
               offline_after: float = 2.0) -> tuple[RollerReader, Sink]:
     sink = Sink()
-    reader = RollerReader(str(fw.link), sink.put, name="pico", offline_after=offline_after, clock=clock)
+    reader = RollerReader(str(fw.link), sink.put, name="pico", offline_after=offline_after, clock=clock,
+                          read_timeout=QUICK_READS)
     reader.start()
     sink.wait_state(RollerState.CONNECTED)
     return reader, sink

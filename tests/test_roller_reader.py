@@ -73,6 +73,8 @@ class HostClock:
 
 #: the reconnect pauses a fifth of the product's (0.1 s doubling to 2 s): the same backoff, five times sooner
 FAST_BACKOFF: dict[str, Any] = {"backoff_min": 0.02, "backoff_max": 0.4}
+#: the reader's read timeout (0.1 s in the product): how long stop(), a REQ or an offline check may wait for a read
+QUICK_READS = 0.02
 
 
 @pytest.fixture
@@ -94,8 +96,9 @@ def sink() -> Sink:
 
 @contextmanager
 def reading(path: str, sink: Sink, **options: Any) -> Iterator[RollerReader]:
-    """A reader of ``path`` (offline_after 1.2 s unless ``options`` say), connected; stopped, and dead, after."""
-    r = RollerReader(path, sink.put, name="table", **{"offline_after": 1.2, **options})
+    """A reader of ``path`` (offline_after 1.2 s, QUICK_READS, unless ``options`` say), connected; stopped, and
+    dead, after."""
+    r = RollerReader(path, sink.put, name="table", **{"offline_after": 1.2, "read_timeout": QUICK_READS, **options})
     r.start()
     try:
         sink.wait_state(RollerState.CONNECTED)
