@@ -198,10 +198,12 @@ def test_unplug_and_replug_on_a_symlinked_pty(roller: VirtualRoller, sink: Sink,
         # backoff (FAST_BACKOFF): 0.02, 0.04, 0.08, 0.16 s ... never a busy loop
         assert 2 <= len(attempts) <= 7, attempts
         assert reader.alive
+        hellos = reader.counters["hellos"]
         roller.replug()
         sink.wait_state(RollerState.CONNECTED, after=n + 1, timeout=5)
         got = sink.wait_rolls(2)
-        time.sleep(0.5)
+        # the roller's HELLO comes once its rolls are ACKed (none sent after it): the reader has read every resend
+        sink.wait(lambda: reader.counters["hellos"] > hellos)
         assert len(sink.rolls()) == 2 and got[1].values == roller.stats().rolls[1].values
         assert reader.counters["reconnects"] == 1
 
