@@ -566,18 +566,59 @@ NO_INDEX = ("No matching distribution", "Could not find a version", "NewConnecti
             "Network is unreachable", "Max retries exceeded")
 
 
+def wheelhouse(config: pytest.Config, env: dict[str, str]) -> Path | None:
+    """The wheels of the pins and of the package's build backend, fetched from the index by the installer's pip once
+    and kept in pytest's cache (.pytest_cache, which the installer's build copy leaves out), keyed by the pins, the
+    build requirements and the interpreter; None without pytest's cache (``-p no:cacheprovider``, as `make pi-check`
+    runs it: pip reads the index there). From them the real pip installs with ``--no-index`` instead of reading the
+    index's page of every pin again on every run: about 7 s of CPU, most of it pip weighing the thousands of files
+    listed for aiohttp, Pillow, multidict, yarl and setuptools. The test is about the installer making a real venv
+    from the pins, not about the index (a pin the index lacks skips it, as before)."""
+    cache = getattr(config, "cache", None)
+    if cache is None:
+        return None
+    import hashlib
+    import sysconfig
+    import tomllib
+
+    build = tomllib.loads((ROOT / "pyproject.toml").read_text())["build-system"]["requires"]
+    key = hashlib.sha256("\n".join([REQUIREMENTS.read_text(), *build, env["PYTHON"], sys.implementation.cache_tag,
+                                     sysconfig.get_platform()]).encode()).hexdigest()[:16]
+    base = cache.mkdir("installer-wheelhouse")
+    where = base / key
+    with open(base / "lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # another run of this checkout's tests may be fetching them
+        if not (where / "complete").exists():
+            for old in base.iterdir():  # other pins' wheels, or a download cut short
+                if old.is_dir():
+                    shutil.rmtree(old)
+            proc = subprocess.run([env["PYTHON"], "-m", "pip", "download", "--disable-pip-version-check", "--no-input",
+                                   "--quiet", "--progress-bar", "off", "-d", str(where), "-r", str(REQUIREMENTS),
+                                   *build], env=env, capture_output=True, text=True, timeout=600)
+            if proc.returncode != 0 and any(s in proc.stdout + proc.stderr for s in NO_INDEX):
+                shutil.rmtree(where, ignore_errors=True)
+                pytest.skip("no package index reachable for pip")
+            assert proc.returncode == 0, proc.stdout + proc.stderr
+            (where / "complete").write_text("")  # last: its presence says every wheel is there
+    return where
+
+
 @pytest.mark.slow
 @pytest.mark.timeout(900)  # a real venv and pip: minutes under the Pi check's emulation
-def test_real_venv_under_root(tmp_path: Path) -> None:
+def test_real_venv_under_root(tmp_path: Path, pytestconfig: pytest.Config) -> None:
     """The real python -m venv and pip: the pins resolve, the package installs, and the command runs."""
     root = tmp_path / "root"
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHON", "VIRTUAL_ENV", "PYTHONPATH")}
     env["PYTHON"] = getattr(sys, "_base_executable", sys.executable)
+    wheels = wheelhouse(pytestconfig, env)
+    if wheels is not None:  # what pip reads from the environment: the installer's own command line is unchanged
+        env.update(PIP_NO_INDEX="1", PIP_FIND_LINKS=str(wheels))
     proc = subprocess.run(["bash", str(INSTALL), "--root", str(root), "--yes"], env=env, capture_output=True,
                           text=True, timeout=600)
-    if proc.returncode != 0 and any(s in proc.stdout + proc.stderr for s in NO_INDEX):
+    if wheels is None and proc.returncode != 0 and any(s in proc.stdout + proc.stderr for s in NO_INDEX):
         pytest.skip("no package index reachable for pip")
-    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert proc.returncode == 0, proc.stdout + proc.stderr + (f"\n(pip installed from {wheels}: delete it to fetch "
+                                                              "the wheels again)" if wheels else "")
     venv = root / "opt/companion/venv"
     assert "include-system-site-packages = true" in (venv / "pyvenv.cfg").read_text()
     base_pip = subprocess.run([env["PYTHON"], "-c", "import pip; print(pip.__version__)"], capture_output=True,
