@@ -232,6 +232,22 @@ def test_venv_and_pinned_packages(fresh: Fresh) -> None:
     assert len(own) == 1 and own[0] != f"{pip} --no-deps --force-reinstall {ROOT}" and "companion-build." in own[0]
     # the dependencies first, then the package itself with no room for unpinned extras
     assert calls.index(f"{pip} -r {REQUIREMENTS}") < calls.index(own[0])
+    import platform
+
+    assert f"  + created venv (--system-site-packages) with {platform.python_version()}\n" in fresh.out
+
+
+def test_a_python_older_than_3_11_stops_in_one_line(tmp_path: Path, target: Path) -> None:
+    """What install.sh asks its python (one start: pointer size, machine, 3.11 or later, version), answered by a
+    bookworm-era 64-bit python too old: the venv step stops in one line, and no venv is made."""
+    old = tmp_path / "python3"
+    old.write_text("#!/bin/sh\necho 64 aarch64 0 3.9.2\n")
+    old.chmod(0o755)
+    proc = run(target, old, "--yes")
+    assert proc.returncode == 1
+    assert proc.stderr == f"install.sh: {old} is older than 3.11; Raspberry Pi OS bookworm has 3.11\n"
+    assert "= architecture: aarch64, 64-bit" in proc.stdout
+    assert not (target / "opt/companion/venv").exists()
 
 
 def test_a_system_without_a_recent_pip_gives_the_venv_its_own(tmp_path: Path, target: Path, stub: Path) -> None:
