@@ -28,7 +28,7 @@ from typing import Any, Iterator
 import pytest
 
 import start_fuzz
-from conftest import ROOT
+from conftest import FRESH, ROOT, _cli_parser, _the_zygote
 from zygote import Child, Zygote
 
 CASES = 1000  #: the issue's figure: at least a thousand damaged boxes
@@ -105,7 +105,7 @@ def in_process(monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
     from companion.loop.app import App
 
     seen: dict[str, Any] = {}
-    parser = companion.cli.build_parser()  # built once: the same parser, without its 50 ms a start
+    parser = _cli_parser()  # built once: the same parser, without its 50 ms a start
     monkeypatch.setattr(companion.cli, "build_parser", lambda: parser)
 
     def first_frame(app: App) -> None:
@@ -265,28 +265,26 @@ def test_real_companion_run_processes_come_up_twice_and_set_aside_what_the_in_pr
     all_cases = start_fuzz.cases(CASES)
     picked = [all_cases[i * CASES // PROCESSES + 7] for i in range(PROCESSES)]
     failures, t0, fams = [], time.monotonic(), Counter[str]()
-    zygote = Zygote(ROOT, _env())
-    try:
-        for k, (seed, names) in enumerate(picked):
-            fams.update(start_fuzz.family(name) for name in names)
-            box = fresh_box(base)
-            start_fuzz.damage(box, names, seed)
-            expected = in_process(box, capsys)
-            box = fresh_box(base)
-            start_fuzz.damage(box, names, seed)
-            for which in ("first", "second"):
-                # the first box's first start is a fresh interpreter, the others are forked from one that has
-                # imported the companion (tests/zygote.py): the same `companion run`, without 23 imports of it
-                fresh = k == 0 and which == "first"
-                ready, status, err = _process(box, base.parent, None if fresh else zygote)
-                if not ready or status != 0 or "Traceback" in err:
-                    failures.append(f"{names} ({which} process{', fresh' * fresh}): ready {ready}, status {status}: "
-                                    f"{err[-400:]}")
-                if which == "first" and start_fuzz.set_aside_files(box) != expected.aside:
-                    failures.append(f"{names}: the process set aside {start_fuzz.set_aside_files(box)}, the "
-                                    f"in-process start {expected.aside}")
-    finally:
-        zygote.close()
+    # the first box's first start is a fresh interpreter, the others are forked from the worker's zygote, which has
+    # imported the companion (tests/zygote.py): the same `companion run`, without 23 imports of it (all fresh under
+    # COMPANION_TEST_FRESH=1); each child gets this test's own environment
+    zygote: Zygote | None = None if FRESH else _the_zygote()
+    for k, (seed, names) in enumerate(picked):
+        fams.update(start_fuzz.family(name) for name in names)
+        box = fresh_box(base)
+        start_fuzz.damage(box, names, seed)
+        expected = in_process(box, capsys)
+        box = fresh_box(base)
+        start_fuzz.damage(box, names, seed)
+        for which in ("first", "second"):
+            fresh = zygote is None or (k == 0 and which == "first")
+            ready, status, err = _process(box, base.parent, None if fresh else zygote)
+            if not ready or status != 0 or "Traceback" in err:
+                failures.append(f"{names} ({which} process{', fresh' * fresh}): ready {ready}, status {status}: "
+                                f"{err[-400:]}")
+            if which == "first" and start_fuzz.set_aside_files(box) != expected.aside:
+                failures.append(f"{names}: the process set aside {start_fuzz.set_aside_files(box)}, the "
+                                f"in-process start {expected.aside}")
     capsys.readouterr()
     with capsys.disabled():
         print(f"\nstart fuzz, processes: {PROCESSES} damaged boxes ({dict(sorted(fams.items()))}), 2 `companion "
@@ -300,6 +298,8 @@ def test_play_resume_export_and_check_say_one_line_on_every_journal_damage(
     """What `journal check` reports, `play --resume` and `export` say in a line (or play on): never a traceback."""
     import companion.cli
 
+    parser = _cli_parser()  # built once (argparse formats its ~400 options while building; parsing leaves it as it was)
+    monkeypatch.setattr(companion.cli, "build_parser", lambda: parser)
     failures, statuses = [], Counter[str]()
     for i, (name, _fn) in enumerate(start_fuzz.JOURNAL):
         box = fresh_box(base)

@@ -150,6 +150,8 @@ def scan(journal: Path) -> WalDamage | None:
         walks.append(_walk(raw, page, frames, big))
         if walks[-1].first_bad > frames:
             return None  # whole (in one of the two byte orders)
+        if walks[-1].first_bad > 0:
+            break  # its header sums right in the order its magic names: the writer's (no frame sums in the other)
     w = max(walks, key=lambda w: (w.lost, w.lost_frames))
     lost = w.lost
     # damage in the last transaction is told from a last write cut short by the wal-index: what it counted committed
