@@ -131,10 +131,16 @@ preflight() {
     arch_ok
 }
 
+# what the installer asks of $PYTHON, in one start of it (a fraction of a second each on a Pi Zero 2 W): its pointer
+# size and machine (here), whether it is 3.11 or later (python_ok) and its version (the venv's line)
+PY_RECENT=""
+PY_VERSION=""
+
 # 64-bit only (the pinned wheels, lgpio): a 32-bit system, or a 32-bit OS on a 64-bit Pi, stops here in one line
 arch_ok() {
     local bits machine
-    read -r bits machine < <("$PYTHON" -c 'import platform, struct; print(struct.calcsize("P") * 8, platform.machine())') \
+    read -r bits machine PY_RECENT PY_VERSION < <("$PYTHON" -c 'import platform, struct, sys
+print(struct.calcsize("P") * 8, platform.machine(), int(sys.version_info >= (3, 11)), platform.python_version())') \
         || die "$PYTHON does not run"
     [ "$bits" = 64 ] || die "this is a 32-bit system ($machine, ${bits}-bit Python): the companion needs a 64-bit OS; flash Raspberry Pi OS Lite (64-bit) and run this again"
     same "architecture: $machine, 64-bit"
@@ -160,8 +166,7 @@ apt_packages() {
 }
 
 python_ok() {
-    "$PYTHON" -c 'import sys; sys.exit(sys.version_info < (3, 11))' \
-        || die "$PYTHON is older than 3.11; Raspberry Pi OS bookworm has 3.11"
+    [ "$PY_RECENT" = 1 ] || die "$PYTHON is older than 3.11; Raspberry Pi OS bookworm has 3.11"
 }
 
 user_and_groups() {
@@ -216,7 +221,7 @@ venv_and_package() {
         # unpack and byte-compile a copy of its own (5 s of CPU on a desktop core; many times that on a Pi Zero 2 W)
         "$PYTHON" -m venv --system-site-packages --clear --without-pip "$venv" \
             || die "cannot create the venv: sudo apt install python3-venv"
-        did "created venv (--system-site-packages) with $("$PYTHON" -c 'import platform; print(platform.python_version())')"
+        did "created venv (--system-site-packages) with $PY_VERSION"
     fi
     # a system without a pip of 23 or later (or one whose pip was removed since) gets the venv's own, as venv would
     if ! "$venv/bin/python" -c 'import sys, pip; sys.exit(int(pip.__version__.split(".")[0]) < 23)' 2>/dev/null; then

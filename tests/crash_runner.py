@@ -1,13 +1,15 @@
-"""The crash-point test's worker: kill `companion play` at EVERY call of one syscall and resume each to the end.
+"""The crash-point test's worker: kill `companion play` at EVERY call of a syscall and resume each to the end.
 
-    python tests/crash_runner.py SYSCALL GAME SCRIPT WORKDIR REFERENCE_JSON [--from JOURNAL_DIR] [--max N]
-    python tests/crash_runner.py --probe     (exit 0 when strace can attach and inject here)
+    python tests/crash_runner.py GAME SCRIPT WORKDIR REFERENCE_JSON --from JOURNAL_DIR [--max N]
 
-For N = 1, 2, 3, ... it plays the script with strace's fault injection delivering SIGKILL on entry to the N-th
-SYSCALL (``fdatasync`` or ``pwrite64``), resumes the killed run with ``--resume`` and checks that the end state is
-REFERENCE_JSON's and that every input of the journal verifies; it stops at the first N the run survives (every
-crash point has been tried). ``--from`` starts each run from a copy of a journal already holding part of the game
-(the running-game case). Prints one JSON line: {"syscall", "points", "calls", "resumed", "survived", "failures"}.
+First it checks that strace can attach to a fork of it and kill it at a call here (if not: one JSON line
+{"problem": "..."} and status 3). Then four walks run side by side, each a fork of this warm process: every
+``fdatasync`` and every ``pwrite64`` of a new game and of a running one (``--from``: each run starts from a copy of a
+journal already holding part of the game). A walk, for N = 1, 2, 3, ..., plays SCRIPT with strace's fault injection
+delivering SIGKILL on entry to the N-th call, resumes the killed run with ``--resume`` and checks that the end state is
+REFERENCE_JSON's and that every input of the journal verifies; it stops at the first N the run survives (every crash
+point has been tried). Prints one JSON line per walk: {"case", "syscall", "status", "points", "calls", "resumed",
+"survived", "failures"}.
 
 The companion is imported once and each run is a fork of this process, so one crash point costs a few hundredths of
 a second instead of an interpreter start: that is what lets `make test` try every crash point. strace stops the
@@ -25,6 +27,8 @@ import argparse
 import bisect
 import json
 import os
+import re
+import select
 import shutil
 import signal
 import subprocess
@@ -126,26 +130,28 @@ def _run(argv: list[str], log: Path, strace: list[str] | None = None, attach: in
                                       stderr=subprocess.PIPE)
     finally:
         os.close(ask)
-    while tracer is not None:  # strace refusing to attach must not leave the child waiting for it
-        done, status = os.waitpid(pid, os.WNOHANG)
-        if done:
-            break
-        if tracer.poll() is not None and tracer.returncode != 0:
-            os.kill(pid, signal.SIGKILL)
-            os.waitpid(pid, 0)
-            err = tracer.stderr.read().decode(errors="replace") if tracer.stderr else ""
-            raise SystemExit(f"strace cannot attach: {err.strip().splitlines()[-1:] or tracer.returncode}")
-        time.sleep(0.002)
-    else:
-        _, status = os.waitpid(pid, 0)
-    if tracer is not None:
+    if tracer is not None:  # woken by either one's end (pidfds), never by a poll interval
+        child, strace = os.pidfd_open(pid), os.pidfd_open(tracer.pid)
         try:
-            tracer.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            tracer.kill()
+            waiting = [child, strace]
+            while child not in select.select(waiting, [], [])[0]:
+                if tracer.wait() != 0:  # strace refusing to attach must not leave the child waiting for it
+                    os.kill(pid, signal.SIGKILL)
+                    os.waitpid(pid, 0)
+                    err = tracer.stderr.read().decode(errors="replace") if tracer.stderr else ""
+                    raise SystemExit(f"strace cannot attach: {err.strip().splitlines()[-1:] or tracer.returncode}")
+                waiting = [child]
+            _, status = os.waitpid(pid, 0)
+            if strace in waiting and not select.select([strace], [], [], 30)[0]:
+                tracer.kill()
             tracer.wait()
+        finally:
+            os.close(child)
+            os.close(strace)
         if tracer.stderr is not None:
             tracer.stderr.close()
+    else:
+        _, status = os.waitpid(pid, 0)
     if os.WIFSIGNALED(status):
         return -os.WTERMSIG(status)
     return os.WEXITSTATUS(status)
@@ -209,60 +215,32 @@ def _where(n: int, before: list[int]) -> tuple[int, int]:
     return i, n - (before[i - 1] if i else 0)
 
 
-def main() -> int:
-    if sys.argv[1:] == ["--probe"]:  # can strace attach to a fork of this process here?
-        rc = _run([], Path(os.devnull), _kill("fdatasync", 1))
-        print("ok" if rc == 0 else f"the traced child ended with status {rc}")
-        return 0 if rc == 0 else 1
-    ap = argparse.ArgumentParser()
-    ap.add_argument("syscall")
-    ap.add_argument("game")
-    ap.add_argument("script")
-    ap.add_argument("workdir", type=Path)
-    ap.add_argument("reference", type=Path)
-    ap.add_argument("--from", dest="start", type=Path)
-    ap.add_argument("--seed", default="5")
-    ap.add_argument("--max", type=int, default=2000)
-    args = ap.parse_args()
-    reference = json.loads(args.reference.read_text())
-    # one whole run in this process first: every module a run imports lazily is then imported once, not per fork
-    # (with PYTHONDONTWRITEBYTECODE each import would compile its source again in every child)
-    warm = args.workdir / f"{args.syscall}-warm-up"
-    shutil.rmtree(warm, ignore_errors=True)
-    warm.mkdir(parents=True)
-    if companion.cli.main(["play", args.game, "--script", args.script, "--journal", str(warm / "j.sqlite"),
-                           "--seed", args.seed, "--state-json", str(warm / "state.json")]) != 0:
-        print(json.dumps({"syscall": args.syscall, "points": 0, "resumed": 0, "survived": False,
-                          "failures": ["the uninterrupted run failed"]}))
-        return 1
-    if json.loads((warm / "state.json").read_text()) != reference:
-        print(json.dumps({"syscall": args.syscall, "points": 0, "resumed": 0, "survived": False,
-                          "failures": ["the uninterrupted run in the runner ended in another state"]}))
-        return 1
-    shutil.rmtree(warm, ignore_errors=True)
-    resume_first = args.start is not None
+def _walk(syscall: str, game: str, script: str, workdir: Path, reference: Any, start: Path | None, seed: str,
+          most: int) -> dict[str, Any]:
+    """Kill a run at its 1st, 2nd, ... ``syscall`` call, resume each; ``start``: a copy of that journal first."""
+    resume_first = start is not None
 
     def fresh(name: str) -> tuple[Path, list[str]]:
-        w = args.workdir / f"{args.syscall}-{name}"
+        w = workdir / f"{syscall}-{name}"
         shutil.rmtree(w, ignore_errors=True)
-        if args.start is not None:
-            shutil.copytree(args.start, w)
+        if start is not None:
+            shutil.copytree(start, w)
         else:
             w.mkdir(parents=True)
-        return w, ["play", args.game, "--script", args.script, "--journal", str(w / "j.sqlite"), "--seed", args.seed,
+        return w, ["play", game, "--script", script, "--journal", str(w / "j.sqlite"), "--seed", seed,
                    "--state-json", str(w / "state.json")]
 
     w, argv = fresh("count")
-    before, calls = _count(argv + (["--resume"] if resume_first else []), args.syscall, w)
+    before, calls = _count(argv + (["--resume"] if resume_first else []), syscall, w)
     shutil.rmtree(w, ignore_errors=True)
     failures: list[str] = []
     points = resumed = 0
     survived = False
-    for n in range(1, args.max + 1):
+    for n in range(1, most + 1):
         w, argv = fresh(str(n))
         out = w / "state.json"
         commit, when = _where(n, before)  # untraced up to there: the same run, so the same n-th call
-        rc = _run(argv + (["--resume"] if resume_first else []), w / "killed.log", _kill(args.syscall, when), commit)
+        rc = _run(argv + (["--resume"] if resume_first else []), w / "killed.log", _kill(syscall, when), commit)
         if rc == 0:  # the N-th call never came: every crash point before it has been tried
             survived = json.loads(out.read_text()) == reference
             if not survived:
@@ -278,6 +256,9 @@ def main() -> int:
         rc = _here(argv + ["--resume"], w / "resumed.log")
         if rc != 0:
             failures.append(f"#{n}: resume failed (status {rc}): {(w / 'resumed.log').read_text()[-500:]}")
+            continue
+        if re.search(r"saved inputs? lost", said := (w / "resumed.log").read_text()):  # the witness ran ahead
+            failures.append(f"#{n}: the resume took the kill for lost inputs: {said[-500:]}")
             continue
         if json.loads(out.read_text()) != reference:
             failures.append(f"#{n}: resumed to another end state")
@@ -296,12 +277,78 @@ def main() -> int:
         resumed += 1
         shutil.rmtree(w, ignore_errors=True)
     else:
-        failures.append(f"still killed at #{args.max}: raise --max")
+        failures.append(f"still killed at #{most}: raise --max")
     if points != calls:
-        failures.append(f"{points} crash points tried, but the run traced whole made {calls} {args.syscall} calls")
-    print(json.dumps({"syscall": args.syscall, "points": points, "calls": calls, "resumed": resumed,
-                      "survived": survived, "failures": failures}))
-    return 0 if not failures else 1
+        failures.append(f"{points} crash points tried, but the run traced whole made {calls} {syscall} calls")
+    return {"syscall": syscall, "points": points, "calls": calls, "resumed": resumed, "survived": survived,
+            "failures": failures}
+
+
+def _probe() -> str | None:
+    """Why strace cannot attach to a fork of this process and kill it at a call here, or None when it can."""
+    try:
+        rc = _run([], Path(os.devnull), _kill("fdatasync", 1))
+    except SystemExit as e:
+        return str(e)
+    return None if rc == 0 else f"strace cannot trace here (the traced child ended with status {rc})"
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("game")
+    ap.add_argument("script")
+    ap.add_argument("workdir", type=Path)
+    ap.add_argument("reference", type=Path)
+    ap.add_argument("--from", dest="start", type=Path, required=True)
+    ap.add_argument("--seed", default="5")
+    ap.add_argument("--max", type=int, default=2000)
+    args = ap.parse_args()
+    if (problem := _probe()) is not None:
+        print(json.dumps({"problem": problem}))
+        return 3
+    reference = json.loads(args.reference.read_text())
+    # one whole run in this process first: every module a run imports lazily is then imported once, not per fork
+    # (with PYTHONDONTWRITEBYTECODE each import would compile its source again in every child)
+    warm = args.workdir / "warm-up"
+    shutil.rmtree(warm, ignore_errors=True)
+    warm.mkdir(parents=True)
+    failure = None
+    if companion.cli.main(["play", args.game, "--script", args.script, "--journal", str(warm / "j.sqlite"),
+                           "--seed", args.seed, "--state-json", str(warm / "state.json")]) != 0:
+        failure = "the uninterrupted run failed"
+    elif json.loads((warm / "state.json").read_text()) != reference:
+        failure = "the uninterrupted run in the runner ended in another state"
+    shutil.rmtree(warm, ignore_errors=True)
+    walks: dict[tuple[str, str], int] = {}
+    for case, start in (("new game", None), ("running game", args.start)):
+        for syscall in ("fdatasync", "pwrite64"):
+            if failure is not None:
+                print(json.dumps({"case": case, "syscall": syscall, "status": 1, "points": 0, "resumed": 0,
+                                  "survived": False, "failures": [failure]}))
+                continue
+            sys.stdout.flush()
+            sys.stderr.flush()
+            pid = os.fork()  # the four walks side by side, each from this warm interpreter
+            if pid == 0:
+                code = 72
+                try:
+                    result = _walk(syscall, args.game, args.script, args.workdir / f"{case[0]}-{syscall}",
+                                   reference, start, args.seed, args.max)
+                    (args.workdir / f"{case[0]}-{syscall}.json").write_text(json.dumps(result))
+                    code = 0 if not result["failures"] else 1
+                except BaseException as e:  # noqa: BLE001 - a walk must never return into the parent's loop
+                    print(f"crash_runner walk {case}, {syscall}: {type(e).__name__}: {e}", file=sys.stderr)
+                finally:
+                    sys.stderr.flush()
+                    os._exit(code)
+            walks[case, syscall] = pid
+    statuses = [] if failure is None else [1]
+    for (case, syscall), pid in walks.items():
+        statuses.append(os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1]))
+        out = args.workdir / f"{case[0]}-{syscall}.json"
+        result = json.loads(out.read_text()) if out.exists() else {"failures": ["the walk left no result"]}
+        print(json.dumps({"case": case, "status": statuses[-1], **result}))
+    return max(statuses, key=abs)
 
 
 if __name__ == "__main__":

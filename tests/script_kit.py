@@ -36,3 +36,19 @@ def run_script(path: Path, seed: int = 5) -> tuple[Session, list[str]]:
         p = session.prompt()
         seen.extend(getattr(p, "lines", ()))
     return session, seen
+
+
+class FakeTime:
+    """``companion play``'s clock and a ``wait`` line's sleep (``play(..., clock=f.clock, sleep=f.sleep)``): a wait
+    moves the time on at once, so a flag falls and checkpoints come as they would (a real-time flag fall stays in
+    test_chess_game's `companion play` process)."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def clock(self) -> float:
+        return self.now
+
+    def sleep(self, seconds: float) -> None:
+        assert seconds >= 0
+        self.now += seconds

@@ -9,6 +9,7 @@ import pytest
 
 from companion.rules.sovereign_chess import SovereignChess
 from companion.session.headless import play
+from script_kit import FakeTime
 
 #: player 1 owns White and controls navy (a white pawn on e5, a navy square); a navy knight stands on a1
 COMPOSED = "8bk7/16/16/16/16/16/16/16/16/16/16/4wp11/16/16/16/nn7wk7 1 w b - 0"
@@ -34,7 +35,9 @@ def test_a_byoyomi_flag_fall_leaves_no_period(tmp_path: Path) -> None:
     script = tmp_path / "s.txt"
     script.write_text("ok\ndown\nok\nmove wPi2-i4\nwait 1.3\n")  # Bo lets the one 1-second period run out
     out = tmp_path / "state.json"
-    state = play("sovereign-chess", script, seed=1, state_json=out, config=str(_cfg(tmp_path, "byoyomi 0 1x1")))
+    fake = FakeTime()
+    state = play("sovereign-chess", script, seed=1, state_json=out, config=str(_cfg(tmp_path, "byoyomi 0 1x1")),
+                 clock=fake.clock, sleep=fake.sleep)
     assert state["termination"] == "time" and state["winner_name"] == "Ana"
     assert json.loads(out.read_text())["clocks"]["2"] == 0
 
@@ -46,7 +49,9 @@ def test_frames_keep_the_game_over_screen_after_a_flag_fall(tmp_path: Path) -> N
         script = tmp_path / f"{name}.txt"
         script.write_text(text)
         folder = tmp_path / name
-        state = play("sovereign-chess", script, seed=1, frames=folder, config=str(_cfg(tmp_path, "sudden 1")))
+        fake = FakeTime()
+        state = play("sovereign-chess", script, seed=1, frames=folder, config=str(_cfg(tmp_path, "sudden 1")),
+                     clock=fake.clock, sleep=fake.sleep)
         counts.append(len(list(folder.glob("*.png"))))
     assert state["termination"] == "time"
     assert counts[1] == counts[0] + 1  # one more frame: the game-over screen nobody pressed a key on

@@ -311,9 +311,26 @@ def test_the_end_of_a_game_opens_its_story(browser: Any, tmp_path: Path, monkeyp
         assert text(browser, "story-result") == "Ana wins" and charts(browser)[0]["drawn"]
 
 
+#: The page's clock for the timers of a second or more (its asks again, AGAIN_MS in history.js): each is held, not run,
+#: until the test runs it (``runHeldTimers()``); ``heldTimers()`` lists their delays. Shorter ones run as ever.
+HELD_TIMERS = """(() => {
+  const set = window.setTimeout.bind(window), clear = window.clearTimeout.bind(window), held = new Map();
+  let next = 1e9;
+  window.setTimeout = (fn, ms, ...args) => {
+    if (!(ms >= 1000)) return set(fn, ms, ...args);
+    held.set(++next, {ms, run: () => fn(...args)});
+    return next;
+  };
+  window.clearTimeout = (id) => held.has(id) ? held.delete(id) : clear(id);
+  window.heldTimers = () => [...held.values()].map((t) => t.ms);
+  window.runHeldTimers = () => { const due = [...held.values()]; held.clear(); due.forEach((t) => t.run()); };
+})();"""
+
+
 def test_a_history_still_being_read_says_so_and_fills_in(browser: Any, box: Box) -> None:
     """The statistics answer from their cache and read the rest meanwhile (``pending``): the page says how many
-    games are still being read and asks again until none are."""
+    games are still being read and asks again 3 s later (the page's clock held by the test, run when it says) until
+    none are."""
     whole = json.loads(box.source.history({}))
     left = [40, 12]
 
@@ -323,12 +340,18 @@ def test_a_history_still_being_read_says_so_and_fills_in(browser: Any, box: Box)
 
     real, box.hub.history = box.hub.history, history
     box.server.answers.forget()  # what earlier tests read is kept (30 s): this one is another history
+    clock = browser.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": HELD_TIMERS})["identifier"]
     try:
         open_page(browser, box, "/history", "#games li")
         assert text(browser, "count").endswith("; 40 games still being read")
-        wait(browser, "the rest of the games", lambda b: text(b, "count") == "216 games (1 in progress)", timeout=10)
-        assert left == []
+        for what, done in (("12 games still being read", lambda c: c.endswith("; 12 games still being read")),
+                           ("the rest of the games", lambda c: c == "216 games (1 in progress)")):
+            assert browser.execute_script("return heldTimers()") == [3000]  # it asks again 3 s later, once
+            browser.execute_script("runHeldTimers()")
+            wait(browser, what, lambda b: done(text(b, "count")))
+        assert left == [] and browser.execute_script("return heldTimers()") == []  # all read: it asks no more
     finally:
+        browser.execute_cdp_cmd("Page.removeScriptToEvaluateOnNewDocument", {"identifier": clock})
         box.hub.history = real
         box.server.answers.forget()
 

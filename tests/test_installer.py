@@ -232,6 +232,22 @@ def test_venv_and_pinned_packages(fresh: Fresh) -> None:
     assert len(own) == 1 and own[0] != f"{pip} --no-deps --force-reinstall {ROOT}" and "companion-build." in own[0]
     # the dependencies first, then the package itself with no room for unpinned extras
     assert calls.index(f"{pip} -r {REQUIREMENTS}") < calls.index(own[0])
+    import platform
+
+    assert f"  + created venv (--system-site-packages) with {platform.python_version()}\n" in fresh.out
+
+
+def test_a_python_older_than_3_11_stops_in_one_line(tmp_path: Path, target: Path) -> None:
+    """What install.sh asks its python (one start: pointer size, machine, 3.11 or later, version), answered by a
+    bookworm-era 64-bit python too old: the venv step stops in one line, and no venv is made."""
+    old = tmp_path / "python3"
+    old.write_text("#!/bin/sh\necho 64 aarch64 0 3.9.2\n")
+    old.chmod(0o755)
+    proc = run(target, old, "--yes")
+    assert proc.returncode == 1
+    assert proc.stderr == f"install.sh: {old} is older than 3.11; Raspberry Pi OS bookworm has 3.11\n"
+    assert "= architecture: aarch64, 64-bit" in proc.stdout
+    assert not (target / "opt/companion/venv").exists()
 
 
 def test_a_system_without_a_recent_pip_gives_the_venv_its_own(tmp_path: Path, target: Path, stub: Path) -> None:
@@ -566,18 +582,59 @@ NO_INDEX = ("No matching distribution", "Could not find a version", "NewConnecti
             "Network is unreachable", "Max retries exceeded")
 
 
+def wheelhouse(config: pytest.Config, env: dict[str, str]) -> Path | None:
+    """The wheels of the pins and of the package's build backend, fetched from the index by the installer's pip once
+    and kept in pytest's cache (.pytest_cache, which the installer's build copy leaves out), keyed by the pins, the
+    build requirements and the interpreter; None without pytest's cache (``-p no:cacheprovider``, as `make pi-check`
+    runs it: pip reads the index there). From them the real pip installs with ``--no-index`` instead of reading the
+    index's page of every pin again on every run: about 7 s of CPU, most of it pip weighing the thousands of files
+    listed for aiohttp, Pillow, multidict, yarl and setuptools. The test is about the installer making a real venv
+    from the pins, not about the index (a pin the index lacks skips it, as before)."""
+    cache = getattr(config, "cache", None)
+    if cache is None:
+        return None
+    import hashlib
+    import sysconfig
+    import tomllib
+
+    build = tomllib.loads((ROOT / "pyproject.toml").read_text())["build-system"]["requires"]
+    key = hashlib.sha256("\n".join([REQUIREMENTS.read_text(), *build, env["PYTHON"], sys.implementation.cache_tag,
+                                     sysconfig.get_platform()]).encode()).hexdigest()[:16]
+    base = cache.mkdir("installer-wheelhouse")
+    where = base / key
+    with open(base / "lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # another run of this checkout's tests may be fetching them
+        if not (where / "complete").exists():
+            for old in base.iterdir():  # other pins' wheels, or a download cut short
+                if old.is_dir():
+                    shutil.rmtree(old)
+            proc = subprocess.run([env["PYTHON"], "-m", "pip", "download", "--disable-pip-version-check", "--no-input",
+                                   "--quiet", "--progress-bar", "off", "-d", str(where), "-r", str(REQUIREMENTS),
+                                   *build], env=env, capture_output=True, text=True, timeout=600)
+            if proc.returncode != 0 and any(s in proc.stdout + proc.stderr for s in NO_INDEX):
+                shutil.rmtree(where, ignore_errors=True)
+                pytest.skip("no package index reachable for pip")
+            assert proc.returncode == 0, proc.stdout + proc.stderr
+            (where / "complete").write_text("")  # last: its presence says every wheel is there
+    return where
+
+
 @pytest.mark.slow
 @pytest.mark.timeout(900)  # a real venv and pip: minutes under the Pi check's emulation
-def test_real_venv_under_root(tmp_path: Path) -> None:
+def test_real_venv_under_root(tmp_path: Path, pytestconfig: pytest.Config) -> None:
     """The real python -m venv and pip: the pins resolve, the package installs, and the command runs."""
     root = tmp_path / "root"
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHON", "VIRTUAL_ENV", "PYTHONPATH")}
     env["PYTHON"] = getattr(sys, "_base_executable", sys.executable)
+    wheels = wheelhouse(pytestconfig, env)
+    if wheels is not None:  # what pip reads from the environment: the installer's own command line is unchanged
+        env.update(PIP_NO_INDEX="1", PIP_FIND_LINKS=str(wheels))
     proc = subprocess.run(["bash", str(INSTALL), "--root", str(root), "--yes"], env=env, capture_output=True,
                           text=True, timeout=600)
-    if proc.returncode != 0 and any(s in proc.stdout + proc.stderr for s in NO_INDEX):
+    if wheels is None and proc.returncode != 0 and any(s in proc.stdout + proc.stderr for s in NO_INDEX):
         pytest.skip("no package index reachable for pip")
-    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert proc.returncode == 0, proc.stdout + proc.stderr + (f"\n(pip installed from {wheels}: delete it to fetch "
+                                                              "the wheels again)" if wheels else "")
     venv = root / "opt/companion/venv"
     assert "include-system-site-packages = true" in (venv / "pyvenv.cfg").read_text()
     base_pip = subprocess.run([env["PYTHON"], "-c", "import pip; print(pip.__version__)"], capture_output=True,

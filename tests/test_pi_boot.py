@@ -382,14 +382,11 @@ def test_the_phones_follow_the_claim_flow_and_answer_every_prompt_secret_ballots
     for its seat (202) and the host grants it — after "Read the request first" — and the game is played to its end
     by the two phones alone."""
     import companion.games
-    from companion.web import pairing
     from webtable import OWNER, LiveTable
 
     monkeypatch.setitem(companion.games.BUILTIN, "webdemo", "webtable:WebDemo")
-    monkeypatch.setattr(pairing, "GRACE_S", 0.2)  # the box's grace and the host's wait, shortened alike
-    monkeypatch.setattr(pi_boot_web, "GRACE_S", 0.2)
-    with LiveTable(tmp_path, panel=False) as t:
-        table = pi_boot_web.Table(f"http://127.0.0.1:{t.port}", OWNER.lower().replace("-", " "))
+    with LiveTable(tmp_path, panel=False) as t:  # the host's wait for the box's grace: on the table's clock
+        table = pi_boot_web.Table(f"http://127.0.0.1:{t.port}", OWNER.lower().replace("-", " "), sleep=t.skip)
         acks = []
         rng = random.Random(7)
         for _ in range(200):

@@ -85,11 +85,11 @@ def test_sigkill_at_random_points_then_resume(tmp_path: Path) -> None:
     compared with (played in this process), play side by side: the wait is one game's, not four. A kill's moment is
     counted from the run's first write (not from its start, which a busy machine draws out), so it lands mid-game."""
     script = tmp_path / "s.txt"
-    script.write_text(random_script(5, 120, wait=0.01))
+    script.write_text(random_script(5, 120, wait=0.005))  # 0.6 s of waits: a game, kills and resumes within 2 s
     expected = tmp_path / "expected.json"
     cmd = ["play", str(RACE), "--script", str(script), "--seed", "11"]
     rng = random.Random(0)
-    delays = [[rng.uniform(0.4, 1.2) for _ in range(2)] for _attempt in range(3)]
+    delays = [[rng.uniform(0.2, 0.6) for _ in range(2)] for _attempt in range(3)]  # the first kill lands mid-game
 
     def attempt(n: int) -> tuple[int, subprocess.CompletedProcess[str]]:
         journal, out = tmp_path / f"j{n}.sqlite", tmp_path / f"out{n}.json"

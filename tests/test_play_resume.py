@@ -11,6 +11,7 @@ from companion.errors import CompanionError, ScriptError
 from companion.session.headless import play
 from companion.journal.store import Journal
 from conftest import EXAMPLES
+from script_kit import FakeTime
 
 VP = str(EXAMPLES / "vp-tracker.toml")
 END = "ok\nok\nok\nhold\nup\nok\nup\nok\n"  # three presses of set-up, then End game from the menu
@@ -106,7 +107,8 @@ def test_a_wait_journals_the_running_clock_every_checkpoint(tmp_path: Path, monk
     script = tmp_path / "s.txt"
     script.write_text("ok\ndown\nok\nmove wNf1-e3\nmove reject\nwait 0.7\n")
     j = tmp_path / "j.sqlite"
-    play("sovereign-chess", script, seed=1, journal_path=j, config=str(cfg))
+    fake = FakeTime()  # the 0.7 s pass on a fake clock
+    play("sovereign-chess", script, seed=1, journal_path=j, config=str(cfg), clock=fake.clock, sleep=fake.sleep)
     journal = Journal(j)
     rows = [text for _n, _t, text in journal.inputs(journal.games()[0].id)]
     journal.close()

@@ -18,7 +18,7 @@ from companion.journal.store import Journal, RollRecord
 from conftest import ROOT, run_companion
 from hw.roller.reader import COUNTER_KEYS, RollerReader
 from hw.roller.virtual import VirtualRoller
-from test_roller_reader import Sink
+from test_roller_reader import FAST_BACKOFF, Sink
 
 
 def popen(*args: str, stdin: int | None = None) -> subprocess.Popen[str]:
@@ -53,8 +53,9 @@ def test_listen_json_prints_each_roll_once_then_the_summary(roller: VirtualRolle
         roller.roll("d6", 2)
         roller.corrupt_next()
         roller.roll("d6")
+        # (each roll is put on the queue before its ACK, and the corrupted roll's resend, the last ACKed, came after
+        # the duplicate on the wire: the rolls and the counts the summary shows are in once all three are ACKed)
         wait_until(lambda: len(roller.stats().acked) == 3)
-        time.sleep(0.2)
         proc.send_signal(sig)
         out, err = proc.communicate(timeout=10)
     finally:
@@ -77,8 +78,7 @@ def test_listen_plain(roller: VirtualRoller) -> None:
     try:
         wait_until(lambda: roller.stats().host_frames >= 1)
         roller.roll("d6", 3)
-        wait_until(lambda: len(roller.stats().acked) == 1)
-        time.sleep(0.2)
+        wait_until(lambda: len(roller.stats().acked) == 1)  # (the roll was put on the queue before its ACK)
         proc.send_signal(signal.SIGTERM)
         out, _err = proc.communicate(timeout=10)
     finally:
@@ -111,7 +111,7 @@ def test_roller_sim_rolls_and_injects_faults(tmp_path: Path) -> None:
     proc = popen("roller-sim", "--link", str(link), "--seed", "5", stdin=subprocess.PIPE)
     assert proc.stdin is not None and proc.stdout is not None
     sink = Sink()
-    reader = RollerReader(str(link), sink.put, offline_after=2.0)
+    reader = RollerReader(str(link), sink.put, offline_after=2.0, **FAST_BACKOFF)  # (the replug found sooner)
 
     def send(line: str) -> None:
         assert proc.stdin is not None

@@ -18,7 +18,7 @@ import serial  # type: ignore[import-untyped]
 from companion.events import RollerState, RollEvent
 from fw_shim.harness import INTERPRETERS, Firmware
 from hw.roller.reader import RollerReader
-from test_roller_reader import Sink
+from test_roller_reader import QUICK_READS, HostClock, Sink
 
 WRAP = 1 << 30
 
@@ -35,19 +35,11 @@ def firmware(tmp_path: Path, interpreter: str) -> Iterator[Firmware]:
     assert fw.halts == []  # the firmware never stopped
 
 
-class HostClock:
-    """The host reader's clock: time.monotonic, plus the jumps a test makes (a silence without waiting it out)."""
-
-    def __init__(self) -> None:
-        self.skew = 0.0
-
-    def __call__(self) -> float:
-        return time.monotonic() + self.skew
-
-
-def open_host(fw: Firmware, clock: Callable[[], float] = time.monotonic) -> tuple[RollerReader, Sink]:
+def open_host(fw: Firmware, clock: Callable[[], float] = time.monotonic,
+              offline_after: float = 2.0) -> tuple[RollerReader, Sink]:
     sink = Sink()
-    reader = RollerReader(str(fw.link), sink.put, name="pico", offline_after=2.0, clock=clock)
+    reader = RollerReader(str(fw.link), sink.put, name="pico", offline_after=offline_after, clock=clock,
+                          read_timeout=QUICK_READS)
     reader.start()
     sink.wait_state(RollerState.CONNECTED)
     return reader, sink
@@ -73,13 +65,23 @@ def settle(firmware: Firmware, sink: Sink) -> list[RollEvent]:
     return sink.wait_rolls(n + 1)
 
 
-def test_hello_and_heartbeat(host: tuple[RollerReader, Sink]) -> None:
-    reader, sink = host
-    sink.wait(lambda: reader.hello is not None)
-    assert reader.hello is not None
-    assert (reader.hello.version, reader.hello.firmware, reader.hello.dice) == (1, "companion-roller", ("d6", "d12"))
-    time.sleep(2.5)  # longer than offline_after: the BEATs keep it connected
-    assert sink.states() == [RollerState.CONNECTED]
+def test_hello_and_heartbeat(tmp_path: Path, interpreter: str) -> None:
+    """The BEATs, by the firmware's real ticks, keep the host connected past its real offline_after. Both are set
+    shorter, with 0.75 s to spare (1 s before): BEAT_MS 250 (1000 in the firmware, a value
+    test_no_timer_goes_stale_over_half_a_ticks_period pins) and offline_after 1 s (2 s in the other cases)."""
+    with Firmware(tmp_path / "companion-roller", interpreter, "--set", "BEAT_MS=250") as fw:
+        reader, sink = open_host(fw, offline_after=1.0)
+        try:
+            sink.wait(lambda: reader.hello is not None)
+            assert reader.hello is not None
+            hello = (reader.hello.version, reader.hello.firmware, reader.hello.dice)
+            assert hello == (1, "companion-roller", ("d6", "d12"))
+            time.sleep(1.3)  # longer than offline_after: the BEATs keep it connected
+            assert sink.states() == [RollerState.CONNECTED]
+        finally:
+            reader.stop()
+        assert not reader.alive
+    assert fw.halts == []  # the firmware never stopped
 
 
 def test_press_rolls_once_and_blinks(firmware: Firmware, host: tuple[RollerReader, Sink]) -> None:

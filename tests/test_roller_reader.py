@@ -7,8 +7,9 @@ import queue
 import threading
 import time
 import tty
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Callable, Iterator
+from typing import Any, Callable, Iterator
 
 import pytest
 import serial  # type: ignore[import-untyped]
@@ -60,6 +61,22 @@ class Sink:
         return self.rolls()
 
 
+class HostClock:
+    """A reader's clock: time.monotonic, plus the jumps a test makes (a silence without waiting it out)."""
+
+    def __init__(self) -> None:
+        self.skew = 0.0
+
+    def __call__(self) -> float:
+        return time.monotonic() + self.skew
+
+
+#: the reconnect pauses a fifth of the product's (0.1 s doubling to 2 s): the same backoff, five times sooner
+FAST_BACKOFF: dict[str, Any] = {"backoff_min": 0.02, "backoff_max": 0.4}
+#: the reader's read timeout (0.1 s in the product): how long stop(), a REQ or an offline check may wait for a read
+QUICK_READS = 0.02
+
+
 @pytest.fixture
 def link(tmp_path: Path) -> Path:
     return tmp_path / "roller"
@@ -77,14 +94,24 @@ def sink() -> Sink:
     return Sink()
 
 
+@contextmanager
+def reading(path: str, sink: Sink, **options: Any) -> Iterator[RollerReader]:
+    """A reader of ``path`` (offline_after 1.2 s, QUICK_READS, unless ``options`` say), connected; stopped, and
+    dead, after."""
+    r = RollerReader(path, sink.put, name="table", **{"offline_after": 1.2, "read_timeout": QUICK_READS, **options})
+    r.start()
+    try:
+        sink.wait_state(RollerState.CONNECTED)
+        yield r
+    finally:
+        r.stop()
+    assert not r.alive
+
+
 @pytest.fixture
 def reader(roller: VirtualRoller, sink: Sink) -> Iterator[RollerReader]:
-    r = RollerReader(roller.path, sink.put, name="table", offline_after=1.2)
-    r.start()
-    sink.wait_state(RollerState.CONNECTED)
-    yield r
-    r.stop()
-    assert not r.alive
+    with reading(roller.path, sink) as r:
+        yield r
 
 
 def test_roll_arrives_once_with_the_roller_name(roller: VirtualRoller, reader: RollerReader, sink: Sink) -> None:
@@ -104,7 +131,7 @@ def test_bad_crc_is_rejected_then_the_resend_is_accepted(roller: VirtualRoller, 
     roller.corrupt_next()
     roller.roll("d12")
     got = sink.wait_rolls(1)
-    time.sleep(0.5)
+    sink.wait(lambda: roller.pending == 0)  # the resend ACKed: the reader has read the corrupted line before it
     assert len(sink.rolls()) == 1 and got[0].values == roller.stats().rolls[0].values
     assert reader.counters["bad_crc"] == 1
     assert roller.stats().resends >= 1
@@ -115,8 +142,8 @@ def test_duplicate_seq_counts_once(roller: VirtualRoller, reader: RollerReader, 
     roller.roll("d6")
     sink.wait_rolls(1)
     sink.wait(lambda: reader.counters["duplicates"] == 1)
-    time.sleep(0.4)
-    assert len(sink.rolls()) == 1
+    sink.wait(lambda: roller.pending == 0)  # (nothing resent after its ACK: test_roll_arrives_once waits that out)
+    assert len(sink.rolls()) == 1 and reader.counters["duplicates"] == 1
 
 
 def test_garbage_is_counted_and_reading_goes_on(roller: VirtualRoller, reader: RollerReader, sink: Sink) -> None:
@@ -130,68 +157,79 @@ def test_garbage_is_counted_and_reading_goes_on(roller: VirtualRoller, reader: R
     assert reader.alive
 
 
-def test_silence_goes_offline_then_back(roller: VirtualRoller, reader: RollerReader, sink: Sink) -> None:
-    n = len(sink.states())
-    roller.silence()
-    roller.roll("d6")  # made while silent: held by the roller, delivered when it talks again
-    sink.wait_state(RollerState.OFFLINE, after=n, timeout=4)
-    assert sink.rolls() == []
-    roller.silence(False)
-    sink.wait_state(RollerState.CONNECTED, after=n + 1, timeout=4)
-    assert len(sink.wait_rolls(1)) == 1
+def test_silence_goes_offline_then_back(roller: VirtualRoller, sink: Sink) -> None:
+    """(offline_after passes by a jump of the reader's clock; test_roller_firmware's heartbeat case waits one out.)"""
+    clock = HostClock()
+    with reading(roller.path, sink, clock=clock) as reader:
+        n = len(sink.states())
+        roller.silence()
+        roller.roll("d6")  # made while silent: held by the roller, delivered when it talks again
+        roller.sync()  # silent from here on
+        clock.skew += 1.2  # the reader hears nothing for offline_after
+        sink.wait_state(RollerState.OFFLINE, after=n, timeout=4)
+        assert sink.rolls() == [] and reader.alive
+        roller.silence(False)
+        sink.wait_state(RollerState.CONNECTED, after=n + 1, timeout=4)
+        assert len(sink.wait_rolls(1)) == 1
 
 
-def test_unplug_and_replug_on_a_symlinked_pty(roller: VirtualRoller, reader: RollerReader, sink: Sink,
-                                              link: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    attempts: list[float] = []
-    real_resolve = ports.resolve
+def test_unplug_and_replug_on_a_symlinked_pty(roller: VirtualRoller, sink: Sink, link: Path,
+                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    with reading(roller.path, sink, **FAST_BACKOFF) as reader:
+        attempts: list[float] = []
+        real_resolve = ports.resolve
 
-    def counting(port: str, dev: Path = Path("/dev")) -> str | None:
-        attempts.append(time.monotonic())
-        return real_resolve(port, dev)
+        def counting(port: str, dev: Path = Path("/dev")) -> str | None:
+            attempts.append(time.monotonic())
+            return real_resolve(port, dev)
 
-    monkeypatch.setattr(ports, "resolve", counting)
-    roller.roll("d6")
-    sink.wait_rolls(1)
-    n = len(sink.states())
-    roller.unplug()
-    roller.sync()
-    assert not link.exists()
-    sink.wait_state(RollerState.OFFLINE, after=n)
-    offline = next(e for e in sink.events[n:] if isinstance(e, RollerStatusEvent))
-    assert str(link) in offline.detail
-    roller.roll("d12", 2)  # rolled while unplugged: kept, sent after the replug
-    time.sleep(1.6)
-    # backoff: 0.1, 0.2, 0.4, 0.8 s ... never a busy loop
-    assert 2 <= len(attempts) <= 7, attempts
-    assert reader.alive
-    roller.replug()
-    sink.wait_state(RollerState.CONNECTED, after=n + 1, timeout=5)
-    got = sink.wait_rolls(2)
-    time.sleep(0.5)
-    assert len(sink.rolls()) == 2 and got[1].values == roller.stats().rolls[1].values
-    assert reader.counters["reconnects"] == 1
+        monkeypatch.setattr(ports, "resolve", counting)
+        roller.roll("d6")
+        sink.wait_rolls(1)
+        n = len(sink.states())
+        roller.unplug()
+        roller.sync()
+        assert not link.exists()
+        sink.wait_state(RollerState.OFFLINE, after=n)
+        offline = next(e for e in sink.events[n:] if isinstance(e, RollerStatusEvent))
+        assert str(link) in offline.detail
+        roller.roll("d12", 2)  # rolled while unplugged: kept, sent after the replug
+        time.sleep(0.32)
+        # backoff (FAST_BACKOFF): 0.02, 0.04, 0.08, 0.16 s ... never a busy loop
+        assert 2 <= len(attempts) <= 7, attempts
+        assert reader.alive
+        hellos = reader.counters["hellos"]
+        roller.replug()
+        sink.wait_state(RollerState.CONNECTED, after=n + 1, timeout=5)
+        got = sink.wait_rolls(2)
+        # the roller's HELLO comes once its rolls are ACKed (none sent after it): the reader has read every resend
+        sink.wait(lambda: reader.counters["hellos"] > hellos)
+        assert len(sink.rolls()) == 2 and got[1].values == roller.stats().rolls[1].values
+        assert reader.counters["reconnects"] == 1
 
 
-def test_lost_acks_across_a_replug_still_count_once(roller: VirtualRoller, reader: RollerReader,
-                                                     sink: Sink) -> None:
+def test_lost_acks_across_a_replug_still_count_once(link: Path, sink: Sink) -> None:
     """The host saw the ROLL, its ACKs were lost, the cable was pulled: after the replug the roller resends it
-    before its HELLO, the host still remembers the seq, and the roll counts once."""
-    roller.lose_acks()
-    roller.roll("d6")
-    sink.wait_rolls(1)
-    sink.wait(lambda: reader.counters["duplicates"] >= 2)
-    n = len(sink.states())
-    roller.unplug()
-    sink.wait_state(RollerState.OFFLINE, after=n)
-    roller.replug()
-    sink.wait_state(RollerState.CONNECTED, after=n + 1)
-    roller.lose_acks(False)
-    sink.wait(lambda: roller.pending == 0, timeout=6)
-    roller.roll("d6")
-    sink.wait_rolls(2)
-    time.sleep(0.4)
-    assert [e.seq for e in sink.rolls()] == [0, 1]
+    before its HELLO, the host still remembers the seq, and the roll counts once. (The roller resends three times
+    sooner than the protocol's ACK_TIMEOUT, the reader reconnects five times sooner: nothing here depends on how
+    long either waits.)"""
+    with VirtualRoller(link=str(link), seed=7, ack_timeout=0.1) as roller, \
+            reading(roller.path, sink, **FAST_BACKOFF) as reader:
+        roller.lose_acks()
+        roller.roll("d6")
+        sink.wait_rolls(1)
+        sink.wait(lambda: reader.counters["duplicates"] >= 2)
+        n = len(sink.states())
+        roller.unplug()
+        sink.wait_state(RollerState.OFFLINE, after=n)
+        roller.replug()
+        sink.wait_state(RollerState.CONNECTED, after=n + 1)
+        roller.lose_acks(False)
+        sink.wait(lambda: roller.pending == 0, timeout=6)
+        roller.roll("d6")
+        sink.wait_rolls(2)
+        sink.wait(lambda: roller.pending == 0)  # every resend of it read, and ACKed
+        assert [e.seq for e in sink.rolls()] == [0, 1]
 
 
 def test_request_makes_the_roller_roll(roller: VirtualRoller, reader: RollerReader, sink: Sink) -> None:
@@ -245,14 +283,23 @@ def test_a_missing_port_is_offline_with_the_fault_message(tmp_path: Path, sink: 
         r.stop()
 
 
-def test_not_a_serial_port_is_an_error_and_the_thread_lives(tmp_path: Path, sink: Sink) -> None:
+def test_not_a_serial_port_is_an_error_and_the_thread_lives(tmp_path: Path, sink: Sink,
+                                                            monkeypatch: pytest.MonkeyPatch) -> None:
     plain = tmp_path / "file"
     plain.write_text("not a tty")
+    attempts: list[str | None] = []
+    real_resolve = ports.resolve
+
+    def counting(port: str, dev: Path = Path("/dev")) -> str | None:
+        attempts.append(real_resolve(port, dev))
+        return attempts[-1]
+
+    monkeypatch.setattr(ports, "resolve", counting)
     r = RollerReader(str(plain), sink.put)
     r.start()
     try:
         sink.wait_state(RollerState.ERROR)
-        time.sleep(0.3)
+        sink.wait(lambda: len(attempts) >= 2)  # it tried again after the error: a thread that died would not
         assert r.alive
     finally:
         r.stop()
@@ -270,24 +317,25 @@ def test_open_errors_map_to_plain_states(code: int, state: RollerState, needle: 
     assert sink.events[-1].state is state and needle in sink.events[-1].detail
 
 
-def test_in_waiting_oserror_does_not_kill_the_thread(roller: VirtualRoller, reader: RollerReader, sink: Sink,
+def test_in_waiting_oserror_does_not_kill_the_thread(roller: VirtualRoller, sink: Sink,
                                                      monkeypatch: pytest.MonkeyPatch) -> None:
     """pyserial's ReaderThread dies on this; ours reconnects."""
-    real = serial.Serial.in_waiting
-    failures = [3]
+    with reading(roller.path, sink, **FAST_BACKOFF) as reader:
+        real = serial.Serial.in_waiting
+        failures = [3]
 
-    def flaky(self: serial.Serial) -> int:
-        if failures[0] > 0:
-            failures[0] -= 1
-            raise OSError(errno.EIO, "Input/output error")
-        return real.fget(self)  # type: ignore[no-any-return]
+        def flaky(self: serial.Serial) -> int:
+            if failures[0] > 0:
+                failures[0] -= 1
+                raise OSError(errno.EIO, "Input/output error")
+            return real.fget(self)  # type: ignore[no-any-return]
 
-    monkeypatch.setattr(serial.Serial, "in_waiting", property(flaky))
-    sink.wait(lambda: failures[0] == 0)
-    sink.wait(lambda: reader.state is RollerState.CONNECTED)
-    roller.roll("d6")
-    sink.wait_rolls(1)
-    assert reader.alive and reader.counters["reconnects"] >= 1
+        monkeypatch.setattr(serial.Serial, "in_waiting", property(flaky))
+        sink.wait(lambda: failures[0] == 0)
+        sink.wait(lambda: reader.state is RollerState.CONNECTED)
+        roller.roll("d6")
+        sink.wait_rolls(1)
+        assert reader.alive and reader.counters["reconnects"] >= 1
 
 
 def test_a_broken_consumer_does_not_kill_the_reader(roller: VirtualRoller) -> None:

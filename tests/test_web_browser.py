@@ -440,8 +440,16 @@ def test_a_seat_is_asked_for_on_the_phone_and_given_on_the_device_then_its_ballo
         assert t.app.session.game.data["votes"] == {"1": "no"}
         events = [e for _n, _t, e in t.app.journal.inputs(t.app.record.id)]
         assert 'answer 5 web:seat1 "no"' in events
-        tablet = browsers.get((1024, 768))  # a tablet: the companion's screen and the question side by side
+        # a tablet, not paired: the companion's screen and the question side by side (the phone's browser, its
+        # cookies gone, turned into a 1024×768 tablet as a browser started at that size is; the next page it opens
+        # is a phone again: chromedriver applies its emulation at each navigation)
+        tablet = browser
+        tablet.delete_all_cookies()
         open_view(tablet, t)
+        tablet.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": 1024, "height": 768,
+                                                                       "deviceScaleFactor": 1, "mobile": True})
+        assert tablet.execute_script("return [innerWidth, innerHeight, navigator.maxTouchPoints > 0]") == [
+            1024, 768, True]
         wait(tablet, "the tablet layout", lambda b: b.execute_script(
             "const a = document.getElementById('device').getBoundingClientRect(), "
             "b = document.getElementById('prompt').getBoundingClientRect(); "

@@ -161,7 +161,9 @@ def test_too_many_waiting_are_told_to_try_again(box: Box) -> None:
     names = [f"p{i}" for i in range(MAX_WAITING + 3)]
     with ThreadPoolExecutor(len(names)) as pool:
         futures = [pool.submit(Client(box.port).json, "GET", f"/api/history?player={n}") for n in names]
-        time.sleep(0.5)
+        end = time.monotonic() + 10  # three turned away means the others were all waiting then (none can leave)
+        while sum(f.done() for f in futures) < 3 and time.monotonic() < end:
+            time.sleep(0.01)
         gate.set()
         got = [f.result() for f in futures]
     busy = [d["error"] for s, d in got if s == 503]

@@ -109,10 +109,10 @@ def test_ten_secret_ballots_send_no_signal_to_an_unpaired_watcher(tmp_path: Path
         try:
             per_ballot: list[tuple[str, str, list[int], int]] = []
             moved = 0
+            e0, s0 = probe.mark()  # then each ballot's window starts where the last one's ended: none left out
             for i in range(10):
                 on_device = i % 2 == 1  # Ana (seat 1) votes on her phone; Ben (seat 2) on the device
                 vote = rng.choice(["yes", "no"])
-                e0, s0 = probe.mark()
                 if on_device:
                     t.press("ok")  # "pass to Ben" → the ballot opens (public: the same for every vote)
                     t.settle()
@@ -129,6 +129,7 @@ def test_ten_secret_ballots_send_no_signal_to_an_unpaired_watcher(tmp_path: Path
                 t.settle()
                 e2, s2 = probe.mark()
                 per_ballot.append(("device" if on_device else "phone", vote, probe.events[e0:e2], s2 - s0))
+                e0, s0 = e2, s2
             votes = t.app.session.game.data["votes"]
         finally:
             probe.close()
@@ -187,7 +188,7 @@ def test_host_rights_are_given_only_by_the_table_and_never_cast_a_ballot(table: 
     table.settle()
     assert not gm.json("GET", "/api/state")[1]["me"]["host"]
     assert table.app.pair_screen.note == "Read the request first"  # and the request stays up
-    time.sleep(1.1)  # the table reads it, then OK
+    table.skip(1.1)  # the table reads it (a second on the table's clock), then OK
     table.press("ok")
     table.settle()
     assert gm.json("GET", "/api/state")[1]["me"]["host"]
@@ -247,6 +248,7 @@ def test_refused_answers_go_back_to_their_phone_only_and_the_journal_does_not_gr
     hostile = table.phone("host")
     watcher = table.client()
     journal = Path(table.cfg.journal_path())
+    table.skip(max(0.0, (table.app.toast_until or 0.0) - table.clock.monotonic()))  # the grant's toast goes ...
     table.wait(lambda: table.app.toast_until is None, "the grant's toast to go (its expiry redraws)", timeout=20)
     table.settle()
     size0, frames0, state0 = journal.stat().st_size, len(table.out.frames), watcher.request("GET", "/api/state")[2]
@@ -403,6 +405,7 @@ def test_the_mirror_shows_what_the_oled_shows_when_it_idles(tmp_path: Path) -> N
     with LiveTable(tmp_path, glance=1) as t:
         t.press("ok")
         t.settle()
+        t.skip(1)  # the glance's idle second passes on the table's clock
         t.wait(lambda: t.app.idle.level is not Level.AWAKE, "the glance view", timeout=5)
         t.settle()
         png = base64.b64decode(t.public()["oled"].split(",", 1)[1])

@@ -147,7 +147,7 @@ def test_the_chess_page_says_moves_and_clocks_in_words(phone: Any, tmp_path: Pat
         t.settle()
         assert t.app.session.game.data["moves"] == ["wNf1-e3", "reject"]
         _open(phone, t)
-        view = wait(phone, "the moves", lambda b: "declined" in text(b, "game-view") and text(b, "game-view"))
+        view = wait(phone, "the moves", lambda b: "declined" in (v := text(b, "game-view")) and v)
         assert "wNf1-e3, first move declined: the sides stay (pie rule)" in view
         assert "reject" not in view and "Moves (1)" in view
         clocks = phone.execute_script(  # read in one go: the clocks are drawn again every second
@@ -236,7 +236,7 @@ def test_dice_say_their_verdict_in_words_with_a_picture(phone: Any, tmp_path: Pa
             assert host.answer(t.public()["prompt"]["seq"], value)[0] == 200
         t.settle()
         _open(phone, t)
-        said = wait(phone, "the verdict", lambda b: "d6 typed in" in text(b, "fairness") and text(b, "fairness"))
+        said = wait(phone, "the verdict", lambda b: "d6 typed in" in (v := text(b, "fairness")) and v)
         assert said.startswith("d6 typed in: Too few rolls to tell yet: 2 so far, about 30 are needed.")
         assert "p =" not in said and "BF" not in said  # the numbers wait behind "The numbers"
         bars = phone.find_elements("css selector", "#fairness svg.faces rect.bar")
@@ -244,8 +244,8 @@ def test_dice_say_their_verdict_in_words_with_a_picture(phone: Any, tmp_path: Pa
         heights = [float(b.get_attribute("height")) for b in bars]
         assert heights[5] > 0 and heights[:5] == [0.0] * 5  # two sixes, nothing else
         phone.find_element("css selector", "#fairness summary").click()
-        wait(phone, "the numbers", lambda b: "chi-square p = " in text(b, "fairness") and "Bayes factor" in text(
-            b, "fairness"))  # shown once the details have opened
+        wait(phone, "the numbers", lambda b: "chi-square p = " in (v := text(b, "fairness")) and "Bayes factor" in v)
+        # shown once the details have opened
         assert host.answer(t.public()["prompt"]["seq"], ["a"])[0] == 200  # play goes on: the page is drawn again
         t.settle()
         wait(phone, "the next update", lambda b: text(b, "prompt-title").startswith("Vote"))
@@ -270,7 +270,7 @@ def test_society_phones_see_only_what_they_can_do(phone: Any, tmp_path: Path) ->
         for value in (3, "start", "start"):
             assert gm.answer(json.loads(t.hub.latest.host)["prompt"]["seq"], value)[0] == 200
         _open(phone, t)  # a watcher, not paired: no form above
-        said = wait(phone, "the orders", lambda b: "None yet" in text(b, "game-view") and text(b, "game-view"))
+        said = wait(phone, "the orders", lambda b: "None yet" in (v := text(b, "game-view")) and v)
         assert "None yet: the game master enters them on the host's phone or the companion." in said
         assert "form above" not in said
 

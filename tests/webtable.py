@@ -134,6 +134,21 @@ class FakeOutput:
     def close(self, farewell: Image.Image | None = None) -> None: ...
 
 
+class SkipClock:
+    """The live table's time: real time plus the seconds a test skipped (:meth:`LiveTable.skip`), for the loop's
+    monotonic clock and the pairing's wall clock alike, so a product interval (a toast, the display's retry, the
+    glance view, a request's grace) passes without being waited out."""
+
+    def __init__(self) -> None:
+        self.skipped = 0.0
+
+    def monotonic(self) -> float:
+        return time.monotonic() + self.skipped
+
+    def time(self) -> float:
+        return time.time() + self.skipped
+
+
 class LiveTable:
     """``with LiveTable(tmp_path, names=...) as t:`` — the App loop and the web server, both running."""
 
@@ -152,13 +167,15 @@ class LiveTable:
         from companion.web.pairing import Pairing
 
         self.owner = OwnerCode(normalize(OWNER) or "", file=tmp_path / "owner-code")
+        self.clock = SkipClock()
         self.hub = Hub(self.events.put, view=view, pairing=Pairing(
-            path=tmp_path / "web-pairings.json", bans=Bans(tmp_path / "web-bans.json"), owner=self.owner))
+            self.clock.time, path=tmp_path / "web-pairings.json", bans=Bans(tmp_path / "web-bans.json"), owner=self.owner))
         self.server = WebServer(self.hub, "127.0.0.1", 0)
         self.port = self.server.start()
         self.hub.address = f"http://127.0.0.1:{self.port}/"
         self.out = FakeOutput()
-        self.app = App(self.cfg, Journal(self.cfg.journal_path()), self.events, self.out, game=game, web=self.hub)
+        self.app = App(self.cfg, Journal(self.cfg.journal_path()), self.events, self.out, game=game, web=self.hub,
+                       clock=self.clock.monotonic)
         dispatch = self.app.dispatch
 
         def dispatch_or_mark(ev: Any) -> None:
@@ -197,6 +214,12 @@ class LiveTable:
         self.events.put(_Marker(done, run))
         if not done.wait(5):
             raise TimeoutError("the loop did not catch up")
+
+    def skip(self, seconds: float) -> None:
+        """``seconds`` pass on the table's clock at once; the loop wakes (as its own timer would have woken it) and
+        handles what fell due meanwhile, on its own: the test waits for what that should do."""
+        self.clock.skipped += seconds
+        self.settle()
 
     def wait(self, pred: Callable[[], bool], what: str, timeout: float = 5.0) -> None:
         end = time.monotonic() + timeout

@@ -242,8 +242,13 @@ def read_script(script: Path) -> list[ScriptLine]:
 def play(game: str, script: Path, *, seed: int | None = None, journal_path: Path | None = None,
          resume: bool = False, state_json: Path | None = None, frames: Path | None = None,
          config: str | None = None, notify: Callable[[str], None] | None = None,
-         frame_scale: int = FRAME_SCALE) -> dict[str, Any]:
-    """Play a script headless. ``notify`` hears the lines a user should see besides the state (a damaged game)."""
+         frame_scale: int = FRAME_SCALE, clock: Callable[[], float] | None = None,
+         sleep: Callable[[float], None] | None = None) -> dict[str, Any]:
+    """Play a script headless. ``notify`` hears the lines a user should see besides the state (a damaged game).
+    ``clock`` and ``sleep`` (a test's fake clock): the game clock's time and a ``wait`` line's waiting, by default
+    ``time.monotonic`` and ``time.sleep``."""
+    monotonic: Callable[[], float] = clock if clock is not None else time.monotonic
+    pause: Callable[[float], None] = sleep if sleep is not None else time.sleep
     if not 1 <= frame_scale <= 16:
         raise CompanionError(f"--frame-scale {frame_scale}: give a whole number from 1 to 16 (4 makes 512x256 PNGs)")
     cfg = load_config(config)
@@ -278,7 +283,7 @@ def play(game: str, script: Path, *, seed: int | None = None, journal_path: Path
         if record is None:
             record = new_record(journal, game, cfg, seed)
         session, record, damage = resume_verified(journal, record, cfg, roller_connected=lambda: True)
-        session.restart_clock(time.monotonic())  # as the loop after a restart: the time between runs is free
+        session.restart_clock(monotonic())  # as the loop after a restart: the time between runs is free
         if damage and notify is not None:
             notify(damage)
         events = [ln for ln in lines if ln.event is not None]
@@ -291,17 +296,17 @@ def play(game: str, script: Path, *, seed: int | None = None, journal_path: Path
         def clock_line() -> None:
             """The clock's state after an input, journaled as the loop does (a resume, a replay and the figures then
             see the clock the table saw)."""
-            ev = session.clock_checkpoint(time.monotonic())
+            ev = session.clock_checkpoint(monotonic())
             if ev is not None:
-                session.handle(ev, time.time(), time.monotonic())
+                session.handle(ev, time.time(), monotonic())
                 journal.commit(record.id, session.n_inputs, encode_event(ev), [], session.summary(), t=session._t)
                 snapshot.after_commit(journal, record.id, session)
 
         def flag_check() -> None:
             """A game clock that ran out during a ``wait`` ends the game (journaled, as at the table)."""
-            ev = session.clock_flag(time.monotonic())
+            ev = session.clock_flag(monotonic())
             if ev is not None:
-                session.handle(ev, time.time(), time.monotonic())
+                session.handle(ev, time.time(), monotonic())
                 journal.commit(record.id, session.n_inputs, encode_event(ev), [], session.summary(), t=session._t)
                 snapshot.after_commit(journal, record.id, session)
                 clock_line()
@@ -312,12 +317,12 @@ def play(game: str, script: Path, *, seed: int | None = None, journal_path: Path
             """A ``wait`` line, as the table waits: a running clock's state journaled every 10 s meanwhile (a kill
             in a long wait loses only the seconds since), its flag when it falls."""
             if session.timekeeper is None:
-                time.sleep(seconds)
+                pause(seconds)
                 return
-            end = time.monotonic() + seconds
-            while (now := time.monotonic()) < end:
+            end = monotonic() + seconds
+            while (now := monotonic()) < end:
                 due = session.timekeeper.deadline(now)
-                time.sleep((end if due is None else min(end, max(due, now + 0.01))) - now)
+                pause((end if due is None else min(end, max(due, now + 0.01))) - now)
                 flag_check()
                 clock_line()
 
@@ -330,7 +335,7 @@ def play(game: str, script: Path, *, seed: int | None = None, journal_path: Path
                 done -= 1
                 continue
             flag_check()
-            records = session.handle(ln.event, time.time(), time.monotonic())
+            records = session.handle(ln.event, time.time(), monotonic())
             if isinstance(ln.event, EntryEvent) and session.refused:
                 where = f"{script.name} line {ln.line}: '{ln.event.kind} {ln.event.text}'"
                 raise ScriptError(f"{where}: {session.refused}")
