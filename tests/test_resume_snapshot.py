@@ -348,22 +348,18 @@ def test_companion_play_killed_while_a_clock_runs_resumes_from_its_snapshot(tmp_
                                                                             monkeypatch: pytest.MonkeyPatch) -> None:
     """kill -9 of `companion play` of a Sovereign Chess game with a Fischer clock, in a wait past its 500th input
     (the clock running): the journal resumes from the snapshot that process wrote, to what the full replay gives."""
-    import os
     import signal
-    import subprocess
-    import sys
 
-    from conftest import ROOT
+    from conftest import start_companion
 
     (tmp_path / "config.toml").write_text('[games.sovereign-chess]\nclock = "fischer 300+3"\n')
     rng = random.Random(34)
     presses = "\n".join(rng.choice(["ok"] * 10 + ["down"] * 4 + ["up"] * 3 + ["back"]) for _ in range(520))
     (tmp_path / "s.txt").write_text(f"ok\ndown\nok\n{presses}\nwait 60\nok\n")
-    path = tmp_path / "j.sqlite"
-    proc = subprocess.Popen([sys.executable, "-m", "companion.cli", "play", "sovereign-chess", "--script",
-                             str(tmp_path / "s.txt"), "--journal", str(path), "--seed", "5", "--config",
-                             str(tmp_path / "config.toml")], cwd=ROOT, stdout=subprocess.DEVNULL,
-                            stderr=subprocess.PIPE, text=True)
+    path, stderr = tmp_path / "j.sqlite", tmp_path / "stderr.txt"
+    # a real process, killed: forked from the worker's zygote as test_play's kills are (no interpreter start)
+    proc = start_companion("play", "sovereign-chess", "--script", str(tmp_path / "s.txt"), "--journal", str(path),
+                           "--seed", "5", "--config", str(tmp_path / "config.toml"), stderr=stderr)
     try:
         deadline = time.monotonic() + 120
         while time.monotonic() < deadline and proc.poll() is None:  # until every press before the wait is saved
@@ -377,12 +373,13 @@ def test_companion_play_killed_while_a_clock_runs_resumes_from_its_snapshot(tmp_
                 if n >= 523:
                     break
             time.sleep(0.05)
-        assert proc.poll() is None, proc.communicate()[1]
-        os.kill(proc.pid, signal.SIGKILL)
+        assert proc.poll() is None, stderr.read_text() if stderr.exists() else "(no stderr)"
+        proc.send_signal(signal.SIGKILL)
     finally:
-        proc.kill()
-        _, err = proc.communicate()
-    assert err == ""
+        if proc.poll() is None:
+            proc.kill()
+        proc.wait()
+    assert not stderr.exists() or stderr.read_text() == ""
     cfg = parse_config({"games": {"sovereign-chess": {"clock": "fischer 300+3"}}})
     journal = Journal(path)
     rec = journal.games()[0]

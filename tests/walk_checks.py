@@ -21,6 +21,7 @@ import fcntl
 import json
 import logging
 import traceback
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Hashable, Iterable, Iterator
@@ -200,6 +201,7 @@ class Frame:
     event: Any = None  #: the input that led to this frame
     before: Before | None = None  #: the frame before it, as the checks comparing the two need it
     pixels: bytes = b""  #: this frame's pixels
+    _backed: "Backed | None" = None
 
     @property
     def screen(self) -> tuple[str, str]:
@@ -217,6 +219,24 @@ class Frame:
     def copy(self) -> Session:
         """A copy of the session to press keys on."""
         return session_copy(self.s)
+
+    def back_once(self) -> "Backed":
+        """A copy of the session with BACK pressed once on it, made once for the frame: the checks that press BACK
+        on a copy share it (the check "back" reads what that one press did; "contract", after it, presses on).
+        What the copy draws is not recorded as the frame's (:meth:`aside`)."""
+        if self._backed is None:
+            with self.aside():
+                self._backed = press_back(self.copy())
+        return self._backed
+
+    @contextmanager
+    def aside(self) -> Iterator[None]:
+        """What is drawn meanwhile (a copy pressed on) is left out of the frame's record, for the checks after."""
+        items, raw = len(self.drawn.items), len(self.drawn.raw)
+        try:
+            yield
+        finally:
+            del self.drawn.items[items:], self.drawn.raw[raw:]
 
     def record(self, paint: Callable[[], object]) -> Recorder:
         """What ``paint`` draws (another view of this moment: the glance view), recorded as the frame was; the
@@ -281,15 +301,59 @@ def _signature(s: Session) -> Any:
     return (repr(s.prompt()), snap[0], snap[1] if snap[0] == "game" else repr(snap[1]), len(s.overlays))
 
 
-def back_loop(s: Session, presses: int = 12) -> str | None:
-    """(c): BACK pressed up to ``presses`` times on a copy of ``s``; the circle it went round, or None.
+@dataclass
+class Backed:
+    """A session copy after one BACK, and what it was before that press: its prompt, frame, undo depth, signature."""
+
+    s: Session
+    prompt: Prompt
+    pixels: bytes
+    depth: int
+    signature: Any
+
+
+def press_back(c: Session, draw: bool = True) -> Backed:
+    """Press BACK once on ``c`` (a copy), noting what it showed before (``draw``: its frame too)."""
+    b = Backed(c, c.prompt(), c.render().tobytes() if draw else b"", len(c.undo_stack), _signature(c))
+    c.handle(KeyEvent(Key.BACK))
+    return b
+
+
+def probe(b: Backed, answered_on: dict[int, Prompt]) -> str | None:
+    """BACK pressed once (``b``); None when it did something visible, else what went wrong."""
+    s, p0 = b.s, b.prompt
+    if len(s.undo_stack) == b.depth - 1 and not (isinstance(p0, Choice) and p0.back is not None):
+        want = answered_on.get(b.depth)
+        if want is not None and s.prompt() != want:
+            return f"BACK on {p0.title!r} went to {s.prompt().title!r}, not the step before"
+        return None
+    if s.prompt() != p0 or s.render().tobytes() != b.pixels:
+        return None
+    return f"BACK on {p0.title!r} did nothing and said nothing"
+
+
+@check("back")
+def back_everywhere(f: Frame) -> Iterator[str]:
+    """tests/test_back_everywhere.py: BACK, pressed once on each new game screen, does something visible."""
+    if not f.s.overlays and not f.s.toast and f.s.game is not None and f.first("game screens", f.screen):
+        with f.aside():
+            err = probe(f.back_once(), f.answered_on)
+        if err:
+            yield err
+
+
+def back_loop(s: Session, presses: int = 12, backed: Backed | None = None) -> str | None:
+    """(c): BACK pressed up to ``presses`` times on a copy of ``s`` (``backed``: that copy after its first BACK);
+    the circle it went round, or None.
 
     Coming back once to a screen is fine (a page BACK opened closes again; BACK takes back the Done that left a
     submenu, then leaves it by its own BACK); going round the same screens again and again is the ping-pong."""
-    c = session_copy(s)
-    sigs, titles = [_signature(c)], [c.prompt().title]
-    for _ in range(presses):
-        c.handle(KeyEvent(Key.BACK))
+    b = backed if backed is not None else press_back(session_copy(s), draw=False)
+    c = b.s
+    sigs, titles = [b.signature], [b.prompt.title]
+    for i in range(presses):
+        if i:
+            c.handle(KeyEvent(Key.BACK))
         sigs.append(_signature(c))
         titles.append(c.prompt().title)
         if sigs[-1] == sigs[-2]:  # BACK stopped here (and said why): no circle
@@ -306,30 +370,8 @@ def contract(f: Frame) -> Iterator[str]:
     again and again never goes round in a circle."""
     yield from (f"{f.where} (toast {f.s.toast!r}): {p}" for p in covered_focus(f.drawn.items))
     if not f.s.overlays and f.first("screens", f.screen):
-        err = back_loop(f.s)  # on its own copy
-        if err:
-            yield err
-
-
-def probe(s: Session, answered_on: dict[int, Prompt]) -> str | None:
-    """Press BACK once on ``s``; None when it did something visible, else what went wrong."""
-    p0, frame0, depth = s.prompt(), s.render().tobytes(), len(s.undo_stack)
-    s.handle(KeyEvent(Key.BACK))
-    if len(s.undo_stack) == depth - 1 and not (isinstance(p0, Choice) and p0.back is not None):
-        want = answered_on.get(depth)
-        if want is not None and s.prompt() != want:
-            return f"BACK on {p0.title!r} went to {s.prompt().title!r}, not the step before"
-        return None
-    if s.prompt() != p0 or s.render().tobytes() != frame0:
-        return None
-    return f"BACK on {p0.title!r} did nothing and said nothing"
-
-
-@check("back")
-def back_everywhere(f: Frame) -> Iterator[str]:
-    """tests/test_back_everywhere.py: BACK, pressed once on each new game screen, does something visible."""
-    if not f.s.overlays and not f.s.toast and f.s.game is not None and f.first("game screens", f.screen):
-        err = probe(f.copy(), f.answered_on)
+        with f.aside():
+            err = back_loop(f.s, backed=f.back_once())  # on the frame's copy, after the check "back" read it
         if err:
             yield err
 
