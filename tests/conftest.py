@@ -50,6 +50,17 @@ def pytest_xdist_auto_num_workers(config: pytest.Config) -> int | None:
     return cores + 1
 
 
+def pytest_configure(config: pytest.Config) -> None:
+    """Under pytest-xdist's controller (``make test``): the test modules' asserts rewritten once, over the cores,
+    before the workers start and would each rewrite them all (tests/warm_bytecode.py; a fresh clone's first run)."""
+    workers = getattr(config.option, "numprocesses", None)
+    if not hasattr(config, "workerinput") and isinstance(workers, int) and workers > 1:
+        from warm_bytecode import warm
+
+        cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+        warm(config, Path(__file__).parent, max(1, min(workers, cores)))
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """The tests marked slow first (each module's together; otherwise in collection order), so that they start at
     once and never end a run alone on one core.
