@@ -6,6 +6,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 
 def test_the_suite_runs_without_pytest_xdist(tmp_path: Path) -> None:
     here = Path(__file__).parent
@@ -18,10 +20,9 @@ def test_the_suite_runs_without_pytest_xdist(tmp_path: Path) -> None:
 
 
 def test_the_controller_rewrites_the_test_modules_once_as_pytest_would(tmp_path: Path,
-                                                                       pytestconfig: "pytest.Config") -> None:
+                                                                       pytestconfig: pytest.Config) -> None:
     """tests/warm_bytecode.py: every stale test module (and conftest.py) gets the rewritten bytecode pytest itself
     would write and read back, split over two processes; a module already up to date is left as it is."""
-    import pytest
     from _pytest.assertion import rewrite
 
     from warm_bytecode import warm

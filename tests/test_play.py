@@ -14,7 +14,7 @@ from PIL import Image
 
 from companion.session.headless import parse_script, play
 from companion.errors import ScriptError
-from conftest import EXAMPLES, ROOT, run_companion, start_companion
+from conftest import EXAMPLES, run_companion, start_companion
 
 RACE = EXAMPLES / "race-to-ten.toml"
 

@@ -98,13 +98,4 @@ def _save_owner_code(path: Path, code: str) -> None:
     save_settings(path, {("web", "owner_code"): code})
 
 
-def __getattr__(name: str) -> object:
-    """``companion.web.Hub``, imported when first asked for."""
-    if name == "Hub":
-        from companion.web.hub import Hub
-
-        return Hub
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
-__all__ = ["Hub", "start_web", "url_for", "lan_address", "owner_code"]
+__all__ = ["start_web", "url_for", "lan_address", "owner_code"]

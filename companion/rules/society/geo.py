@@ -150,7 +150,7 @@ def start_squares(n: int, width: int, height: int, seed: int) -> list[Sq]:
         first = rng.choice(cells)
         pts = [first]
         fc, fr = first
-        near = [abs(c - fc) + abs(r - fr) for c, r in cells]  # each cell's distance to the nearest point so far
+        near = [abs(c - fc) + abs(r - fr) for c, r in cells]  # each cell's distance() to the nearest point so far
         while len(pts) < n:
             far = max(near)
             pick = rng.choice([cell for cell, d in zip(cells, near) if d == far])
